@@ -1,0 +1,44 @@
+"""kubasolve: move generator and solver for letter-cube and tile word games.
+
+The public API is re-exported here lazily, so ``import kubasolve`` stays cheap: no word list is read
+and no numba kernel is compiled until first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "Lexicon": "kubasolve.lexicon",
+    "Alphabet": "kubasolve.lexicon",
+    "load_lexicon": "kubasolve.lexicon",
+    "KubasolveError": "kubasolve.errors",
+    "LexiconError": "kubasolve.errors",
+    "RulesError": "kubasolve.errors",
+    "PositionError": "kubasolve.errors",
+    "IllegalMoveError": "kubasolve.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kubasolve' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kubasolve.errors import IllegalMoveError, KubasolveError, LexiconError, PositionError, RulesError
+    from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon

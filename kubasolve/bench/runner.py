@@ -1,0 +1,105 @@
+"""Timing of benchmark scenarios: median, spread and ratio to a baseline measured in the same run.
+
+A :class:`Scenario` has a ``setup`` that returns a zero-argument callable (setup is not timed).
+Scenarios sharing a ``group`` are compared with the one named as that group's ``baseline``, so ratios
+come from one run on one (noisy, shared) machine rather than from absolute times.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One benchmark: ``setup()`` builds inputs and returns the callable to time."""
+
+    name: str
+    group: str
+    setup: Callable[[], Callable[[], object]]
+    baseline: str | None = None
+    """Name of the scenario in the same group that this one is compared against (None: no ratio)."""
+    target_ms: float | None = None
+    """The issue's target for the median, shown next to the measurement (not asserted)."""
+    description: str = ""
+
+
+@dataclass
+class BenchResult:
+    """Timings of one scenario, in milliseconds."""
+
+    name: str
+    group: str
+    rounds: int
+    median_ms: float
+    iqr_ms: float
+    min_ms: float
+    max_ms: float
+    target_ms: float | None = None
+    baseline: str | None = None
+    speedup: float | None = None
+    """baseline median / this median (>1: this scenario is faster)."""
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "group": self.group,
+            "rounds": self.rounds,
+            "median_ms": self.median_ms,
+            "iqr_ms": self.iqr_ms,
+            "min_ms": self.min_ms,
+            "max_ms": self.max_ms,
+            "target_ms": self.target_ms,
+            "baseline": self.baseline,
+            "speedup_vs_baseline": self.speedup,
+            **self.extra,
+        }
+
+
+def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 2000, min_rounds: int = 5) -> BenchResult:
+    """Time ``scenario``: one untimed warm-up call, then rounds until ``min_time_s`` or ``max_rounds``."""
+    fn = scenario.setup()
+    fn()  # warm-up (JIT compilation, caches)
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < max_rounds and (len(times) < min_rounds or time.perf_counter() - start < min_time_s):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
+    return BenchResult(
+        name=scenario.name,
+        group=scenario.group,
+        rounds=len(times),
+        median_ms=statistics.median(times),
+        iqr_ms=q[2] - q[0],
+        min_ms=min(times),
+        max_ms=max(times),
+        target_ms=scenario.target_ms,
+        baseline=scenario.baseline,
+    )
+
+
+def run_scenarios(
+    scenarios: Iterable[Scenario],
+    min_time_s: float = 0.5,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[BenchResult]:
+    """Run all scenarios, then fill in each one's speed-up against its group baseline."""
+    scenarios = list(scenarios)
+    results: list[BenchResult] = []
+    for i, sc in enumerate(scenarios):
+        if progress:
+            progress(sc.name, i, len(scenarios))
+        results.append(run_scenario(sc, min_time_s=min_time_s))
+    by_name = {(r.group, r.name): r for r in results}
+    for r in results:
+        if r.baseline is not None:
+            base = by_name.get((r.group, r.baseline))
+            if base is not None and r.median_ms > 0:
+                r.speedup = base.median_ms / r.median_ms
+    return results

@@ -1,0 +1,1 @@
+"""Command-line interface: thin edge over the public API (``kubasolve`` console script)."""

@@ -1,0 +1,1 @@
+"""Engine commands of Kubagram (filled in with the solver)."""

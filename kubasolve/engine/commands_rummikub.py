@@ -1,0 +1,1 @@
+"""Engine commands of Rummikub (filled in with the solver)."""
