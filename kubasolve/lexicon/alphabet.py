@@ -1,0 +1,75 @@
+"""The alphabet of a lexicon: which letters exist and their integer codes (order = code order)."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kubasolve.errors import LexiconError
+from kubasolve.lexicon.layout import MAX_ALPHABET
+
+LATIN = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """An ordered set of single-character letters; letter ``letters[i]`` has code ``i``.
+
+    Letters are stored in Unicode NFC form, so Romanian ``ă`` or Spanish ``ñ`` are letters of their
+    own, distinct from ``a`` and ``n``.
+    """
+
+    letters: str = LATIN
+    _index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        letters = unicodedata.normalize("NFC", self.letters)
+        object.__setattr__(self, "letters", letters)
+        if not letters:
+            raise LexiconError("the alphabet is empty")
+        if len(set(letters)) != len(letters):
+            dup = sorted({c for c in letters if letters.count(c) > 1})
+            raise LexiconError(f"the alphabet repeats letter(s) {''.join(dup)!r}")
+        if len(letters) > MAX_ALPHABET:
+            raise LexiconError(f"an alphabet has at most {MAX_ALPHABET} letters, got {len(letters)}")
+        bad = [c for c in letters if c.isspace() or not c.isprintable()]
+        if bad:
+            raise LexiconError(f"the alphabet contains non-letter character(s) {bad!r}")
+        object.__setattr__(self, "_index", {c: i for i, c in enumerate(letters)})
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def __contains__(self, letter: object) -> bool:
+        return letter in self._index
+
+    def code(self, letter: str) -> int:
+        """Code of one letter; raises :class:`LexiconError` if it is not in the alphabet."""
+        try:
+            return self._index[letter]
+        except KeyError:
+            raise LexiconError(f"letter {letter!r} is not in the alphabet {self.letters!r}") from None
+
+    def is_word(self, text: str) -> bool:
+        """True when every character of ``text`` is a letter of this alphabet (and it is non-empty)."""
+        index = self._index
+        return bool(text) and all(c in index for c in text)
+
+    def encode(self, word: str) -> np.ndarray:
+        """Letter codes of ``word`` as a uint8 array; raises :class:`LexiconError` on a foreign letter."""
+        return np.fromiter((self.code(c) for c in word), dtype=np.uint8, count=len(word))
+
+    def decode(self, codes: np.ndarray | list[int]) -> str:
+        """Inverse of :meth:`encode`."""
+        return "".join(self.letters[int(c)] for c in codes)
+
+    def sort_key(self, word: str) -> bytes:
+        """Key that sorts words by letter-code sequence (a prefix sorts before its extensions)."""
+        index = self._index
+        return bytes(index[c] for c in word)
+
+    def normalize(self, text: str) -> str:
+        """Canonical form of user input: NFC, lower case, surrounding white space removed."""
+        return unicodedata.normalize("NFC", text.strip()).lower()

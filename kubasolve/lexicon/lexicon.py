@@ -1,0 +1,211 @@
+"""The :class:`Lexicon`: a word set with membership, prefix and suffix enumeration, and compiled arrays.
+
+Strings live in two marisa-tries (words, and reversed words for suffixes); the search kernels use
+the :class:`~kubasolve.lexicon.compiled.CompiledLexicon` arrays. Word ids are marisa key ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
+import numpy as np
+
+from kubasolve.errors import LexiconError
+from kubasolve.lexicon import cache
+from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.compiled import CompiledLexicon, compile_lexicon
+from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """Facts about a loaded lexicon, for ``kubasolve lexicon info``."""
+
+    name: str
+    source: str
+    alphabet: str
+    words: int
+    trie_nodes: int
+    compiled_bytes: int
+    cache_dir: str | None
+    from_cache: bool
+    report: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Lexicon:
+    """An immutable word set over an :class:`Alphabet`.
+
+    Build one with :meth:`from_wordlist` (cached on disk) or :meth:`from_words` (in memory), or use
+    :func:`kubasolve.load_lexicon` for a bundled list such as ``"nl"``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        alphabet: Alphabet,
+        trie: marisa_trie.Trie,
+        rtrie: marisa_trie.Trie,
+        compiled: CompiledLexicon,
+        report: WordListReport | dict[str, Any] | None = None,
+        source: str = "<memory>",
+        cache_dir: Path | None = None,
+        from_cache: bool = False,
+    ) -> None:
+        self.name = name
+        self.alphabet = alphabet
+        self.trie = trie
+        self.rtrie = rtrie
+        self.compiled = compiled
+        self.report: dict[str, Any] = report.as_dict() if isinstance(report, WordListReport) else dict(report or {})
+        self.source = source
+        self.cache_dir = cache_dir
+        self.from_cache = from_cache
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_words(cls, words: list[str] | tuple[str, ...] | set[str], alphabet: Alphabet | str = LATIN, name: str = "custom") -> Lexicon:
+        """Build in memory (no cache) from an iterable of words; bad words are counted in ``report``."""
+        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+        clean, report = parse_words(list(words), alpha, source=name)
+        trie, rtrie, compiled = _build(clean, alpha)
+        return cls(name, alpha, trie, rtrie, compiled, report)
+
+    @classmethod
+    def from_wordlist(
+        cls,
+        path: str | Path,
+        alphabet: Alphabet | str = LATIN,
+        *,
+        name: str | None = None,
+        lowercase: bool = True,
+        use_cache: bool = True,
+    ) -> Lexicon:
+        """Load a UTF-8 word list (one word a line; ``.xz``/``.gz`` ok), compiled once into the cache.
+
+        Lines with letters outside ``alphabet`` are skipped and counted (see ``report``); a missing
+        file, non-UTF-8 bytes or an empty list raise :class:`LexiconError`.
+        """
+        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+        p = Path(path)
+        name = name or p.name.split(".")[0]
+        try:
+            source_bytes = p.read_bytes()
+        except FileNotFoundError:
+            raise LexiconError(f"word list {str(p)!r} does not exist") from None
+        except IsADirectoryError:
+            raise LexiconError(f"word list {str(p)!r} is a directory, not a file") from None
+        except OSError as exc:
+            raise LexiconError(f"cannot read word list {str(p)!r}: {exc}") from None
+        key = cache.cache_key(source_bytes, {"alphabet": alpha.letters, "lowercase": lowercase, "suffix": p.suffix})
+        folder = cache.cache_dir_for(key) if use_cache else None
+        if folder is not None:
+            hit = cache.load(folder, key, len(alpha))
+            if hit is not None:
+                meta, trie, rtrie, compiled = hit
+                return cls(name, alpha, trie, rtrie, compiled, meta.get("report"), str(p), folder, from_cache=True)
+        text = read_text(p)
+        words, report = parse_words(text.splitlines(), alpha, source=str(p), lowercase=lowercase)
+        trie, rtrie, compiled = _build(words, alpha)
+        saved = False
+        if folder is not None:
+            meta = {"name": name, "source": str(p), "alphabet": alpha.letters, "n_words": len(words), "report": report.as_dict()}
+            saved = cache.save(folder, key, meta, trie, rtrie, compiled)
+        return cls(name, alpha, trie, rtrie, compiled, report, str(p), folder if saved else None)
+
+    # ----------------------------------------------------------------- lookups
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word in self.trie
+
+    def __len__(self) -> int:
+        return len(self.trie)
+
+    def __iter__(self) -> Iterator[str]:
+        """All words in alphabet order."""
+        from kubasolve.kernels.trie_walk import terminal_ids_below
+
+        c = self.compiled
+        restore = self.trie.restore_key
+        for wid in terminal_ids_below(c.first_edge, c.edges, c.node_word, 0):
+            yield restore(int(wid))
+
+    def __repr__(self) -> str:
+        return f"Lexicon({self.name!r}, {len(self)} words, alphabet={self.alphabet.letters!r})"
+
+    def word_id(self, word: str) -> int:
+        """Id of ``word`` (row of the count matrix, value in ``node_word``); -1 if not a word."""
+        try:
+            return int(self.trie.key_id(word))
+        except KeyError:
+            return -1
+
+    def word(self, word_id: int) -> str:
+        """The word with id ``word_id``."""
+        return self.trie.restore_key(int(word_id))
+
+    def words_with_prefix(self, prefix: str, limit: int | None = None) -> list[str]:
+        """Words starting with ``prefix`` (itself included if a word), in alphabet order."""
+        out = sorted(self.trie.keys(prefix), key=self.alphabet.sort_key)
+        return out if limit is None else out[:limit]
+
+    def words_with_suffix(self, suffix: str, limit: int | None = None) -> list[str]:
+        """Words ending with ``suffix`` (itself included if a word), in alphabet order."""
+        out = sorted((w[::-1] for w in self.rtrie.keys(suffix[::-1])), key=self.alphabet.sort_key)
+        return out if limit is None else out[:limit]
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True when some word starts with ``prefix``."""
+        return bool(prefix == "" or self.trie.has_keys_with_prefix(prefix))
+
+    def encode(self, word: str) -> np.ndarray:
+        """Letter codes of ``word`` (see :meth:`Alphabet.encode`)."""
+        return self.alphabet.encode(word)
+
+    def info(self) -> LexiconInfo:
+        return LexiconInfo(
+            name=self.name,
+            source=self.source,
+            alphabet=self.alphabet.letters,
+            words=len(self),
+            trie_nodes=self.compiled.n_nodes,
+            compiled_bytes=self.compiled.nbytes,
+            cache_dir=str(self.cache_dir) if self.cache_dir else None,
+            from_cache=self.from_cache,
+            report=self.report,
+        )
+
+
+def _build(words: list[str], alphabet: Alphabet) -> tuple[marisa_trie.Trie, marisa_trie.Trie, CompiledLexicon]:
+    trie = marisa_trie.Trie(words)
+    rtrie = marisa_trie.Trie([w[::-1] for w in words])
+    ids = np.fromiter((trie.key_id(w) for w in words), dtype=np.int32, count=len(words))
+    return trie, rtrie, compile_lexicon(words, ids, alphabet)
+
+
+_LOADED: dict[tuple[str, str], Lexicon] = {}
+
+
+def load_lexicon(name: str = "nl", alphabet: Alphabet | str | None = None) -> Lexicon:
+    """A bundled lexicon by name (``"nl"``) or a word-list file by path; loaded once per process."""
+    from kubasolve.lexicon.bundled import BUNDLED, bundled_path
+
+    alpha_text = alphabet.letters if isinstance(alphabet, Alphabet) else alphabet
+    memo = (name, alpha_text or "")
+    if memo in _LOADED:
+        return _LOADED[memo]
+    if name in BUNDLED:
+        entry, path = bundled_path(name)
+        lex = Lexicon.from_wordlist(path, alpha_text or entry.alphabet, name=name)
+    elif Path(name).exists() or "/" in name or "." in name:
+        lex = Lexicon.from_wordlist(name, alpha_text or LATIN)
+    else:
+        bundled_path(name)  # raises the "no bundled lexicon" error
+        raise AssertionError("unreachable")
+    _LOADED[memo] = lex
+    return lex

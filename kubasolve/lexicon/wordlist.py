@@ -1,0 +1,169 @@
+"""Reading word lists (UTF-8, one word a line, optionally .xz/.gz compressed) with a clear report.
+
+Nothing is dropped silently: every skipped line is counted in a :class:`WordListReport`, and input
+that cannot be read at all (missing file, non-UTF-8 bytes, no usable word) raises
+:class:`~kubasolve.errors.LexiconError`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kubasolve.errors import LexiconError
+from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.layout import MAX_WORD_LENGTH
+
+
+@dataclass
+class WordListReport:
+    """What happened to each line of a word list."""
+
+    source: str
+    lines: int = 0
+    accepted: int = 0
+    blank: int = 0
+    duplicates: int = 0
+    foreign: int = 0
+    """Lines with characters outside the alphabet (skipped)."""
+    too_long: int = 0
+    examples: list[str] = field(default_factory=list)
+    """A few skipped lines, to show the user what was dropped."""
+
+    @property
+    def skipped(self) -> int:
+        return self.foreign + self.too_long
+
+    def summary(self) -> str:
+        text = f"{self.accepted} words from {self.lines} lines of {self.source}"
+        parts = []
+        if self.foreign:
+            parts.append(f"{self.foreign} with letters outside the alphabet")
+        if self.too_long:
+            parts.append(f"{self.too_long} longer than {MAX_WORD_LENGTH} letters")
+        if self.duplicates:
+            parts.append(f"{self.duplicates} duplicates")
+        if self.blank:
+            parts.append(f"{self.blank} blank")
+        if parts:
+            text += "; skipped " + ", ".join(parts)
+        if self.examples:
+            text += " (e.g. " + ", ".join(repr(e) for e in self.examples) + ")"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "lines": self.lines,
+            "accepted": self.accepted,
+            "blank": self.blank,
+            "duplicates": self.duplicates,
+            "skipped_foreign": self.foreign,
+            "skipped_too_long": self.too_long,
+            "examples": list(self.examples),
+        }
+
+
+def read_text(path: str | Path) -> str:
+    """Whole text of a UTF-8 file (``.xz`` and ``.gz`` are decompressed); clear errors otherwise."""
+    p = Path(path)
+    if not p.exists():
+        raise LexiconError(f"word list {str(p)!r} does not exist")
+    if p.is_dir():
+        raise LexiconError(f"word list {str(p)!r} is a directory, not a file")
+    try:
+        if p.suffix == ".xz":
+            data = lzma.decompress(p.read_bytes())
+        elif p.suffix == ".gz":
+            data = gzip.decompress(p.read_bytes())
+        else:
+            data = p.read_bytes()
+    except (OSError, lzma.LZMAError) as exc:
+        raise LexiconError(f"cannot read word list {str(p)!r}: {exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise LexiconError(
+            f"word list {str(p)!r} is not UTF-8: byte 0x{data[exc.start]:02x} on line {line} "
+            "(convert it, e.g. `iconv -f latin1 -t utf-8`)"
+        ) from None
+
+
+def parse_words(lines: Iterable[str], alphabet: Alphabet, source: str, lowercase: bool = True) -> tuple[list[str], WordListReport]:
+    """Validate lines against ``alphabet``; returns the sorted unique words and the report."""
+    report = WordListReport(source=source)
+    seen: set[str] = set()
+    for raw in lines:
+        report.lines += 1
+        word = alphabet.normalize(raw) if lowercase else unicodedata.normalize("NFC", raw.strip())
+        if not word:
+            report.blank += 1
+            continue
+        if not alphabet.is_word(word):
+            report.foreign += 1
+            if len(report.examples) < 5:
+                report.examples.append(raw.strip())
+            continue
+        if len(word) > MAX_WORD_LENGTH:
+            report.too_long += 1
+            continue
+        if word in seen:
+            report.duplicates += 1
+            continue
+        seen.add(word)
+    report.accepted = len(seen)
+    if not seen:
+        raise LexiconError(f"word list {source!r} holds no usable word ({report.summary()})")
+    return sorted(seen, key=alphabet.sort_key), report
+
+
+def fold_accents(word: str) -> str:
+    """Remove diacritics: ``ideeën`` -> ``ideeen``, ``café`` -> ``cafe``."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def opentaal_game_words(lines: Iterable[str]) -> list[str]:
+    """The Kubagram/Scrabble game filter over the OpenTaal list (documented in wordlists/nl/README.md).
+
+    Keep entries that are entirely lower case (drops proper nouns and abbreviations), fold accents
+    to the base letter, keep only words made of a-z after folding (drops hyphenated, spaced,
+    apostrophe and digit entries). Returns sorted unique words.
+    """
+    keep: set[str] = set()
+    for line in lines:
+        entry = unicodedata.normalize("NFC", line.strip())
+        if not entry or entry != entry.lower():
+            continue
+        word = fold_accents(entry)
+        if all("a" <= c <= "z" for c in word):
+            keep.add(word)
+    return sorted(keep)
+
+
+def write_wordlist(words: Iterable[str], out: str | Path) -> Path:
+    """Write words one a line, UTF-8; ``.xz`` / ``.gz`` suffixes compress (xz: deterministic bytes)."""
+    p = Path(out)
+    data = ("\n".join(words) + "\n").encode("utf-8")
+    if p.suffix == ".xz":
+        data = lzma.compress(data, preset=9 | lzma.PRESET_EXTREME)
+    elif p.suffix == ".gz":
+        data = gzip.compress(data, mtime=0)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+    return p
+
+
+__all__ = [
+    "LATIN",
+    "WordListReport",
+    "fold_accents",
+    "opentaal_game_words",
+    "parse_words",
+    "read_text",
+    "write_wordlist",
+]
