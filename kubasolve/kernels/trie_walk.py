@@ -52,6 +52,11 @@ def terminal_ids_below(first_edge, edges, node_word, start):
             out[n] = node_word[v]
             n += 1
         # push children in reverse so the smallest letter is visited first
+        need = sp + first_edge[v + 1] - first_edge[v]
+        if need > stack.shape[0]:  # pending siblings can exceed any fixed size: grow
+            grown = np.empty(max(need, stack.shape[0] * 2), np.int64)
+            grown[:sp] = stack[:sp]
+            stack = grown
         for e in range(first_edge[v + 1] - 1, first_edge[v] - 1, -1):
             stack[sp] = edges[e] >> LETTER_BITS
             sp += 1

@@ -161,7 +161,7 @@ class Lexicon:
 
     def has_prefix(self, prefix: str) -> bool:
         """True when some word starts with ``prefix``."""
-        return bool(prefix == "" or self.trie.has_keys_with_prefix(prefix))
+        return prefix == "" or next(self.trie.iterkeys(prefix), None) is not None
 
     def encode(self, word: str) -> np.ndarray:
         """Letter codes of ``word`` (see :meth:`Alphabet.encode`)."""
