@@ -77,3 +77,29 @@ def build_counts(codes, offsets, word_ids, n_letters, n_ids):
         for k in range(offsets[i], offsets[i + 1]):
             counts[w, codes[k]] += 1
     return counts, lengths
+
+
+@njit(cache=True)
+def pack_search_edges(first_edge, edges, node_word, node_height):
+    """Packed u64 edges carrying the child's letter, terminal flag, height and edge range.
+
+    Lets a search descend without touching per-node arrays (one cache line per step instead of
+    four); ``edge_word[e]`` is the word id ending at edge ``e``'s child (-1 if none).
+    """
+    n_edges = edges.shape[0]
+    packed = np.empty(n_edges, np.uint64)
+    edge_word = np.empty(n_edges, np.int32)
+    for e in range(n_edges):
+        ch = np.int64(edges[e] >> LETTER_BITS)
+        letter = np.uint64(edges[e] & 63)
+        term = np.uint64(1) if node_word[ch] >= 0 else np.uint64(0)
+        n_child = np.uint64(first_edge[ch + 1] - first_edge[ch])
+        packed[e] = (
+            (np.uint64(first_edge[ch]) << np.uint64(32))
+            | (n_child << np.uint64(16))
+            | (np.uint64(node_height[ch]) << np.uint64(8))
+            | (term << np.uint64(7))
+            | letter
+        )
+        edge_word[e] = node_word[ch]
+    return packed, edge_word

@@ -8,7 +8,7 @@ import numpy as np
 
 from kubasolve.lexicon.alphabet import Alphabet
 
-ARRAY_NAMES = ("first_edge", "edges", "node_word", "node_height", "word_counts", "word_length")
+ARRAY_NAMES = ("first_edge", "edges", "node_word", "node_height", "search_edges", "edge_word", "word_counts", "word_length")
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,8 @@ class CompiledLexicon:
     edges: np.ndarray
     node_word: np.ndarray
     node_height: np.ndarray
+    search_edges: np.ndarray
+    edge_word: np.ndarray
     word_counts: np.ndarray
     word_length: np.ndarray
 
@@ -37,6 +39,15 @@ class CompiledLexicon:
     def arrays(self) -> dict[str, np.ndarray]:
         return {n: getattr(self, n) for n in ARRAY_NAMES}
 
+    def in_memory(self) -> CompiledLexicon:
+        """Plain-ndarray views with every page touched once: memory-mapped pages are faulted in
+        here instead of one by one inside the kernels, and numba dispatches faster on ndarrays."""
+        views = {n: np.asarray(a).view(np.ndarray) for n, a in self.arrays().items()}
+        for a in views.values():
+            if a.size:
+                a.reshape(-1)[:: max(1, 4096 // a.itemsize)].sum()  # one read per page
+        return CompiledLexicon(**views)
+
     def check_shapes(self, n_letters: int) -> None:
         """Raise ValueError when the arrays do not fit together (e.g. a truncated cache file)."""
         n = self.n_nodes
@@ -50,6 +61,10 @@ class CompiledLexicon:
             and self.edges.shape == (max(n - 1, 0),)
             and self.node_word.shape == (n,)
             and self.node_height.shape == (n,)
+            and self.search_edges.dtype == np.uint64
+            and self.search_edges.shape == self.edges.shape
+            and self.edge_word.dtype == np.int32
+            and self.edge_word.shape == self.edges.shape
             and self.word_counts.shape == (self.n_words, n_letters)
             and int(self.first_edge[-1]) == self.edges.shape[0]
         )
@@ -69,10 +84,11 @@ def encode_words(words: list[str], alphabet: Alphabet) -> tuple[np.ndarray, np.n
 
 def compile_lexicon(words: list[str], word_ids: np.ndarray, alphabet: Alphabet) -> CompiledLexicon:
     """Compile ``words`` (sorted by :meth:`Alphabet.sort_key`, unique) with their ids."""
-    from kubasolve.kernels.trie_build import build_counts, build_trie
+    from kubasolve.kernels.trie_build import build_counts, build_trie, pack_search_edges
 
     codes, offsets = encode_words(words, alphabet)
     ids = np.ascontiguousarray(word_ids, dtype=np.int32)
     first_edge, edges, node_word, node_height = build_trie(codes, offsets, ids, len(alphabet))
+    search_edges, edge_word = pack_search_edges(first_edge, edges, node_word, node_height)
     counts, lengths = build_counts(codes, offsets, ids, len(alphabet), len(words))
-    return CompiledLexicon(first_edge, edges, node_word, node_height, counts, lengths)
+    return CompiledLexicon(first_edge, edges, node_word, node_height, search_edges, edge_word, counts, lengths)

@@ -13,6 +13,13 @@ A lexicon over an alphabet of ``A`` letters (letter codes ``0..A-1``, ``A <= 63`
     Word id of the word that ends at the node (the terminal flag), or ``NO_WORD`` (-1).
 ``node_height`` uint8[n_nodes]
     Length of the longest path from the node down to a terminal (0 at a leaf): bounds for pruning.
+``search_edges`` uint64[n_edges]
+    The same edges packed for the search kernels, so that a descent reads one array only:
+    bits 0-5 letter, bit 7 child is terminal, bits 8-15 child's height, bits 16-23 child's
+    number of out-edges, bits 32-63 child's first out-edge index. The root's out-edges are
+    ``0:first_edge[1]``.
+``edge_word``   int32[n_edges]
+    Word id ending at the edge's child (= ``node_word[child]``); a search reports words by edge.
 ``word_counts`` uint8[n_words, A]
     Per-word letter-count matrix, row = word id (``word_counts[w, c]`` = occurrences of letter ``c``).
 ``word_length`` uint8[n_words]
@@ -24,7 +31,7 @@ kernel's answer maps back to strings without a Python list of 350k words in memo
 
 from __future__ import annotations
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bump when any array above changes meaning; older caches are then rebuilt."""
 
 LETTER_BITS = 6
@@ -32,3 +39,7 @@ LETTER_MASK = (1 << LETTER_BITS) - 1
 MAX_ALPHABET = LETTER_MASK  # codes 0..62; 63 is reserved
 MAX_WORD_LENGTH = 255
 NO_WORD = -1
+SEARCH_TERMINAL_SHIFT = 7
+SEARCH_HEIGHT_SHIFT = 8
+SEARCH_NCHILD_SHIFT = 16
+SEARCH_FIRST_SHIFT = 32

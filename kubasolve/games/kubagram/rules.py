@@ -19,6 +19,7 @@ Rulebook quotes (Kubagram, Dutch letter-cube game) and the choices made where it
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -58,6 +59,9 @@ class KubagramRules:
         object.__setattr__(self, "letter_values", MappingProxyType(values))
         object.__setattr__(self, "jokers", tuple(str(j).lower() for j in self.jokers))
         self.validate()
+
+    def __hash__(self) -> int:  # letter_values is a mapping proxy, so hash the settings' JSON form
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
 
     # ---------------------------------------------------------------- validation
     def validate(self) -> None:

@@ -1,0 +1,113 @@
+"""Search of compound words: sequences of two or more parts whose concatenation is a word.
+
+Parts are table words (each used at most once) and, optionally, words formed from the field (at
+most ``max_field_parts`` of them in one compound: they compete for the same tiles). The walk
+follows the packed search edges of ``lexicon/layout.py``, so a sequence is abandoned as soon as its
+concatenation stops being a prefix of some word.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LETTER_MASK = 63
+TERMINAL_SHIFT = 7
+NCHILD_SHIFT = 16
+FIRST_SHIFT = 32
+
+
+@njit(cache=True, inline="always")
+def _walk(search_edges, lo, hi, codes, start, stop):
+    """Follow letters ``codes[start:stop]`` from edge range lo:hi; returns (lo, hi, terminal) or lo=-1."""
+    terminal = 0
+    for i in range(start, stop):
+        c = codes[i]
+        found = -1
+        for e in range(lo, hi):
+            lab = search_edges[e] & LETTER_MASK
+            if lab == c:
+                found = e
+                break
+            if lab > c:
+                break
+        if found < 0:
+            return -1, -1, 0
+        packed = search_edges[found]
+        lo = np.int64(packed >> FIRST_SHIFT)
+        hi = lo + np.int64((packed >> NCHILD_SHIFT) & 255)
+        terminal = np.int64((packed >> TERMINAL_SHIFT) & 1)
+    return lo, hi, terminal
+
+
+@njit(cache=True)
+def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n_table, max_field_parts, max_parts):
+    """All sequences of >= 2 distinct parts (<= max_parts) that spell a word.
+
+    Parts ``0..n_table-1`` are table words, the others field words. Returns ``(flat, offsets)``:
+    sequence ``s`` is ``flat[offsets[s]:offsets[s+1]]`` (part indices in compound order).
+    """
+    n_parts = part_offsets.shape[0] - 1
+    flat = np.empty(64, np.int32)
+    n_flat = 0
+    offs = np.empty(16, np.int64)
+    offs[0] = 0
+    n_seq = 0
+    if n_parts < 2 or max_parts < 2:
+        return flat[:0], offs[:1]
+    lo_s = np.empty(max_parts + 1, np.int64)
+    hi_s = np.empty(max_parts + 1, np.int64)
+    cur = np.empty(max_parts + 1, np.int64)
+    seq = np.empty(max_parts + 1, np.int64)
+    used = np.zeros(n_parts, np.bool_)
+    lo_s[0] = root_lo
+    hi_s[0] = root_hi
+    cur[0] = 0
+    depth = 0
+    n_field = 0
+    while depth >= 0:
+        advanced = False
+        if depth < max_parts and hi_s[depth] > lo_s[depth]:
+            while cur[depth] < n_parts:
+                p = cur[depth]
+                cur[depth] += 1
+                if used[p]:
+                    continue
+                is_field = p >= n_table
+                if is_field and n_field >= max_field_parts:
+                    continue
+                lo, hi, term = _walk(search_edges, lo_s[depth], hi_s[depth], part_codes, part_offsets[p], part_offsets[p + 1])
+                if lo < 0:
+                    continue
+                used[p] = True
+                if is_field:
+                    n_field += 1
+                seq[depth] = p
+                depth += 1
+                lo_s[depth] = lo
+                hi_s[depth] = hi
+                cur[depth] = 0
+                if depth >= 2 and term:
+                    if n_flat + depth > flat.shape[0]:
+                        bigger = np.empty(max(flat.shape[0] * 2, n_flat + depth), np.int32)
+                        bigger[:n_flat] = flat[:n_flat]
+                        flat = bigger
+                    for i in range(depth):
+                        flat[n_flat + i] = seq[i]
+                    n_flat += depth
+                    n_seq += 1
+                    if n_seq + 1 > offs.shape[0]:
+                        bigger_o = np.empty(offs.shape[0] * 2, np.int64)
+                        bigger_o[:n_seq] = offs[:n_seq]
+                        offs = bigger_o
+                    offs[n_seq] = n_flat
+                advanced = True
+                break
+        if not advanced:
+            depth -= 1
+            if depth >= 0:
+                p = seq[depth]
+                used[p] = False
+                if p >= n_table:
+                    n_field -= 1
+    return flat[:n_flat], offs[: n_seq + 1]

@@ -1,0 +1,273 @@
+"""Depth-first search of the CSR trie for the words formable from a pool of tiles.
+
+The pool is the count of each fixed letter plus up to ``MAX_FLEX`` *flex* tiles, each a bit mask of
+the letters it may show (a III cube just taken, or a joker). Along the walk the kernel keeps, for
+the current prefix, the set ``M`` of flex-tile subsets ``U`` such that the prefix can be spelled
+with exactly the tiles of ``U`` plus fixed tiles. ``M`` is a bitset over subsets (bit ``U`` of a
+``2**F``-bit vector), so each trie node is visited once whatever the number of flex tiles, and at a
+terminal the best joker count is the largest ``|U & jokers|`` over ``U`` in ``M``.
+
+Adding the ``i``-th copy of letter ``c`` to the prefix: if ``i <= fixed[c]`` a fixed tile may cover
+it, so ``M' = M | shift(M)``; otherwise a flex tile must, ``M' = shift(M)``, where
+``shift(M) = {U + k : U in M, k not in U, c in mask[k]}``. An empty ``M'`` prunes the subtree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LETTER_BITS = 6
+LETTER_MASK = 63
+MAX_FLEX = 12
+# packed search edge (mirrors kubasolve.lexicon.layout)
+TERMINAL_SHIFT = 7
+HEIGHT_SHIFT = 8
+NCHILD_SHIFT = 16
+FIRST_SHIFT = 32
+
+
+@njit(cache=True)
+def _no_bit_patterns():
+    """pat[k]: 64-bit word with bit u set iff bit k of u is 0 (k < 6)."""
+    pat = np.zeros(6, np.uint64)
+    for k in range(6):
+        x = np.uint64(0)
+        for u in range(64):
+            if (u >> k) & 1 == 0:
+                x |= np.uint64(1) << np.uint64(u)
+        pat[k] = x
+    return pat
+
+
+@njit(cache=True)
+def joker_level_masks(flex_joker, n_flex):
+    """levels[j, w]: bitset of subsets holding at least j jokers (word w of the bitset)."""
+    n_sub = 1 << n_flex
+    nw = max(1, n_sub >> 6)
+    n_jok = 0
+    jmask = 0
+    for k in range(n_flex):
+        if flex_joker[k]:
+            n_jok += 1
+            jmask |= 1 << k
+    levels = np.zeros((n_jok + 1, nw), np.uint64)
+    for u in range(n_sub):
+        x = u & jmask
+        j = 0
+        while x:
+            x &= x - 1
+            j += 1
+        for level in range(j + 1):
+            levels[level, u >> 6] |= np.uint64(1) << np.uint64(u & 63)
+    return levels
+
+
+@njit(cache=True, inline="always")
+def _transition(src, dst, nw, flex_of_c_start, flex_of_c_end, flex_of_letter, optional, nobit):
+    """dst = (src if optional else 0) | union of shift_k(src) over flex tiles k holding the letter."""
+    any_set = np.uint64(0)
+    for w in range(nw):
+        dst[w] = src[w] if optional else np.uint64(0)
+    for t in range(flex_of_c_start, flex_of_c_end):
+        k = flex_of_letter[t]
+        if k < 6:
+            sh = np.uint64(1 << k)
+            pat = nobit[k]
+            for w in range(nw):
+                dst[w] |= (src[w] & pat) << sh
+        else:
+            step = 1 << (k - 6)
+            for w in range(nw):
+                if (w & step) == 0:
+                    dst[w | step] |= src[w]
+    for w in range(nw):
+        any_set |= dst[w]
+    return any_set != 0
+
+
+@njit(cache=True, inline="always")
+def _best_jokers(ms, depth, levels, nw):
+    """Largest j such that some subset in ``ms[depth]`` holds j jokers."""
+    for j in range(levels.shape[0] - 1, 0, -1):
+        hit = np.uint64(0)
+        for w in range(nw):
+            hit |= ms[depth, w] & levels[j, w]
+        if hit != 0:
+            return j
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _length_bonus(length, bonus_from, bonus_step):
+    extra = length - bonus_from + 1
+    if extra <= 0:
+        return 0
+    return bonus_step * extra * (extra + 1) // 2
+
+
+@njit(cache=True)
+def search_words(
+    search_edges, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum,
+):
+    """Words of ``min_len..max_len`` letters formable from the pool, below one trie node.
+
+    ``search_edges`` is the packed edge array of ``lexicon/layout.py``; ``start_lo:start_hi`` are
+    the out-edges of the start node (``0:first_edge[1]`` for the root). Score of a word =
+    (letter values + length bonus) * joker_factor ** jokers, with the most jokers any valid tile
+    assignment can use. ``top_k > 0`` turns on branch-and-bound: a subtree is skipped when its
+    upper bound cannot beat the k-th best score so far (ties go to the earlier word, which the
+    alphabet-order walk has already seen); ``pool_topsum[r]`` bounds the value of r more letters.
+
+    Returns ``(ends, lengths, jokers, scores, codes)``, one entry per word in alphabet order: the
+    index of the word's last edge (word id = ``edge_word[end]``), its length, jokers, score and
+    letter codes (``codes[i, :length]``). With top_k, the k best are among them (callers sort by
+    score, stable).
+    """
+    n_flex = flex_masks.shape[0]
+    n_letters = fixed_counts.shape[0]
+    pool = n_flex
+    n_jok = 0
+    for k in range(n_flex):
+        n_jok += flex_joker[k]
+    for c in range(n_letters):
+        pool += fixed_counts[c]
+    if max_len > pool:
+        max_len = pool
+    cap = 256
+    out_end = np.empty(cap, np.int32)
+    out_len = np.empty(cap, np.int16)
+    out_jok = np.empty(cap, np.int8)
+    out_score = np.empty(cap, np.int64)
+    width = max(max_len, 1)
+    out_codes = np.empty((cap, width), np.uint8)
+    n_out = 0
+    if max_len < 1 or min_len > max_len:
+        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0]
+
+    # flex tiles per letter (CSR) and whether a letter can be spelled at all
+    fstart = np.zeros(n_letters + 1, np.int64)
+    for k in range(n_flex):
+        for c in range(n_letters):
+            if (flex_masks[k] >> c) & 1:
+                fstart[c + 1] += 1
+    for c in range(n_letters):
+        fstart[c + 1] += fstart[c]
+    fof = np.empty(max(fstart[n_letters], 1), np.int64)
+    fill = fstart[:n_letters].copy()
+    for k in range(n_flex):
+        for c in range(n_letters):
+            if (flex_masks[k] >> c) & 1:
+                fof[fill[c]] = k
+                fill[c] += 1
+
+    # branch-and-bound state: the k best scores so far (threshold = their minimum once k found)
+    k_best = top_k if top_k > 0 else 1
+    best = np.zeros(k_best, np.int64)
+    n_best = 0
+    threshold = np.int64(-1)
+    max_mult = np.int64(1)
+    for j in range(n_jok):
+        max_mult *= joker_factor
+
+    nw = max(1, (1 << n_flex) >> 6)
+    nobit = _no_bit_patterns()
+    levels = joker_level_masks(flex_joker, n_flex)
+    ms = np.zeros((max_len + 1, nw), np.uint64)
+    ms[0, 0] = np.uint64(1)  # only the empty subset
+    cnt = np.zeros(n_letters, np.int64)
+    ecur = np.empty(max_len + 1, np.int64)
+    eend = np.empty(max_len + 1, np.int64)
+    letter = np.empty(max_len + 1, np.int64)
+    lsum = np.zeros(max_len + 1, np.int64)
+    depth = 0
+    ecur[0] = start_lo
+    eend[0] = start_hi
+    while depth >= 0:
+        advanced = False
+        if depth < max_len:
+            end = eend[depth]
+            while ecur[depth] < end:
+                e = ecur[depth]
+                packed = search_edges[e]
+                ecur[depth] = e + 1
+                c = packed & LETTER_MASK
+                optional = cnt[c] < fixed_counts[c]
+                if not optional and fstart[c] == fstart[c + 1]:
+                    continue
+                height = np.int64((packed >> HEIGHT_SHIFT) & 255)
+                if depth + 1 + height < min_len:
+                    continue
+                if top_k > 0 and n_best == top_k:
+                    reach = min(depth + 1 + height, max_len)
+                    bound = (lsum[depth] + pool_topsum[reach - depth] + _length_bonus(reach, bonus_from, bonus_step)) * max_mult
+                    if bound <= threshold:
+                        continue
+                if nw == 1:
+                    src = ms[depth, 0]
+                    dst = src if optional else np.uint64(0)
+                    for t in range(fstart[c], fstart[c + 1]):
+                        k = fof[t]
+                        dst |= (src & nobit[k]) << np.uint64(1 << k)
+                    if dst == 0:
+                        continue
+                    ms[depth + 1, 0] = dst
+                elif not _transition(ms[depth], ms[depth + 1], nw, fstart[c], fstart[c + 1], fof, optional, nobit):
+                    continue
+                cnt[c] += 1
+                letter[depth] = c
+                lsum[depth + 1] = lsum[depth] + letter_values[c]
+                depth += 1
+                lo = np.int64(packed >> FIRST_SHIFT)
+                ecur[depth] = lo
+                eend[depth] = lo + ((packed >> NCHILD_SHIFT) & 255)
+                if depth >= min_len and (packed >> TERMINAL_SHIFT) & 1:
+                    jok = _best_jokers(ms, depth, levels, nw)
+                    score = lsum[depth] + _length_bonus(depth, bonus_from, bonus_step)
+                    for j in range(jok):
+                        score *= joker_factor
+                    keep = True
+                    if top_k > 0:
+                        if n_best < top_k:
+                            best[n_best] = score
+                            n_best += 1
+                            if n_best == top_k:
+                                threshold = best.min()
+                        elif score > threshold:
+                            best[np.argmin(best)] = score
+                            threshold = best.min()
+                        else:
+                            keep = False
+                    if keep:
+                        if n_out == cap:
+                            cap *= 2
+                            a = np.empty(cap, np.int32)
+                            a[:n_out] = out_end[:n_out]
+                            out_end = a
+                            b = np.empty(cap, np.int16)
+                            b[:n_out] = out_len[:n_out]
+                            out_len = b
+                            d = np.empty(cap, np.int8)
+                            d[:n_out] = out_jok[:n_out]
+                            out_jok = d
+                            f = np.empty(cap, np.int64)
+                            f[:n_out] = out_score[:n_out]
+                            out_score = f
+                            g = np.empty((cap, width), np.uint8)
+                            g[:n_out] = out_codes[:n_out]
+                            out_codes = g
+                        out_end[n_out] = e
+                        out_len[n_out] = depth
+                        out_jok[n_out] = jok
+                        out_score[n_out] = score
+                        for i in range(depth):
+                            out_codes[n_out, i] = letter[i]
+                        n_out += 1
+                advanced = True
+                break
+        if not advanced:
+            depth -= 1
+            if depth >= 0:
+                cnt[letter[depth]] -= 1
+    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[:n_out]
