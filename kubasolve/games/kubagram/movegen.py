@@ -7,8 +7,6 @@ The heavy lifting is done by the numba kernels ``word_search`` and ``compound_se
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -214,145 +212,178 @@ class KubagramSolver:
 
     # ------------------------------------------------------------------ claims
     def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None) -> Claim:
-        """The best claim of up to ``max_words`` (default: the rules' ``max_claim_words``, at most 3)
-        words and compounds using disjoint field tiles and distinct table words; exact."""
+        """The best claim of up to ``max_words`` items (default: the rules' ``max_claim_words``, at
+        most 3): field words and compounds on disjoint field tiles and distinct table words. Exact:
+        branch-and-bound over items in value order, each later item searched in the tiles the earlier
+        ones leave (every way they can use the jokers and choice cubes is tried)."""
         limit = max_words or self.rules.max_claim_words
         if not 1 <= limit <= 3:
             raise PositionError("max_words must be 1, 2 or 3")
         pool = self._pool(position)
-        r = self.rules
-        table = self._search(pool, r.min_word_length(position.last_cube), 0)
-        words = [self.lexicon.word(int(w)) for w in table.word_ids]
-        items: list[tuple[int, object]] = [(int(s), ("w", i)) for i, s in enumerate(table.scores)]
-        compounds = self.compound_moves(position, objective=objective)
-        for c in compounds:
-            v = c.gain + (c.taken if objective == "swing" else 0)
-            if v > 0:
-                items.append((v, ("c", c)))
-        items.sort(key=lambda it: -it[0])
-        values = [v for v, _ in items]
-        n_letters = len(r.alphabet)
-        counts = np.zeros((len(items), n_letters), np.int64)
-        table_sets: list[frozenset[int]] = []
-        for row, (_, (kind, obj)) in enumerate(items):
-            if kind == "w":
-                counts[row] = np.bincount(table.codes[obj, : table.lengths[obj]], minlength=n_letters)
-                table_sets.append(frozenset())
-            else:
-                if obj.field_word is not None:
-                    counts[row] = np.bincount(self.lexicon.alphabet.encode(obj.field_word.word), minlength=n_letters)
-                table_sets.append(frozenset(obj.table_parts))
-        flex_cap = np.zeros(n_letters, np.int64)
-        for k in range(len(pool.flex_masks)):
-            for c in range(n_letters):
-                flex_cap[c] += (int(pool.flex_masks[k]) >> c) & 1
-        n_flex = len(pool.flex_masks)
+        flex_all = tuple(range(len(pool.flex_masks)))
+        compounds = [c for c in self.compound_moves(position, objective=objective) if _value(c, objective) > 0]
+        min_len = self.rules.min_word_length(position.last_cube)
+        best: list = [0, [], []]  # value, [(word, jokers)], [compound with its field jokers]
+        single_bound = self._best_word_claim(pool, min_len, pool.fixed_counts, flex_all, 1, None)[0]
+        joker_gain = self.rules.joker_factor ** int(pool.flex_joker.sum())
+        tops = [_value(c, objective) * (joker_gain if c.field_word is not None else 1) for c in compounds]
+        item_bound = max([single_bound, *tops])
 
-        def fits(combo: tuple[int, ...]) -> bool:
-            """Necessary condition: letters within fixed + flex capacity, table words distinct."""
-            seen: set[int] = set()
-            for i in combo:
-                if seen & table_sets[i]:
-                    return False
-                seen |= table_sets[i]
-            need = counts[list(combo)].sum(axis=0)
-            return bool(np.all(need <= pool.fixed_counts + flex_cap) and np.maximum(need - pool.fixed_counts, 0).sum() <= n_flex)
+        def search_compounds(start: int, chosen: list, used_table: frozenset, fixed: np.ndarray, flex: tuple, acc: int) -> None:
+            slots = limit - len(chosen)
+            value, words = self._best_word_claim(pool, min_len, fixed, flex, slots, None)
+            if acc + value > best[0]:
+                best[0], best[1], best[2] = acc + value, words, list(chosen)
+            if slots == 0:
+                return
+            for i in range(start, len(compounds)):
+                c = compounds[i]
+                if acc + tops[i] + item_bound * (slots - 1) <= best[0]:
+                    continue
+                if used_table & set(c.table_parts):
+                    continue
+                if c.field_word is None:
+                    search_compounds(i + 1, chosen + [(c, 0)], used_table | set(c.table_parts), fixed, flex, acc + _value(c, objective))
+                    continue
+                for jokers, fixed2, flex2 in self._variants(c.field_word.word, fixed, flex, pool):
+                    tj = c.jokers - c.field_word.jokers
+                    v = self.rules.compound_score(c.word, c.level, tj + jokers) - (c.score - c.gain) + (c.taken if objective == "swing" else 0)
+                    search_compounds(i + 1, chosen + [(c, jokers)], used_table | set(c.table_parts), fixed2, flex2, acc + v)
 
-        best_value, best_claim = 0, Claim()
-        for combo in _combinations_above(values, limit, lambda: best_value):
-            if not fits(combo):
+        search_compounds(0, [], frozenset(), pool.fixed_counts, flex_all, 0)
+        if best[0] <= 0:
+            return Claim()
+        return self._materialise(position, pool, best[1], best[2])
+
+    def _best_word_claim(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int, cap: int | None) -> tuple[int, list[tuple[str, int]]]:
+        """Best claim of <= ``slots`` field words from the residual pool, each worth <= ``cap``
+        (the caller's own value: items are searched in non-increasing value order)."""
+        if slots <= 0:
+            return 0, []
+        sub = _Pool(fixed, pool.flex_masks[list(flex)], pool.flex_joker[list(flex)], _topsum(self, fixed, pool, flex), pool.tiles)
+        if slots == 1:
+            table = self._search(sub, min_len, 1)
+            if len(table) and (cap is None or int(table.scores[0]) <= cap):
+                return int(table.scores[0]), [(self.lexicon.word(int(table.word_ids[0])), int(table.jokers[0]))]
+        table = self._search(sub, min_len, 0)
+        if slots == 1:
+            for row in range(len(table)):
+                if cap is None or int(table.scores[row]) <= cap:
+                    return int(table.scores[row]), [(self.lexicon.word(int(table.word_ids[row])), int(table.jokers[row]))]
+            return 0, []
+        # Bound on what the other slots can add from L remaining tiles: the best joker-free base
+        # score of k words totalling <= L letters (superlinear bonus: splitting rarely pays), times
+        # the joker factor for each joker left over.
+        jf = self.rules.joker_factor
+        n_tiles = int(fixed.sum()) + len(flex)
+        base_upto = np.zeros(n_tiles + 1, np.int64)
+        if len(table):
+            bases = table.scores // (np.int64(jf) ** table.jokers.astype(np.int64))
+            np.maximum.at(base_upto, table.lengths.astype(np.int64), bases)
+            base_upto = np.maximum.accumulate(base_upto)
+        k_upto = [base_upto]
+        for _ in range(slots - 2):
+            prev = k_upto[-1]
+            k_upto.append(np.array([max(prev[L - a] + base_upto[a] for a in range(L + 1)) for L in range(n_tiles + 1)], np.int64))
+        rest_base = k_upto[slots - 2]
+        all_jokers = int(pool.flex_joker[list(flex)].sum()) if flex else 0
+        best_v, best_items = 0, []
+        for row in range(len(table)):
+            v = int(table.scores[row])
+            if cap is not None and v > cap:
                 continue
-            chosen = [items[i][1] for i in combo]
-            field_words = [words[obj] if kind == "w" else obj.field_word.word for kind, obj in chosen if kind == "w" or obj.field_word is not None]
-            got = self._joint(chosen, words, field_words, pool, objective)
-            if got is not None and got[0] > best_value:
-                best_value, best_claim = got
-        return best_claim
-
-    def _joint(self, chosen, words, field_words, pool: _Pool, objective: Objective) -> tuple[int, Claim] | None:
-        """Best joint joker distribution for the chosen items; None if their tiles clash."""
-        r = self.rules
-        n_jok = pool.tiles.n_jokers
-        field_items = [(k, obj) for k, obj in chosen if k == "w" or obj.field_word is not None]
-        if not field_items:
-            claim = Claim((), tuple(obj for _, obj in chosen))
-            return _claim_value(claim, objective), claim
-        caps = [min(n_jok, len(fw)) for fw in field_words]
-        best: tuple[int, Claim] | None = None
-        for js in itertools.product(*(range(c + 1) for c in caps)):
-            if sum(js) > n_jok:
-                continue
-            ws: list[WordMove] = []
-            cs: list[CompoundMove] = []
-            fi = 0
-            value_guess = 0
-            for k, obj in chosen:
-                if k == "w":
-                    w = words[obj]
-                    value_guess += r.word_score(w, js[fi])
-                    fi += 1
-                elif obj.field_word is not None:
-                    tj = obj.jokers - obj.field_word.jokers
-                    value_guess += r.compound_score(obj.word, obj.level, tj + js[fi]) - (obj.score - obj.gain - (obj.taken if objective == "swing" else 0))
-                    fi += 1
-                else:
-                    value_guess += obj.gain + (obj.taken if objective == "swing" else 0)
-            if best is not None and value_guess <= best[0]:
-                continue
-            assignment = assign_words(field_words, pool.tiles, list(js))
-            if assignment is None:
-                continue
-            fi = 0
-            for k, obj in chosen:
-                if k == "w":
-                    w = words[obj]
-                    ws.append(WordMove(w, assignment[fi], js[fi], r.letter_sum(w), r.length_bonus(len(w)), r.joker_factor ** js[fi], r.word_score(w, js[fi])))
-                    fi += 1
-                elif obj.field_word is not None:
-                    fw = obj.field_word.word
-                    new_field = WordMove(fw, assignment[fi], js[fi], r.letter_sum(fw), r.length_bonus(len(fw)), r.joker_factor ** js[fi], r.word_score(fw, js[fi]))
-                    tj = obj.jokers - obj.field_word.jokers
-                    score = r.compound_score(obj.word, obj.level, tj + js[fi])
-                    base = obj.letters + obj.bonus
-                    cs.append(CompoundMove(obj.word, obj.parts, obj.table_parts, new_field, obj.level, tj + js[fi], obj.letters, obj.bonus, score // base if base else 1, score, obj.lost, obj.mover))
-                    fi += 1
-                else:
-                    cs.append(obj)
-            claim = Claim(tuple(ws), tuple(cs))
-            value = _claim_value(claim, objective)
-            if best is None or value > best[0]:
-                best = (value, claim)
-        return best
-
-
-def _claim_value(claim: Claim, objective: Objective) -> int:
-    return claim.gain + (claim.taken if objective == "swing" else 0)
-
-
-def _combinations_above(values: Sequence[int], max_size: int, floor) -> Iterator[tuple[int, ...]]:
-    """Index combinations of 1..max_size items (``values`` sorted descending) whose value sum could
-    exceed ``floor()``, re-read at every step so the search tightens as better claims are found."""
-    n = len(values)
-    for i in range(n):
-        if values[i] <= floor() and max_size == 1:
-            break
-        if values[i] > floor():
-            yield (i,)
-        if max_size < 2:
-            continue
-        if i + 1 >= n or values[i] + values[i + 1] + (values[i + 2] if max_size >= 3 and i + 2 < n else 0) <= floor():
-            break
-        for j in range(i + 1, n):
-            if values[i] + values[j] + (values[j + 1] if max_size >= 3 and j + 1 < n else 0) <= floor():
+            if v * slots <= best_v:
                 break
-            if values[i] + values[j] > floor():
-                yield (i, j)
-            if max_size < 3:
+            rem = n_tiles - int(table.lengths[row])
+            if v + min(int(rest_base[rem]) * jf**all_jokers, (slots - 1) * v) <= best_v:
                 continue
-            for k in range(j + 1, n):
-                if values[i] + values[j] + values[k] <= floor():
-                    break
-                yield (i, j, k)
+            word = self.lexicon.word(int(table.word_ids[row]))
+            for jokers, fixed2, flex2 in self._variants(word, fixed, flex, pool):
+                vv = self.rules.word_score(word, jokers)
+                left_jokers = int(pool.flex_joker[list(flex2)].sum()) if flex2 else 0
+                if vv + min(int(rest_base[rem]) * jf**left_jokers, (slots - 1) * vv) <= best_v:
+                    continue
+                sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv)
+                if vv + sub_v > best_v:
+                    best_v, best_items = vv + sub_v, [(word, jokers)] + sub_items
+        return best_v, best_items
+
+    def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool):
+        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left)."""
+        code = self._code
+        need = np.zeros(len(fixed), np.int64)
+        for ch in word:
+            need[code[ch]] += 1
+        letters = sorted({code[ch] for ch in word})
+        seen = set()
+        taken = np.zeros(len(fixed), np.int64)
+
+        def rec(k: int, used: list[int], jokers: int):
+            if k == len(flex):
+                from_fixed = need - taken
+                if np.all(from_fixed <= fixed):
+                    left = tuple(f for f in flex if f not in used)
+                    rest = fixed - from_fixed
+                    key = (jokers, left, rest.tobytes())
+                    if key not in seen:
+                        seen.add(key)
+                        yield jokers, rest, left
+                return
+            f = flex[k]
+            yield from rec(k + 1, used, jokers)
+            mask = int(pool.flex_masks[f])
+            for c in letters:
+                if (mask >> c) & 1 and taken[c] < need[c]:
+                    taken[c] += 1
+                    yield from rec(k + 1, used + [f], jokers + int(pool.flex_joker[f]))
+                    taken[c] -= 1
+
+        variants = list(rec(0, [], 0))
+        variants.sort(key=lambda v: -v[0])
+        return variants
+
+    def _materialise(self, position: KubagramPosition, pool: _Pool, words: list[tuple[str, int]], compounds: list[tuple[CompoundMove, int]]) -> Claim:
+        """Concrete tile assignment for the chosen claim (it exists: the search found it)."""
+        r = self.rules
+        field_words = [w for w, _ in words] + [c.field_word.word for c, _ in compounds if c.field_word is not None]
+        jokers = [j for _, j in words] + [j for c, j in compounds if c.field_word is not None]
+        assignment = assign_words(field_words, pool.tiles, jokers)
+        if assignment is None:
+            raise AssertionError(f"no joint assignment for claim {field_words} with jokers {jokers}")
+        moves = [
+            WordMove(w, assignment[i], j, r.letter_sum(w), r.length_bonus(len(w)), r.joker_factor**j, r.word_score(w, j))
+            for i, (w, j) in enumerate(words)
+        ]
+        out_compounds = []
+        k = len(words)
+        for c, j in compounds:
+            if c.field_word is None:
+                out_compounds.append(c)
+                continue
+            fw = c.field_word.word
+            field_move = WordMove(fw, assignment[k], j, r.letter_sum(fw), r.length_bonus(len(fw)), r.joker_factor**j, r.word_score(fw, j))
+            k += 1
+            total_jokers = c.jokers - c.field_word.jokers + j
+            score = r.compound_score(c.word, c.level, total_jokers)
+            base = c.letters + c.bonus
+            out_compounds.append(
+                CompoundMove(c.word, c.parts, c.table_parts, field_move, c.level, total_jokers, c.letters, c.bonus, score // base if base else 1, score, c.lost, c.mover)
+            )
+        return Claim(tuple(moves), tuple(out_compounds))
+
+
+def _value(c: CompoundMove, objective: Objective) -> int:
+    return c.gain + (c.taken if objective == "swing" else 0)
+
+
+def _topsum(solver: KubagramSolver, fixed: np.ndarray, pool: _Pool, flex: tuple[int, ...]) -> np.ndarray:
+    values = list(np.repeat(solver.values, fixed))
+    for f in flex:
+        mask = int(pool.flex_masks[f])
+        values.append(max(int(solver.values[c]) for c in range(len(solver.values)) if (mask >> c) & 1))
+    out = np.zeros(len(values) + 1, np.int64)
+    out[1:] = np.cumsum(sorted(values, reverse=True))
+    return out
 
 
 _SOLVERS: dict[tuple[int, KubagramRules], KubagramSolver] = {}
