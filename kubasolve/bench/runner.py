@@ -20,8 +20,8 @@ class Scenario:
     name: str
     group: str
     setup: Callable[[], Callable[[], object]]
-    baseline: str | None = None
-    """Name of the scenario in the same group that this one is compared against (None: no ratio)."""
+    baseline: str | tuple[str, ...] | None = None
+    """Name(s) of scenarios in the same group that this one is compared against (None: no ratio)."""
     target_ms: float | None = None
     """The issue's target for the median, shown next to the measurement (not asserted)."""
     description: str = ""
@@ -39,10 +39,15 @@ class BenchResult:
     min_ms: float
     max_ms: float
     target_ms: float | None = None
-    baseline: str | None = None
-    speedup: float | None = None
-    """baseline median / this median (>1: this scenario is faster)."""
+    baseline: str | tuple[str, ...] | None = None
+    speedups: dict[str, float] = field(default_factory=dict)
+    """baseline name -> baseline median / this median (>1: this scenario is faster)."""
     extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def speedup(self) -> float | None:
+        """Speed-up against the first baseline, if measured."""
+        return next(iter(self.speedups.values()), None)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -56,6 +61,7 @@ class BenchResult:
             "target_ms": self.target_ms,
             "baseline": self.baseline,
             "speedup_vs_baseline": self.speedup,
+            "speedups": dict(self.speedups),
             **self.extra,
         }
 
@@ -98,8 +104,9 @@ def run_scenarios(
         results.append(run_scenario(sc, min_time_s=min_time_s))
     by_name = {(r.group, r.name): r for r in results}
     for r in results:
-        if r.baseline is not None:
-            base = by_name.get((r.group, r.baseline))
+        names = (r.baseline,) if isinstance(r.baseline, str) else (r.baseline or ())
+        for name in names:
+            base = by_name.get((r.group, name))
             if base is not None and r.median_ms > 0:
-                r.speedup = base.median_ms / r.median_ms
+                r.speedups[name] = base.median_ms / r.median_ms
     return results

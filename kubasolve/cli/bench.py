@@ -42,7 +42,12 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for r in results:
         target = "" if r.target_ms is None else f"<= {r.target_ms:g}"
-        ratio = "" if r.speedup is None else f"{r.speedup:.1f}x vs {r.baseline}"
+        ratio = ", ".join(f"{_ratio(v)} vs {k}" for k, v in r.speedups.items())
         rows.append([r.group, r.name, round(r.median_ms, 4), round(r.iqr_ms, 4), r.rounds, target, ratio])
     print(format_table(["group", "scenario", "median ms", "IQR ms", "rounds", "target ms", "speed-up"], rows))
     return 0
+
+
+def _ratio(x: float) -> str:
+    """Speed-up as text with enough digits for ratios far below or above 1."""
+    return f"{x:.1f}x" if x >= 1 else f"{x:.3g}x"

@@ -1,9 +1,96 @@
-"""``kubasolve kubagram``: placeholder until the subcommand lands."""
+"""``kubasolve kubagram``: best words, compounds and whole claims for a position (plus play/simulate)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    sub.add_parser("kubagram", help="(not yet available)")
+    p = sub.add_parser("kubagram", help="Kubagram: best words, compounds, claims; play and simulate games")
+    ksub = p.add_subparsers(dest="kubagram_command", metavar="ACTION")
+    ksub.required = True
+    b = ksub.add_parser(
+        "best",
+        help="ranked words from a central field, e.g. `kubasolve kubagram best kroegentoch --joker EYGR`",
+        description="Rank every word (and, with --table, compound) formable from the central field.",
+    )
+    b.add_argument("letters", nargs="?", default="", help="fixed letters of the central field, e.g. kroegentoch")
+    b.add_argument("--joker", action="append", default=[], metavar="LETTERS", help="a held joker, e.g. EYGR (repeatable)")
+    b.add_argument("--choice", action="append", default=[], metavar="LETTERS", help="a cube just taken from a III square, e.g. abc (repeatable)")
+    b.add_argument("--table", nargs="*", default=[], metavar="WORD[:OWNER[:JOKERS[:LEVEL]]]", help="words on the table, for compounds")
+    b.add_argument("--mover", type=int, default=0, help="player index of the mover (for compound gains)")
+    b.add_argument("--min-length", type=int, default=None, help="shortest word (default 5)")
+    b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")
+    b.add_argument("--top", type=int, default=10, help="how many moves to show (default 10; 0 = all)")
+    b.add_argument("--claim", action="store_true", help="also show the best whole claim (up to 3 words/compounds)")
+    b.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/kubagram.md)")
+    b.add_argument("--lexicon", default="nl", metavar="NAME|PATH", help="bundled lexicon or word-list file (default nl)")
+    b.add_argument("--json", action="store_true", help="machine-readable output")
+    b.set_defaults(func=run_best)
+    try:
+        from kubasolve.cli.kubagram_game import add_game_commands
+    except ImportError:  # pragma: no cover - game commands ship separately
+        return
+    add_game_commands(ksub)
+
+
+def run_best(args: argparse.Namespace) -> int:
+    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.errors import PositionError
+    from kubasolve.games.kubagram import KubagramPosition, KubagramRules, solver_for
+    from kubasolve.games.kubagram.position import parse_table_spec
+    from kubasolve.lexicon import load_lexicon
+
+    rules = KubagramRules.from_toml(args.rules) if args.rules else KubagramRules()
+    if args.min_length is not None:
+        rules = rules.with_(min_length=args.min_length)
+    if args.top < 0:
+        raise PositionError("--top must be >= 0")
+    lexicon = load_lexicon(args.lexicon)
+    position = KubagramPosition.from_letters(
+        args.letters, jokers=args.joker, choices=args.choice, table=parse_table_spec(args.table), last_cube=args.last_cube, mover=args.mover
+    )
+    solver = solver_for(lexicon, rules)
+    top = args.top or None
+    words = solver.best_words(position, top=top)
+    compounds = solver.compound_moves(position, top=top) if position.table else []
+    claim = solver.best_move(position) if args.claim else None
+    if args.json:
+        payload: dict[str, Any] = {
+            "ok": True,
+            "position": position.to_dict(),
+            "rules": rules.to_dict(),
+            "words": [w.to_dict() for w in words],
+            "compounds": [c.to_dict() for c in compounds],
+        }
+        if claim is not None:
+            payload["best_claim"] = claim.to_dict()
+        emit_json(payload)
+        return 0
+    field = " ".join(t.label() for t in position.tiles) or "(empty)"
+    print(f"field: {field}   min length: {rules.min_word_length(position.last_cube)}{'  (last cube)' if position.last_cube else ''}")
+    if words:
+        rows = [[i + 1, w.word, w.letters, w.bonus, f"x{w.multiplier}", w.score, _tiles_text(w, position)] for i, w in enumerate(words)]
+        print(format_table(["#", "word", "letters", "bonus", "mult", "score", "tiles"], rows))
+    else:
+        print("no word can be formed")
+    if compounds:
+        print()
+        rows = [[i + 1, c.word, " + ".join(c.parts), c.letters, c.bonus, f"x{c.multiplier}", c.score, c.gain, c.taken] for i, c in enumerate(compounds)]
+        print(format_table(["#", "compound", "parts", "letters", "bonus", "mult", "score", "gain", "taken"], rows))
+    if claim is not None:
+        print()
+        items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
+        print(f"best claim: {', '.join(items) if items else '(nothing)'}  gain {claim.gain}, taken from others {claim.taken}")
+    return 0
+
+
+def _tiles_text(move: Any, position: Any) -> str:
+    """Which tile spells each letter: jokers and choice cubes are marked."""
+    out = []
+    for letter, i in zip(move.word, move.tiles):
+        t = position.tiles[i]
+        out.append(f"{letter}*" if t.joker else (f"{letter}^" if not t.fixed else letter))
+    return "".join(out)

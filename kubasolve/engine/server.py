@@ -22,6 +22,11 @@ def _load_handlers() -> None:
     # Importing the modules registers their commands (kept lazy so `import kubasolve` stays light).
     from kubasolve.engine import commands_core, commands_kubagram, commands_rummikub  # noqa: F401
 
+    try:  # the game commands land separately from the solver's
+        from kubasolve.engine import commands_kubagram_game  # noqa: F401
+    except ImportError:  # pragma: no cover
+        pass
+
 
 def handle_request(line: str, session: Session) -> dict[str, Any]:
     """Answer one request line; never raises."""

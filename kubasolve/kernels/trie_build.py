@@ -79,27 +79,57 @@ def build_counts(codes, offsets, word_ids, n_letters, n_ids):
     return counts, lengths
 
 
+HOT_DEPTH = 3  # mirrors kubasolve.lexicon.layout.SEARCH_HOT_DEPTH
+
+
 @njit(cache=True)
 def pack_search_edges(first_edge, edges, node_word, node_height):
     """Packed u64 edges carrying the child's letter, terminal flag, height and edge range.
 
-    Lets a search descend without touching per-node arrays (one cache line per step instead of
-    four); ``edge_word[e]`` is the word id ending at edge ``e``'s child (-1 if none).
+    A descent then reads one array only. Edge lists are laid out for cache locality: the lists of
+    all nodes up to depth ``HOT_DEPTH`` first, level by level (they are visited by every search and
+    stay in cache), then the deeper ones in depth-first order (a search walks them in that order).
+    ``edge_word[e]`` is the word id ending at edge ``e``'s child (-1 if none).
     """
+    n_nodes = first_edge.shape[0] - 1
     n_edges = edges.shape[0]
+    depth = np.zeros(n_nodes, np.int64)
+    for v in range(n_nodes):  # parents precede children (pre-order numbering)
+        for e in range(first_edge[v], first_edge[v + 1]):
+            depth[np.int64(edges[e] >> LETTER_BITS)] = depth[v] + 1
+    order = np.empty(n_nodes, np.int64)
+    k = 0
+    for d in range(HOT_DEPTH + 1):
+        for v in range(n_nodes):
+            if depth[v] == d:
+                order[k] = v
+                k += 1
+    for v in range(n_nodes):
+        if depth[v] > HOT_DEPTH:
+            order[k] = v
+            k += 1
+    pos = np.empty(n_nodes, np.int64)
+    p = 0
+    for i in range(n_nodes):
+        v = order[i]
+        pos[v] = p
+        p += first_edge[v + 1] - first_edge[v]
     packed = np.empty(n_edges, np.uint64)
     edge_word = np.empty(n_edges, np.int32)
-    for e in range(n_edges):
-        ch = np.int64(edges[e] >> LETTER_BITS)
-        letter = np.uint64(edges[e] & 63)
-        term = np.uint64(1) if node_word[ch] >= 0 else np.uint64(0)
-        n_child = np.uint64(first_edge[ch + 1] - first_edge[ch])
-        packed[e] = (
-            (np.uint64(first_edge[ch]) << np.uint64(32))
-            | (n_child << np.uint64(16))
-            | (np.uint64(node_height[ch]) << np.uint64(8))
-            | (term << np.uint64(7))
-            | letter
-        )
-        edge_word[e] = node_word[ch]
+    for v in range(n_nodes):
+        for i in range(first_edge[v + 1] - first_edge[v]):
+            e = first_edge[v] + i
+            ch = np.int64(edges[e] >> LETTER_BITS)
+            letter = np.uint64(edges[e] & 63)
+            term = np.uint64(1) if node_word[ch] >= 0 else np.uint64(0)
+            n_child = np.uint64(first_edge[ch + 1] - first_edge[ch])
+            q = pos[v] + i
+            packed[q] = (
+                (np.uint64(pos[ch]) << np.uint64(32))
+                | (n_child << np.uint64(16))
+                | (np.uint64(node_height[ch]) << np.uint64(8))
+                | (term << np.uint64(7))
+                | letter
+            )
+            edge_word[q] = node_word[ch]
     return packed, edge_word

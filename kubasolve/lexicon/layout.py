@@ -16,8 +16,10 @@ A lexicon over an alphabet of ``A`` letters (letter codes ``0..A-1``, ``A <= 63`
 ``search_edges`` uint64[n_edges]
     The same edges packed for the search kernels, so that a descent reads one array only:
     bits 0-5 letter, bit 7 child is terminal, bits 8-15 child's height, bits 16-23 child's
-    number of out-edges, bits 32-63 child's first out-edge index. The root's out-edges are
-    ``0:first_edge[1]``.
+    number of out-edges, bits 32-63 index in ``search_edges`` of the child's first out-edge.
+    The root's out-edges are ``0:first_edge[1]``. Edge lists are laid out for cache locality
+    (nodes up to depth ``SEARCH_HOT_DEPTH`` level by level, deeper nodes depth-first), so positions
+    here differ from ``edges``.
 ``edge_word``   int32[n_edges]
     Word id ending at the edge's child (= ``node_word[child]``); a search reports words by edge.
 ``word_counts`` uint8[n_words, A]
@@ -31,7 +33,7 @@ kernel's answer maps back to strings without a Python list of 350k words in memo
 
 from __future__ import annotations
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bump when any array above changes meaning; older caches are then rebuilt."""
 
 LETTER_BITS = 6
@@ -43,3 +45,4 @@ SEARCH_TERMINAL_SHIFT = 7
 SEARCH_HEIGHT_SHIFT = 8
 SEARCH_NCHILD_SHIFT = 16
 SEARCH_FIRST_SHIFT = 32
+SEARCH_HOT_DEPTH = 3

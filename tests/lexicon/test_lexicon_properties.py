@@ -73,18 +73,30 @@ def test_prefix_and_suffix_enumeration_equal_filtered_sorted_list(case: tuple[st
 
 
 def _check_search_edges(c: CompiledLexicon) -> None:
-    """Every packed search edge decodes to the child's letter, terminal flag, height and edge range."""
+    """Walking the packed search edges from the root mirrors the CSR trie node for node: same letters,
+    terminal flags, heights, child counts and word ids, and every search edge is reached once."""
     from kubasolve.lexicon import layout
 
-    for e in range(c.edges.shape[0]):
-        child = int(c.edges[e]) >> LETTER_BITS
-        s = int(c.search_edges[e])
-        assert s & LETTER_MASK == int(c.edges[e]) & LETTER_MASK
-        assert (s >> layout.SEARCH_TERMINAL_SHIFT) & 1 == int(c.node_word[child] != NO_WORD)
-        assert (s >> layout.SEARCH_HEIGHT_SHIFT) & 0xFF == c.node_height[child]
-        assert (s >> layout.SEARCH_NCHILD_SHIFT) & 0xFF == c.first_edge[child + 1] - c.first_edge[child]
-        assert s >> layout.SEARCH_FIRST_SHIFT == c.first_edge[child]
-        assert c.edge_word[e] == c.node_word[child]
+    seen = set()
+    stack = [(0, 0, int(c.first_edge[1]))]  # (trie node, search-edge range)
+    while stack:
+        node, lo, hi = stack.pop()
+        assert hi - lo == c.first_edge[node + 1] - c.first_edge[node]
+        for i, e in enumerate(range(c.first_edge[node], c.first_edge[node + 1])):
+            child = int(c.edges[e]) >> LETTER_BITS
+            q = lo + i
+            assert q not in seen
+            seen.add(q)
+            s = int(c.search_edges[q])
+            assert s & LETTER_MASK == int(c.edges[e]) & LETTER_MASK
+            assert (s >> layout.SEARCH_TERMINAL_SHIFT) & 1 == int(c.node_word[child] != NO_WORD)
+            assert (s >> layout.SEARCH_HEIGHT_SHIFT) & 0xFF == c.node_height[child]
+            n_child = (s >> layout.SEARCH_NCHILD_SHIFT) & 0xFF
+            assert n_child == c.first_edge[child + 1] - c.first_edge[child]
+            assert c.edge_word[q] == c.node_word[child]
+            first = s >> layout.SEARCH_FIRST_SHIFT
+            stack.append((child, first, first + n_child))
+    assert len(seen) == c.edges.shape[0]
 
 
 def _python_heights(first_edge: np.ndarray, edges: np.ndarray) -> list[int]:
