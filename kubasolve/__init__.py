@@ -16,6 +16,17 @@ _EXPORTS: dict[str, str] = {
     "Lexicon": "kubasolve.lexicon",
     "Alphabet": "kubasolve.lexicon",
     "load_lexicon": "kubasolve.lexicon",
+    "KubagramRules": "kubasolve.games.kubagram",
+    "KubagramPosition": "kubasolve.games.kubagram",
+    "KubagramSolver": "kubasolve.games.kubagram",
+    "TableWord": "kubasolve.games.kubagram",
+    "Tile": "kubasolve.games.kubagram",
+    "WordMove": "kubasolve.games.kubagram",
+    "CompoundMove": "kubasolve.games.kubagram",
+    "Claim": "kubasolve.games.kubagram",
+    "best_words": "kubasolve.games.kubagram",
+    "compound_moves": "kubasolve.games.kubagram",
+    "best_move": "kubasolve.games.kubagram",
     "KubasolveError": "kubasolve.errors",
     "LexiconError": "kubasolve.errors",
     "RulesError": "kubasolve.errors",
@@ -41,4 +52,17 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubasolve.errors import IllegalMoveError, KubasolveError, LexiconError, PositionError, RulesError
+    from kubasolve.games.kubagram import (
+        Claim,
+        CompoundMove,
+        KubagramPosition,
+        KubagramRules,
+        KubagramSolver,
+        TableWord,
+        Tile,
+        WordMove,
+        best_move,
+        best_words,
+        compound_moves,
+    )
     from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon
