@@ -1,7 +1,275 @@
-"""Rummikub benchmark scenarios (filled in with the solver)."""
+"""Rummikub benchmark scenarios: kubasolve's exact solver on random tables of 20-40 tiles and racks of 14,
+in three modes, side by side with PyPI's ``rummikub-solver`` (both backends) on the same instances.
+
+Each timed call solves the next instance of a fixed list (deterministic seeds), so a median is a median
+over positions. ``rummikub-solver`` (cvxpy, optional extra ``compare``) is skipped when not installed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
 
 from kubasolve.bench.runner import Scenario
 
+MODES = ("tiles", "value", "first-meld")
+N_INSTANCES = 60
+
+
+def instances(n: int = N_INSTANCES, seed: int = 2015) -> list[Any]:
+    """The benchmark positions: seeds ``seed .. seed+n-1`` of :func:`random_instance`."""
+    from kubasolve.games.rummikub.instances import random_instance
+
+    return [random_instance(seed + i) for i in range(n)]
+
+
+def kubasolve_call(mode: str) -> Callable[[Any], int]:
+    """Function solving one instance with kubasolve in ``mode``; returns the optimal value in
+    rummikub-solver's terms (tiles; face value; numbered tiles of the first meld)."""
+    from kubasolve.games.rummikub import RummikubRules, solve
+
+    rules = RummikubRules()
+
+    def run(inst: Any) -> int:
+        if mode == "tiles":
+            return solve(inst.table, inst.rack, rules, "tiles").value
+        if mode == "value":
+            return solve(inst.table, inst.rack, rules, "value").value
+        return solve(inst.table, inst.rack, rules, "keep-jokers", first_meld=True).value
+
+    return run
+
+
+def rummikub_solver_available() -> str | None:
+    """None when rummikub-solver can run, else the reason (for a clear skip message)."""
+    try:
+        import rummikub_solver  # noqa: F401
+    except ImportError:
+        return "rummikub-solver is not installed (pip install 'kubasolve[compare]')"
+    return None
+
+
+def baseline_backends() -> list[str]:
+    """rummikub-solver backends installed here: SCIPY (its default without highspy... HiGHS via SciPy) and GLPK_MI."""
+    if rummikub_solver_available():
+        return []
+    import rummikub_solver as rs
+
+    supported = {str(b) for b in rs.MILPSolver.supported()}
+    return [b for b in ("SCIPY", "GLPK_MI") if b in supported]
+
+
+def baseline_call(mode: str, backend: str) -> Callable[[Any], int]:
+    """Function solving one instance with rummikub-solver; returns its optimal value (see kubasolve_call)."""
+    import rummikub_solver as rs
+
+    ruleset = rs.RuleSet(solver_backend=rs.MILPSolver(backend))
+    tiles = ruleset.tiles  # same order as kubasolve codes: colour-major numbers, joker last
+
+    def run(inst: Any) -> int:
+        state = ruleset.new_game()
+        state.initial = mode == "first-meld"
+        if mode != "first-meld":  # a first meld uses own tiles only: the table plays no part
+            state.add_table(*[tiles[t] for s in inst.table for t in s])
+        state.add_rack(*[tiles[t] for t in inst.rack])
+        if mode == "first-meld":
+            p = ruleset.solve(state, rs.SolverMode.INITIAL)
+            return 0 if p is None else sum(1 for t in p.tiles if isinstance(t, rs.Number))
+        p = ruleset.solve(state, rs.SolverMode.TILE_COUNT if mode == "tiles" else rs.SolverMode.TOTAL_VALUE)
+        if p is None:
+            return 0
+        if mode == "tiles":
+            return len(p.tiles)
+        return sum(getattr(t, "value", 0) for t in p.tiles)
+
+    return run
+
+
+_CRASHES: dict[tuple[str, str, int, int], list[int]] = {}
+
+
+def baseline_crashes(mode: str, backend: str, n: int = N_INSTANCES, seed: int = 2015) -> list[int]:
+    """Instances on which rummikub-solver aborts the whole process (GLPK_MI hits ``glp_add_cols: ncs = 0``
+    on some first melds). Found by solving them in child processes; they are left out of its timings."""
+    key = (mode, backend, n, seed)
+    if key in _CRASHES:
+        return _CRASHES[key]
+    import subprocess
+    import sys
+
+    crashed: list[int] = []
+    start = 0
+    code = (
+        "import sys\nfrom kubasolve.bench.rummikub_scenarios import baseline_call, instances\n"
+        f"insts = instances({n}, {seed}); fn = baseline_call({mode!r}, {backend!r})\n"
+        "for i in range(int(sys.argv[1]), len(insts)):\n    print(i, flush=True); fn(insts[i])\nprint('done', flush=True)\n"
+    )
+    while start < n:
+        lines = subprocess.run(
+            [sys.executable, "-c", code, str(start)], capture_output=True, text=True
+        ).stdout.splitlines()
+        if "done" in lines:
+            break
+        started = [int(x) for x in lines if x.strip().isdigit()]
+        last = started[-1] if started else start
+        crashed.append(last)
+        start = last + 1
+    _CRASHES[key] = crashed
+    return crashed
+
+
+def _cycling(fn: Callable[[Any], int], insts: list[Any]) -> Callable[[], object]:
+    state = {"i": 0}
+
+    def call() -> object:
+        inst = insts[state["i"] % len(insts)]
+        state["i"] += 1
+        return fn(inst)
+
+    return call
+
+
+def _safe_instances(mode: str, backend: str) -> list[Any]:
+    skip = set(baseline_crashes(mode, backend)) if backend == "GLPK_MI" and mode == "first-meld" else set()
+    return [inst for i, inst in enumerate(instances()) if i not in skip]
+
 
 def scenarios() -> list[Scenario]:
-    return []
+    """kubasolve in each mode, with rummikub-solver (each installed backend) as the group's baselines."""
+    out: list[Scenario] = []
+    backends = baseline_backends()
+    for mode in MODES:
+        group = f"rummikub-{mode}"
+        base = f"rummikub-solver-{backends[0]}" if backends else None
+        for b in backends:
+            out.append(
+                Scenario(
+                    name=f"rummikub-solver-{b}",
+                    group=group,
+                    setup=lambda mode=mode, b=b: _cycling(baseline_call(mode, b), _safe_instances(mode, b)),
+                    description=f"PyPI rummikub-solver ({b} via cvxpy), {mode}",
+                )
+            )
+        out.append(
+            Scenario(
+                name="kubasolve",
+                group=group,
+                baseline=base,
+                target_ms=1.0,
+                setup=lambda mode=mode: _cycling(kubasolve_call(mode), instances()),
+                description=f"kubasolve exact solver, {mode}, tables of 20-40 tiles, racks of 14",
+            )
+        )
+        for b in backends[1:]:  # the runner compares with one baseline: time kubasolve again for the other
+            out.append(
+                Scenario(
+                    name=f"kubasolve (vs {b})",
+                    group=group,
+                    baseline=f"rummikub-solver-{b}",
+                    target_ms=1.0,
+                    setup=lambda mode=mode: _cycling(kubasolve_call(mode), instances()),
+                    description=f"kubasolve exact solver, {mode} (same as 'kubasolve', ratio against {b})",
+                )
+            )
+    return out
+
+
+def side_by_side(n: int = N_INSTANCES, seed: int = 2015) -> dict[str, Any]:
+    """Solve the same instances with kubasolve and every installed rummikub-solver backend; per mode:
+    median and worst time of each, ratios, and every instance where the optimal values differ (with the
+    kubasolve move, independently checked, so it is clear which answer is right)."""
+    from kubasolve.games.rummikub import (
+        RummikubRules,
+        check_play,
+        format_table,
+        format_tiles,
+        solve,
+    )
+
+    insts = instances(n, seed)
+    rules = RummikubRules()
+    report: dict[str, Any] = {"instances": n, "modes": {}}
+    for mode in MODES:
+        solvers: dict[str, Callable[[Any], int]] = {"kubasolve": kubasolve_call(mode)}
+        for b in baseline_backends():
+            solvers[f"rummikub-solver-{b}"] = baseline_call(mode, b)
+        times: dict[str, list[float]] = {k: [] for k in solvers}
+        values: dict[str, list[int | None]] = {k: [] for k in solvers}
+        crashes: dict[str, list[int]] = {}
+        for name, fn in solvers.items():
+            skip = (
+                set(baseline_crashes(mode, "GLPK_MI", n, seed))
+                if name.endswith("GLPK_MI") and mode == "first-meld"
+                else set()
+            )
+            crashes[name] = sorted(skip)
+            fn(insts[min(set(range(n)) - skip)])  # warm-up (JIT, cvxpy problem build)
+            for i, inst in enumerate(insts):
+                if i in skip:
+                    values[name].append(None)
+                    continue
+                t0 = time.perf_counter()
+                values[name].append(fn(inst))
+                times[name].append((time.perf_counter() - t0) * 1e3)
+        stats = {k: {"median_ms": statistics.median(v), "worst_ms": max(v)} for k, v in times.items()}
+        for k in stats:
+            if k != "kubasolve":
+                stats[k]["median_ratio"] = stats[k]["median_ms"] / stats["kubasolve"]["median_ms"]
+                stats[k]["worst_ratio"] = stats[k]["worst_ms"] / stats["kubasolve"]["worst_ms"]
+        diffs = []
+        for i, inst in enumerate(insts):
+            row = {k: values[k][i] for k in solvers}
+            if len({v for v in row.values() if v is not None}) > 1:
+                objective = {"tiles": "tiles", "value": "value", "first-meld": "keep-jokers"}[mode]
+                sol = solve(inst.table, inst.rack, rules, objective, first_meld=mode == "first-meld")
+                diffs.append(
+                    {
+                        "instance": i,
+                        "values": row,
+                        "table": format_table(inst.table, rules),
+                        "rack": format_tiles(inst.rack, rules),
+                        "kubasolve_move": sol.text(),
+                        "kubasolve_move_legal": not check_play(inst.table, inst.rack, sol.table, rules),
+                    }
+                )
+                others = [v for k, v in row.items() if k != "kubasolve" and v is not None]
+                legal = diffs[-1]["kubasolve_move_legal"]
+                # a legal move worth more than another solver's "optimum" proves that optimum wrong
+                diffs[-1]["verdict"] = (
+                    "kubasolve right: its legal move beats the other value"
+                    if legal and all(row["kubasolve"] >= v for v in others)
+                    else "kubasolve wrong"
+                )
+        report["modes"][mode] = {"stats": stats, "differences": diffs, "baseline_crashes": crashes}
+    return report
+
+
+def format_side_by_side(report: dict[str, Any]) -> str:
+    """Plain-text table of :func:`side_by_side`."""
+    from kubasolve.cli.output import format_table
+
+    rows = []
+    for mode, r in report["modes"].items():
+        for name, s in r["stats"].items():
+            rows.append(
+                [
+                    mode,
+                    name,
+                    round(s["median_ms"], 3),
+                    round(s["worst_ms"], 3),
+                    "" if "median_ratio" not in s else f"{s['median_ratio']:.1f}x",
+                    "" if "worst_ratio" not in s else f"{s['worst_ratio']:.1f}x",
+                ]
+            )
+        rows.append([mode, "values differ on", len(r["differences"]), "", "", ""])
+        wrong = sum(
+            1 for d in r["differences"] if d["verdict"] != "kubasolve right: its legal move beats the other value"
+        )
+        if r["differences"]:
+            rows.append([mode, "  of which kubasolve wrong", wrong, "", "", ""])
+        for name, bad in r.get("baseline_crashes", {}).items():
+            if bad:
+                rows.append([mode, f"{name} aborted on", len(bad), "", "", ""])
+    return format_table(["mode", "solver", "median ms", "worst ms", "median ratio", "worst ratio"], rows)

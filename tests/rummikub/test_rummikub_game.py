@@ -1,0 +1,187 @@
+"""Whole games: dealing from a seed, legal and illegal moves, the first meld, drawing, the timer
+variant, end of game and scores, JSON state and replay; AIs, the CLI and the engine commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kubasolve.ai.rummikub import ai_move, play_game, simulate
+from kubasolve.errors import IllegalMoveError, PositionError
+from kubasolve.games.rummikub import RummikubRules, check_play, parse_tiles
+from kubasolve.games.rummikub.game import RummikubGame
+from kubasolve.games.rummikub.tiles import tile_name
+
+R = RummikubRules()
+
+
+def names(tiles) -> list[str]:  # type: ignore[no-untyped-def]
+    return [tile_name(t, R) for t in tiles]
+
+
+def test_deal_is_deterministic_per_seed() -> None:
+    a, b, c = RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=8)
+    assert a.racks == b.racks and a.pool == b.pool and a.racks != c.racks
+    assert all(len(r) == 14 for r in a.racks) and len(a.pool) == 106 - 3 * 14
+
+
+def _game_with(racks: list[str], table: str = "", pool: str = "r1 r2 r3 r4 r5") -> RummikubGame:
+    from kubasolve.games.rummikub import parse_table
+
+    g = RummikubGame.new(len(racks), seed=0)
+    g.racks = [sorted(parse_tiles(r, R)) for r in racks]
+    g.table = parse_table(table, R) if table else []
+    g.pool = parse_tiles(pool, R)
+    return g
+
+
+def test_illegal_moves_are_rejected_with_reasons_and_change_nothing() -> None:
+    g = _game_with(["r10 r11 r12 b1", "k1 k2 k3"])
+    before = g.to_dict()
+    with pytest.raises(IllegalMoveError, match="at least 3 tiles"):
+        g.apply({"type": "play", "table": [["r10", "r11"]]})
+    with pytest.raises(IllegalMoveError, match="neither on the table nor on the rack"):
+        g.apply({"type": "play", "table": [["o5", "o6", "o7"]]})
+    with pytest.raises(PositionError, match="a move is"):
+        g.apply({"type": "pass"})
+    assert g.to_dict() == before
+
+
+def test_first_meld_needs_30_points_from_own_tiles() -> None:
+    """Rule: "The first meld of a player is worth >= 30 points from their own tiles only, without table tiles"."""
+    g = _game_with(["r1 r2 r3 r4 b9", "k1 k2 k3"], table="b10 b11 b12")
+    with pytest.raises(IllegalMoveError, match="must reach 30"):
+        g.apply({"type": "play", "table": [["b10", "b11", "b12"], ["r1", "r2", "r3", "r4"]]})
+    with pytest.raises(IllegalMoveError, match="before the first meld"):
+        g.apply({"type": "play", "table": [["b9", "b10", "b11", "b12"]]})
+    g.melded[0] = True  # after the first meld, the table may be rearranged
+    g.apply({"type": "play", "table": [["b9", "b10", "b11", "b12"], ["r1", "r2", "r3", "r4"]]})
+    assert g.racks[0] == [] and g.over and g.winner == 0
+
+
+def test_no_play_draws_a_tile_and_timeout_draws_three() -> None:
+    """Rule: "No play: draw a tile ... Timer variant: a failed timed turn restores the table and draws 3 tiles"."""
+    g = _game_with(["r10", "k1"], table="b1 b2 b3", pool="o1 o2 o3 o4 o5")
+    g.apply({"type": "draw"})
+    assert len(g.racks[0]) == 2 and len(g.pool) == 4 and g.turn == 1
+    g.apply({"type": "timeout"})
+    assert len(g.racks[1]) == 4 and len(g.pool) == 1 and g.table == [tuple(parse_tiles("b1 b2 b3", R))]
+
+
+def test_winner_scores_what_the_losers_lose_and_a_joker_costs_30() -> None:
+    """Rule: "Losers count their rack (joker = 30) as minus points; the winner scores the sum of the others'"."""
+    g = _game_with(["r10 r11 r12", "k1 J", "o5"])
+    g.melded = [True, True, True]
+    g.apply({"type": "play", "table": [["r10", "r11", "r12"]]})
+    assert g.over and g.winner == 0 and g.scores == [31 + 5, -31, -5]
+
+
+def test_game_ends_when_the_pool_is_empty_and_nobody_can_play() -> None:
+    """Rule: "The game ends when a player has no tiles left, or when the pool is empty and nobody can play"."""
+    g = _game_with(["r10 b2", "k1 J"], pool="")
+    g.apply({"type": "draw"})
+    assert not g.over
+    g.apply({"type": "draw"})
+    # player 0 holds r10 b2 (12 points), player 1 holds k1 J (31): the lowest rack wins
+    assert g.over and g.winner == 0 and g.scores == [31, -31]
+
+
+def test_json_state_replays_to_the_same_game() -> None:
+    g = RummikubGame.new(2, seed=11)
+    play_game(g, ["greedy", "greedy"], max_turns=30)
+    data = json.loads(json.dumps(g.to_dict()))
+    again = RummikubGame.from_dict(data)
+    assert again.to_dict() == g.to_dict()
+    data["moves"][0] = {"type": "play", "table": [["r1", "r1", "r1"]]}
+    with pytest.raises(IllegalMoveError, match="move 1 of the replay"):
+        RummikubGame.from_dict(data)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "holdback"])
+def test_ai_games_only_make_legal_moves(kind: str) -> None:
+    g = RummikubGame.new(2, seed=5)
+    for _ in range(400):
+        if g.over:
+            break
+        before, rack = list(g.table), list(g.rack)
+        move = ai_move(g, kind)
+        g.apply(move)  # apply() validates independently and would raise on an illegal move
+        if move["type"] == "play":
+            assert check_play(before, rack, g.table, R) == []
+    assert g.over
+
+
+def test_simulation_is_deterministic_and_counts_every_game() -> None:
+    a = simulate(3, ["greedy", "holdback"], seed=4)
+    b = simulate(3, ["greedy", "holdback"], seed=4)
+    assert a.to_dict() == b.to_dict()
+    assert sum(a.wins.values()) + a.unfinished == 3
+    with pytest.raises(PositionError, match="unknown Rummikub AI"):
+        simulate(1, ["greedy", "genius"])
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kubasolve", "rummikub", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_cli_solve_text_json_and_errors() -> None:
+    out = _cli("solve", "r1 r2 r3 | b10 o10 k10", "--rack", "r4 b11 b12")
+    assert out.returncode == 0 and "r1 r2 r3 r4" in out.stdout
+    js = _cli("solve", "r1 r2 r3", "--rack", "r4 J", "--objective", "keep-jokers", "--json")
+    data = json.loads(js.stdout)
+    assert data["ok"] and data["played"] == ["r4"] and data["jokers_played"] == 0
+    bad = _cli("solve", "r1 r2 q3", "--rack", "r4")
+    assert bad.returncode == 2 and "unknown colour" in bad.stderr and "Traceback" not in bad.stderr
+    badj = _cli("solve", "r1 r2 r3", "--rack", "r4", "--objective", "nope", "--json")
+    assert badj.returncode == 2 and json.loads(badj.stdout)["ok"] is False
+
+
+def test_cli_simulate_json() -> None:
+    out = _cli("simulate", "--games", "2", "--players", "greedy,holdback", "--seed", "3", "--json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0 and data["games"] == 2 and set(data["wins"]) == {"greedy", "holdback"}
+
+
+def test_engine_commands() -> None:
+    from kubasolve.engine.registry import Session
+    from kubasolve.engine.server import handle_request
+
+    s = Session()
+
+    def ask(cmd: str, **params):  # type: ignore[no-untyped-def]
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), s)
+
+    solved = ask("rummikub.solve", table="r1 r2 r3", rack="r4 b9")
+    assert solved["ok"] and solved["result"]["played"] == ["r4"]
+    new = ask("rummikub.new-game", players=["ann", "bob"], seed=2)
+    gid = new["result"]["game"]
+    bad = ask("rummikub.apply-move", game=gid, move={"type": "play", "table": [["r1"]]})
+    assert not bad["ok"] and bad["kind"] == "IllegalMoveError"
+    moved = ask("rummikub.ai-move", game=gid, ai="greedy")
+    assert moved["ok"] and moved["result"]["state"]["turn"] == 1
+    hint = ask("rummikub.solve", game=gid)
+    assert hint["ok"] and "found" in hint["result"]
+    state = ask("rummikub.state", game=gid)["result"]["state"]
+    loaded = ask("rummikub.load-game", state=state)
+    assert loaded["ok"] and loaded["result"]["state"]["racks"] == state["racks"]
+    assert not ask("rummikub.state", game="nope")["ok"]
+
+
+def test_cli_reads_a_rules_variant(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    variant = tmp_path / "small.toml"
+    variant.write_text("numbers = 9\ncolours = 3\nmin_first_meld = 12\n")
+    out = _cli("solve", "--rack", "r1 r2 r3 o4 o5 o6", "--first-meld", "--rules", str(variant), "--json")
+    assert json.loads(out.stdout)["played"] == ["r1", "r2", "r3", "o4", "o5", "o6"]
+    bad = _cli("solve", "--rack", "r10", "--rules", str(variant))
+    assert bad.returncode == 2 and "numbers go from 1 to 9" in bad.stderr
+
+
+def test_importing_the_api_compiles_nothing() -> None:
+    code = "import sys, kubasolve.games.rummikub, kubasolve.ai.rummikub; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "False"
