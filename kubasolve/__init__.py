@@ -27,6 +27,9 @@ _EXPORTS: dict[str, str] = {
     "best_words": "kubasolve.games.kubagram",
     "compound_moves": "kubasolve.games.kubagram",
     "best_move": "kubasolve.games.kubagram",
+    "RummikubRules": "kubasolve.games.rummikub",
+    "RummikubGame": "kubasolve.games.rummikub",
+    "solve_rummikub": "kubasolve.games.rummikub",
     "KubasolveError": "kubasolve.errors",
     "LexiconError": "kubasolve.errors",
     "RulesError": "kubasolve.errors",
@@ -65,4 +68,5 @@ if TYPE_CHECKING:  # pragma: no cover
         best_words,
         compound_moves,
     )
+    from kubasolve.games.rummikub import RummikubGame, RummikubRules, solve_rummikub
     from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon
