@@ -72,7 +72,7 @@ def _best_word_python() -> Callable[[], object]:
     from kubasolve.bench.kubagram_baselines import PythonTrie, python_trie_best
 
     pt = PythonTrie(_solver())
-    return _cycle(random_positions(16, 1)[:3], lambda p: python_trie_best(pt, p))
+    return _cycle(random_positions(16, 1), lambda p: python_trie_best(pt, p))
 
 
 def _scan(n_tiles: int, n_jokers: int) -> Callable[[], Callable[[], object]]:

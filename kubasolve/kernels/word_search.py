@@ -108,8 +108,8 @@ def _length_bonus(length, bonus_from, bonus_step):
 
 @njit(cache=True)
 def search_words(
-    search_edges, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
-    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum,
+    search_edges, edge_rank, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
 ):
     """Words of ``min_len..max_len`` letters formable from the pool, below one trie node.
 
@@ -120,10 +120,12 @@ def search_words(
     upper bound cannot beat the k-th best score so far (ties go to the earlier word, which the
     alphabet-order walk has already seen); ``pool_topsum[r]`` bounds the value of r more letters.
 
-    Returns ``(ends, lengths, jokers, scores, codes)``, one entry per word in alphabet order: the
-    index of the word's last edge (word id = ``edge_word[end]``), its length, jokers, score and
-    letter codes (``codes[i, :length]``). With top_k, the k best are among them (callers sort by
-    score, stable).
+    Returns ``(ranks, lengths, jokers, scores, codes)``, one entry per word in alphabet order: the
+    word's rank below the start node (summed ``edge_rank``; from the root, word id =
+    ``rank_word[rank]``), its length, jokers, score and letter codes (``codes[i, :length]``; only ``with_codes``, else an empty array). With top_k, the k best are among them (callers sort by
+    score, stable). At most ``capacity`` words are recorded; the last value returned, ``complete``,
+    is False when more were found (call again with a larger capacity). A fixed capacity keeps array
+    reallocation out of the hot loop, which numba compiles much better.
     """
     n_flex = flex_masks.shape[0]
     n_letters = fixed_counts.shape[0]
@@ -135,16 +137,17 @@ def search_words(
         pool += fixed_counts[c]
     if max_len > pool:
         max_len = pool
-    cap = 256
-    out_end = np.empty(cap, np.int32)
+    cap = capacity
+    out_end = np.empty(cap, np.int64)
     out_len = np.empty(cap, np.int16)
     out_jok = np.empty(cap, np.int8)
     out_score = np.empty(cap, np.int64)
-    width = max(max_len, 1)
-    out_codes = np.empty((cap, width), np.uint8)
+    width = max(max_len, 1) if with_codes else 1
+    out_codes = np.empty((cap if with_codes else 0, width), np.uint8)
     n_out = 0
+    complete = True
     if max_len < 1 or min_len > max_len:
-        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0]
+        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0], complete
 
     # flex tiles per letter (CSR) and whether a letter can be spelled at all
     fstart = np.zeros(n_letters + 1, np.int64)
@@ -181,6 +184,7 @@ def search_words(
     eend = np.empty(max_len + 1, np.int64)
     letter = np.empty(max_len + 1, np.int64)
     lsum = np.zeros(max_len + 1, np.int64)
+    rank = np.zeros(max_len + 1, np.int64)
     depth = 0
     ecur[0] = start_lo
     eend[0] = start_hi
@@ -218,6 +222,7 @@ def search_words(
                 cnt[c] += 1
                 letter[depth] = c
                 lsum[depth + 1] = lsum[depth] + letter_values[c]
+                rank[depth + 1] = rank[depth] + edge_rank[e]
                 depth += 1
                 lo = np.int64(packed >> FIRST_SHIFT)
                 ecur[depth] = lo
@@ -239,30 +244,17 @@ def search_words(
                             threshold = best.min()
                         else:
                             keep = False
+                    if keep and n_out == cap:
+                        complete = False
+                        keep = False
                     if keep:
-                        if n_out == cap:
-                            cap *= 2
-                            a = np.empty(cap, np.int32)
-                            a[:n_out] = out_end[:n_out]
-                            out_end = a
-                            b = np.empty(cap, np.int16)
-                            b[:n_out] = out_len[:n_out]
-                            out_len = b
-                            d = np.empty(cap, np.int8)
-                            d[:n_out] = out_jok[:n_out]
-                            out_jok = d
-                            f = np.empty(cap, np.int64)
-                            f[:n_out] = out_score[:n_out]
-                            out_score = f
-                            g = np.empty((cap, width), np.uint8)
-                            g[:n_out] = out_codes[:n_out]
-                            out_codes = g
-                        out_end[n_out] = e
+                        out_end[n_out] = rank[depth]
                         out_len[n_out] = depth
                         out_jok[n_out] = jok
                         out_score[n_out] = score
-                        for i in range(depth):
-                            out_codes[n_out, i] = letter[i]
+                        if with_codes:
+                            for i in range(depth):
+                                out_codes[n_out, i] = letter[i]
                         n_out += 1
                 advanced = True
                 break
@@ -270,4 +262,4 @@ def search_words(
             depth -= 1
             if depth >= 0:
                 cnt[letter[depth]] -= 1
-    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[:n_out]
+    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0], complete

@@ -8,7 +8,7 @@ import numpy as np
 
 from kubasolve.lexicon.alphabet import Alphabet
 
-ARRAY_NAMES = ("first_edge", "edges", "node_word", "node_height", "search_edges", "edge_word", "word_counts", "word_length")
+ARRAY_NAMES = ("first_edge", "edges", "node_word", "node_height", "search_edges", "edge_rank", "rank_word", "word_counts", "word_length")
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,8 @@ class CompiledLexicon:
     node_word: np.ndarray
     node_height: np.ndarray
     search_edges: np.ndarray
-    edge_word: np.ndarray
+    edge_rank: np.ndarray
+    rank_word: np.ndarray
     word_counts: np.ndarray
     word_length: np.ndarray
 
@@ -62,9 +63,11 @@ class CompiledLexicon:
             and self.node_word.shape == (n,)
             and self.node_height.shape == (n,)
             and self.search_edges.dtype == np.uint64
-            and self.search_edges.shape == self.edges.shape
-            and self.edge_word.dtype == np.int32
-            and self.edge_word.shape == self.edges.shape
+            and self.search_edges.shape[0] <= self.edges.shape[0]
+            and self.edge_rank.dtype == np.uint32
+            and self.edge_rank.shape == self.search_edges.shape
+            and self.rank_word.dtype == np.int32
+            and self.rank_word.shape == (self.n_words,)
             and self.word_counts.shape == (self.n_words, n_letters)
             and int(self.first_edge[-1]) == self.edges.shape[0]
         )
@@ -89,6 +92,6 @@ def compile_lexicon(words: list[str], word_ids: np.ndarray, alphabet: Alphabet) 
     codes, offsets = encode_words(words, alphabet)
     ids = np.ascontiguousarray(word_ids, dtype=np.int32)
     first_edge, edges, node_word, node_height = build_trie(codes, offsets, ids, len(alphabet))
-    search_edges, edge_word = pack_search_edges(first_edge, edges, node_word, node_height)
+    search_edges, edge_rank = pack_search_edges(first_edge, edges, node_word, node_height)
     counts, lengths = build_counts(codes, offsets, ids, len(alphabet), len(words))
-    return CompiledLexicon(first_edge, edges, node_word, node_height, search_edges, edge_word, counts, lengths)
+    return CompiledLexicon(first_edge, edges, node_word, node_height, search_edges, edge_rank, ids, counts, lengths)

@@ -13,15 +13,19 @@ A lexicon over an alphabet of ``A`` letters (letter codes ``0..A-1``, ``A <= 63`
     Word id of the word that ends at the node (the terminal flag), or ``NO_WORD`` (-1).
 ``node_height`` uint8[n_nodes]
     Length of the longest path from the node down to a terminal (0 at a leaf): bounds for pruning.
-``search_edges`` uint64[n_edges]
-    The same edges packed for the search kernels, so that a descent reads one array only:
-    bits 0-5 letter, bit 7 child is terminal, bits 8-15 child's height, bits 16-23 child's
-    number of out-edges, bits 32-63 index in ``search_edges`` of the child's first out-edge.
-    The root's out-edges are ``0:first_edge[1]``. Edge lists are laid out for cache locality
-    (nodes up to depth ``SEARCH_HOT_DEPTH`` level by level, deeper nodes depth-first), so positions
-    here differ from ``edges``.
-``edge_word``   int32[n_edges]
-    Word id ending at the edge's child (= ``node_word[child]``); a search reports words by edge.
+``search_edges`` uint64[n_search_edges]
+    The search graph: the trie minimised into a DAWG (equal sub-tries stored once), so a search
+    touches far fewer cache lines. One packed edge: bits 0-5 letter, bit 7 target is terminal,
+    bits 8-15 target's height, bits 16-23 target's number of out-edges, bits 32-63 index in
+    ``search_edges`` of the target's first out-edge. The root's out-edges are ``0:first_edge[1]``.
+    Edge lists are laid out for cache locality (nodes up to depth ``SEARCH_HOT_DEPTH`` level by
+    level, deeper nodes depth-first).
+``edge_rank``   uint32[n_search_edges]
+    What taking the edge adds to a word's rank (its index in sorted order): 1 if the source node is
+    a word, plus the number of words below the earlier sibling edges. Summed along a path, the
+    rank of the word spelled.
+``rank_word``   int32[n_words]
+    Word id of the word of each rank.
 ``word_counts`` uint8[n_words, A]
     Per-word letter-count matrix, row = word id (``word_counts[w, c]`` = occurrences of letter ``c``).
 ``word_length`` uint8[n_words]
@@ -33,7 +37,7 @@ kernel's answer maps back to strings without a Python list of 350k words in memo
 
 from __future__ import annotations
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """Bump when any array above changes meaning; older caches are then rebuilt."""
 
 LETTER_BITS = 6

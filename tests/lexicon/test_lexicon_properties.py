@@ -73,19 +73,20 @@ def test_prefix_and_suffix_enumeration_equal_filtered_sorted_list(case: tuple[st
 
 
 def _check_search_edges(c: CompiledLexicon) -> None:
-    """Walking the packed search edges from the root mirrors the CSR trie node for node: same letters,
-    terminal flags, heights, child counts and word ids, and every search edge is reached once."""
+    """Walking the packed search graph from the root mirrors the CSR trie node for node (same
+    letters, terminal flags, heights, child counts), summed edge ranks name the right word at every
+    terminal, and every search edge is reachable; the graph is never larger than the trie."""
     from kubasolve.lexicon import layout
 
+    assert c.search_edges.shape[0] <= c.edges.shape[0]
     seen = set()
-    stack = [(0, 0, int(c.first_edge[1]))]  # (trie node, search-edge range)
+    stack = [(0, 0, int(c.first_edge[1]), 0)]  # (trie node, search-edge range, rank so far)
     while stack:
-        node, lo, hi = stack.pop()
+        node, lo, hi, rank = stack.pop()
         assert hi - lo == c.first_edge[node + 1] - c.first_edge[node]
         for i, e in enumerate(range(c.first_edge[node], c.first_edge[node + 1])):
             child = int(c.edges[e]) >> LETTER_BITS
             q = lo + i
-            assert q not in seen
             seen.add(q)
             s = int(c.search_edges[q])
             assert s & LETTER_MASK == int(c.edges[e]) & LETTER_MASK
@@ -93,10 +94,12 @@ def _check_search_edges(c: CompiledLexicon) -> None:
             assert (s >> layout.SEARCH_HEIGHT_SHIFT) & 0xFF == c.node_height[child]
             n_child = (s >> layout.SEARCH_NCHILD_SHIFT) & 0xFF
             assert n_child == c.first_edge[child + 1] - c.first_edge[child]
-            assert c.edge_word[q] == c.node_word[child]
+            child_rank = rank + int(c.edge_rank[q])
+            if c.node_word[child] != NO_WORD:
+                assert c.rank_word[child_rank] == c.node_word[child]
             first = s >> layout.SEARCH_FIRST_SHIFT
-            stack.append((child, first, first + n_child))
-    assert len(seen) == c.edges.shape[0]
+            stack.append((child, first, first + n_child, child_rank))
+    assert len(seen) == c.search_edges.shape[0]
 
 
 def _python_heights(first_edge: np.ndarray, edges: np.ndarray) -> list[int]:

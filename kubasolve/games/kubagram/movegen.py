@@ -36,6 +36,7 @@ class WordTable:
     jokers: np.ndarray
     scores: np.ndarray
     codes: np.ndarray
+    """Letter codes per row (``codes[i, :lengths[i]]``); empty unless asked for (compounds use them)."""
 
     def __len__(self) -> int:
         return int(self.word_ids.shape[0])
@@ -63,6 +64,7 @@ class KubagramSolver:
         self.root = (0, int(self.arrays.first_edge[1]))
         self.values = np.array([rules.letter_values[c] for c in rules.alphabet], np.int64)
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
+        self._capacity = 1024
 
     # ------------------------------------------------------------------ pools
     def _pool(self, position: KubagramPosition) -> _Pool:
@@ -85,19 +87,27 @@ class KubagramSolver:
         topsum[1:] = np.cumsum(sorted(tile_values, reverse=True))
         return _Pool(fixed, np.array(masks, np.int64), np.array(jokers, np.int8), topsum, TilePool.from_tiles(position.tiles))
 
-    def _search(self, pool: _Pool, min_len: int, top: int, start: tuple[int, int] | None = None) -> WordTable:
+    def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False) -> WordTable:
         from kubasolve.kernels.word_search import search_words
 
-        lo, hi = start or self.root
+        lo, hi = self.root
         r = self.rules
-        ends, lengths, jokers, scores, codes = search_words(
-            self.arrays.search_edges, lo, hi, pool.fixed_counts, pool.flex_masks, pool.flex_joker,
-            min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, top, pool.topsum,
-        )
-        order = np.argsort(-scores, kind="stable")
+        while True:
+            ranks, lengths, jokers, scores, codes, complete = search_words(
+                self.arrays.search_edges, self.arrays.edge_rank, lo, hi, pool.fixed_counts, pool.flex_masks, pool.flex_joker,
+                min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, top, pool.topsum, self._capacity, with_codes,
+            )
+            if complete:
+                break
+            self._capacity *= 4  # remembered: later calls start big enough
+        # stable: ties stay in alphabet order; 16-bit keys let numpy use its O(n) radix sort
+        key = -scores
+        if len(key) and int(scores.max()) < 32767:
+            key = key.astype(np.int16)
+        order = np.argsort(key, kind="stable")
         if top > 0:
             order = order[:top]
-        return WordTable(self.arrays.edge_word[ends[order]], lengths[order], jokers[order], scores[order], codes[order])
+        return WordTable(self.arrays.rank_word[ranks[order]], lengths[order], jokers[order], scores[order], codes[order] if with_codes else codes)
 
     # ------------------------------------------------------------------ words
     def word_table(self, position: KubagramPosition, top: int | None = None) -> WordTable:
@@ -143,18 +153,21 @@ class KubagramSolver:
         pool = self._pool(position)
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
-        field = self._search(pool, r.min_word_length(position.last_cube), 0) if use_field else None
+        field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True) if use_field else None
         parts: list[np.ndarray] = []
         for w in table:
             try:
                 parts.append(self.lexicon.alphabet.encode(w.word))
             except Exception:
                 raise PositionError(f"table word {w.word!r} has letters outside the alphabet") from None
-        n_field = len(field) if field is not None else 0
-        if field is not None:
-            parts.extend(field.codes[i, : field.lengths[i]] for i in range(n_field))
-        offsets = np.zeros(len(parts) + 1, np.int64)
-        offsets[1:] = np.cumsum([len(p) for p in parts])
+        lengths = [len(p) for p in parts]
+        if field is not None and len(field):
+            width = field.codes.shape[1]
+            keep = np.arange(width)[None, :] < field.lengths[:, None]
+            parts.append(field.codes[keep])  # row-major: the field words one after another
+            lengths.extend(int(n) for n in field.lengths)
+        offsets = np.zeros(len(lengths) + 1, np.int64)
+        offsets[1:] = np.cumsum(lengths)
         codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
         flat, offs = search_compounds(
             self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0, len(table) + 1
