@@ -133,11 +133,25 @@ class KubagramSolver:
         assignment = assign_words([word], tiles, [jokers])
         if assignment is None:  # the kernel and the assignment search disagree: a bug, never silent
             raise AssertionError(f"no assignment with {jokers} joker(s) for {word!r}")
+        return self._word(word, assignment[0], jokers)
+
+    def _word(self, word: str, tiles: tuple[int, ...], jokers: int) -> WordMove:
+        """A scored WordMove for ``word`` spelled by ``tiles`` with ``jokers`` jokers."""
         r = self.rules
         mult = r.joker_factor**jokers
         letters = r.letter_sum(word)
         bonus = r.length_bonus(len(word))
-        return WordMove(word, assignment[0], jokers, letters, bonus, mult, (letters + bonus) * mult)
+        return WordMove(word, tiles, jokers, letters, bonus, mult, (letters + bonus) * mult)
+
+    def _compound(self, word: str, parts: tuple[str, ...], table_idx: tuple[int, ...], field_move: WordMove | None,
+                  level: int, jokers: int, lost: tuple[tuple[int, int], ...], mover: int) -> CompoundMove:
+        """A scored CompoundMove (the joker factor replaces the compound factor when jokers > 0)."""
+        r = self.rules
+        score = r.compound_score(word, level, jokers)
+        letters = r.letter_sum(word)
+        bonus = r.length_bonus(len(word))
+        mult = r.joker_factor**jokers if jokers else r.compound_factor**level
+        return CompoundMove(word, parts, table_idx, field_move, level, jokers, letters, bonus, mult, score, lost, mover)
 
     # ------------------------------------------------------------------ compounds
     def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain") -> list[CompoundMove]:
@@ -154,12 +168,7 @@ class KubagramSolver:
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
         field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True) if use_field else None
-        parts: list[np.ndarray] = []
-        for w in table:
-            try:
-                parts.append(self.lexicon.alphabet.encode(w.word))
-            except Exception:
-                raise PositionError(f"table word {w.word!r} has letters outside the alphabet") from None
+        parts = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
         lengths = [len(p) for p in parts]
         if field is not None and len(field):
             width = field.codes.shape[1]
@@ -199,29 +208,24 @@ class KubagramSolver:
         table_jokers = sum(position.table[p].jokers for p in table_idx)
         jokers = table_jokers
         if len(table_idx) < len(seq):
-            fw = parts[[i for i, p in enumerate(seq) if p >= n_table][0]]
-            fj = int(field.jokers[[p for p in seq if p >= n_table][0] - n_table])  # type: ignore[union-attr]
+            k = next(i for i, p in enumerate(seq) if p >= n_table)
+            fw = parts[k]
+            fj = int(field.jokers[seq[k] - n_table])  # type: ignore[union-attr]
             # with no joker in the table parts, a compound may score more without jokers (2^level)
             options = sorted({fj, 0}, key=lambda j: -r.compound_score(word, level, table_jokers + j))
             for j in options:
                 assignment = assign_words([fw], pool.tiles, [j])
                 if assignment is not None:
-                    field_move = WordMove(fw, assignment[0], j, r.letter_sum(fw), r.length_bonus(len(fw)), r.joker_factor**j, r.word_score(fw, j))
+                    field_move = self._word(fw, assignment[0], j)
                     jokers = table_jokers + j
                     break
             if field_move is None:
                 return None
-        score = r.compound_score(word, level, jokers)
         lost: dict[int, int] = {}
         for p in table_idx:
             tw = position.table[p]
             lost[tw.owner] = lost.get(tw.owner, 0) + tw.value(r)
-        base = r.letter_sum(word) + r.length_bonus(len(word))
-        mult = score // base if base else (r.joker_factor**jokers if jokers else r.compound_factor**level)
-        return CompoundMove(
-            word, tuple(parts), tuple(table_idx), field_move, level, jokers,
-            r.letter_sum(word), r.length_bonus(len(word)), mult, score, tuple(sorted(lost.items())), position.mover,
-        )
+        return self._compound(word, tuple(parts), tuple(table_idx), field_move, level, jokers, tuple(sorted(lost.items())), position.mover)
 
     # ------------------------------------------------------------------ claims
     def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None) -> Claim:
@@ -239,7 +243,8 @@ class KubagramSolver:
         best: list = [0, [], []]  # value, [(word, jokers)], [compound with its field jokers]
         single_bound = self._best_word_claim(pool, min_len, pool.fixed_counts, flex_all, 1, None)[0]
         joker_gain = self.rules.joker_factor ** int(pool.flex_joker.sum())
-        tops = [_value(c, objective) * (joker_gain if c.field_word is not None else 1) for c in compounds]
+        # a field compound's score can grow with the jokers its new part takes in other variants
+        tops = [_value(c, objective) + (c.score * (joker_gain - 1) if c.field_word is not None else 0) for c in compounds]
         item_bound = max([single_bound, *tops])
 
         def search_compounds(start: int, chosen: list, used_table: frozenset, fixed: np.ndarray, flex: tuple, acc: int) -> None:
@@ -357,31 +362,22 @@ class KubagramSolver:
 
     def _materialise(self, position: KubagramPosition, pool: _Pool, words: list[tuple[str, int]], compounds: list[tuple[CompoundMove, int]]) -> Claim:
         """Concrete tile assignment for the chosen claim (it exists: the search found it)."""
-        r = self.rules
         field_words = [w for w, _ in words] + [c.field_word.word for c, _ in compounds if c.field_word is not None]
         jokers = [j for _, j in words] + [j for c, j in compounds if c.field_word is not None]
         assignment = assign_words(field_words, pool.tiles, jokers)
         if assignment is None:
             raise AssertionError(f"no joint assignment for claim {field_words} with jokers {jokers}")
-        moves = [
-            WordMove(w, assignment[i], j, r.letter_sum(w), r.length_bonus(len(w)), r.joker_factor**j, r.word_score(w, j))
-            for i, (w, j) in enumerate(words)
-        ]
+        moves = [self._word(w, assignment[i], j) for i, (w, j) in enumerate(words)]
         out_compounds = []
         k = len(words)
         for c, j in compounds:
             if c.field_word is None:
                 out_compounds.append(c)
                 continue
-            fw = c.field_word.word
-            field_move = WordMove(fw, assignment[k], j, r.letter_sum(fw), r.length_bonus(len(fw)), r.joker_factor**j, r.word_score(fw, j))
+            field_move = self._word(c.field_word.word, assignment[k], j)
             k += 1
             total_jokers = c.jokers - c.field_word.jokers + j
-            score = r.compound_score(c.word, c.level, total_jokers)
-            base = c.letters + c.bonus
-            out_compounds.append(
-                CompoundMove(c.word, c.parts, c.table_parts, field_move, c.level, total_jokers, c.letters, c.bonus, score // base if base else 1, score, c.lost, c.mover)
-            )
+            out_compounds.append(self._compound(c.word, c.parts, c.table_parts, field_move, c.level, total_jokers, c.lost, c.mover))
         return Claim(tuple(moves), tuple(out_compounds))
 
 
