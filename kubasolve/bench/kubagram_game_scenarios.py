@@ -1,0 +1,89 @@
+"""Kubagram game benchmark scenarios: whole seeded greedy games, planner turns, and simulation throughput with
+1 and 2 worker processes (issue 4 targets: 4-player greedy game <= 200 ms median, planner turn <= 100 ms median,
+2 workers >= 1.7x the throughput of 1)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from kubasolve.bench.runner import Scenario
+
+GAME_SEEDS = tuple(range(100, 110))
+SIM_GAMES = 12
+
+
+def _referee() -> Any:
+    from kubasolve.games.kubagram.game import default_referee
+
+    return default_referee()
+
+
+def greedy_game(n_players: int = 4) -> Callable[[], object]:
+    """Setup: each call plays one whole seeded greedy game (seeds cycle through GAME_SEEDS)."""
+    from kubasolve.ai.kubagram import GreedyPolicy
+    from kubasolve.games.kubagram.game import play_game
+
+    ref = _referee()
+    seeds = itertools.cycle(GAME_SEEDS)
+    return lambda: play_game([GreedyPolicy() for _ in range(n_players)], next(seeds), ref)
+
+
+def turn_states(n: int = 40, seed: int = 100) -> list[Any]:
+    """States at the start of turns spread over a seeded 2-player greedy game (the positions a planner meets)."""
+    from kubasolve.ai.kubagram import GreedyPolicy
+    from kubasolve.games.kubagram.game import play_game, replay
+
+    ref = _referee()
+    rec = play_game([GreedyPolicy(), GreedyPolicy()], seed, ref)
+    hist = rec.final.history
+    starts = [k for k in range(len(hist)) if k == 0 or hist[k - 1][0] != hist[k][0]]
+    picks = starts[:: max(1, len(starts) // n)][:n]
+    return [replay(seed, [a for _, a in hist[:k]], referee=ref) for k in picks]
+
+
+def policy_turn(name: str) -> Callable[[], Callable[[], object]]:
+    """Setup factory: each call plans one turn with AI ``name`` on the next state of :func:`turn_states`."""
+
+    def setup() -> Callable[[], object]:
+        from kubasolve.ai.kubagram import make_policy
+
+        ref = _referee()
+        states = itertools.cycle(turn_states())
+        policy = make_policy(name)
+        return lambda: policy.turn(ref, next(states))
+
+    return setup
+
+
+def simulation(workers: int) -> Callable[[], Callable[[], object]]:
+    """Setup factory: each call simulates SIM_GAMES greedy-vs-planner games with ``workers`` processes."""
+
+    def setup() -> Callable[[], object]:
+        import io
+
+        from kubasolve.games.kubagram.simulate import simulate
+
+        _referee()  # load the lexicon and compile kernels before forking
+        return lambda: simulate(SIM_GAMES, ["greedy", "planner"], seed=1, workers=workers, records=io.StringIO())
+
+    return setup
+
+
+def scenarios() -> list[Scenario]:
+    """The kubagram game suite."""
+    return [
+        Scenario("greedy-game-4p", "kubagram-game", lambda: greedy_game(4), target_ms=200.0,
+                 description="one seeded 4-player greedy game, start to end"),
+        Scenario("greedy-game-2p", "kubagram-game", lambda: greedy_game(2), baseline="greedy-game-4p",
+                 description="one seeded 2-player greedy game"),
+        Scenario("greedy-turn", "kubagram-turn", policy_turn("greedy"),
+                 description="one greedy turn on mid-game states"),
+        Scenario("planner-turn", "kubagram-turn", policy_turn("planner"), baseline="greedy-turn", target_ms=100.0,
+                 description="one planner turn (default depth) on mid-game states"),
+        Scenario("simulate-1-worker", "kubagram-simulate", simulation(1),
+                 description=f"{SIM_GAMES} greedy-vs-planner games, 1 process"),
+        Scenario("simulate-2-workers", "kubagram-simulate", simulation(2), baseline="simulate-1-worker",
+                 description=f"{SIM_GAMES} greedy-vs-planner games, 2 processes (target: >= 1.7x the 1-worker speed)"),
+    ]

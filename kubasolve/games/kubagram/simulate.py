@@ -1,0 +1,174 @@
+"""Self-play simulation of Kubagram AIs: many seeded games, optionally in parallel processes.
+
+Game ``k`` of a run with master seed ``S`` is dealt from a seed derived from ``(S, k)`` and seats the AIs rotated by
+``k`` places, so every AI plays every seat equally often; the result does not depend on the number of workers.
+Win rates come with Wilson score confidence intervals (a tie for first counts as a shared win: 1/w each).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from kubasolve.errors import RulesError
+
+__all__ = ["SimulationResult", "game_seed", "simulate", "simulate_kubagram", "wilson_interval"]
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% for z = 1.96)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def game_seed(master: int, k: int) -> int:
+    """Deal seed of game ``k`` of a run with master seed ``master``."""
+    return random.Random(f"kubagram-sim:{master}:{k}").randrange(2**62)
+
+
+def labels(players: Sequence[str]) -> list[str]:
+    """Unique labels for the AIs (``greedy``, ``greedy#2`` ... when a name repeats)."""
+    out: list[str] = []
+    for p in players:
+        label, k = p, 2
+        while label in out:
+            label, k = f"{p}#{k}", k + 1
+        out.append(label)
+    return out
+
+
+def _play_one(args: tuple[list[str], int, int]) -> dict[str, Any]:
+    """Worker: play game ``k``; returns its record with AI labels per seat."""
+    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.game import default_referee, play_game
+
+    players, master, k = args
+    n = len(players)
+    labs = labels(players)
+    seats = [(i + k) % n for i in range(n)]  # seat s is played by AI seats[s]
+    seed = game_seed(master, k)
+    policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
+    t0 = time.perf_counter()
+    rec = play_game(policies, seed, default_referee())
+    d = rec.to_dict()
+    d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
+             turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
+    return d
+
+
+@dataclass
+class SimulationResult:
+    """Summary of a simulation run."""
+
+    players: list[str]
+    games: int
+    seed: int
+    workers: int
+    wins: dict[str, float] = field(default_factory=dict)
+    score_sum: dict[str, float] = field(default_factory=dict)
+    turn_seconds: dict[str, float] = field(default_factory=dict)
+    turns: dict[str, int] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+    def win_rate(self, label: str) -> float:
+        """Share of games won (ties shared)."""
+        return self.wins[label] / self.games if self.games else 0.0
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One summary row per AI."""
+        out = []
+        for lab in labels(self.players):
+            lo, hi = wilson_interval(self.wins[lab], self.games)
+            out.append({
+                "ai": lab, "wins": self.wins[lab], "win_rate": self.win_rate(lab), "ci95_low": lo, "ci95_high": hi,
+                "mean_score": self.score_sum[lab] / self.games if self.games else 0.0,
+                "mean_turn_ms": 1e3 * self.turn_seconds[lab] / self.turns[lab] if self.turns[lab] else 0.0,
+            })
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON summary."""
+        return {"games": self.games, "players": self.players, "seed": self.seed, "workers": self.workers,
+                "wall_s": self.wall_s, "games_per_s": self.games / self.wall_s if self.wall_s else None,
+                "summary": self.rows()}
+
+
+def _progress(done: int, total: int, start: float, stream: IO[str]) -> None:
+    """Draw a progress bar on ``stream`` (stderr)."""
+    width = 30
+    filled = int(width * done / total) if total else width
+    el = time.perf_counter() - start
+    eta = el / done * (total - done) if done else 0.0
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {el:6.1f}s  eta {eta:6.1f}s")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, progress: bool = False,
+             records: IO[str] | None = None, stream: IO[str] | None = None) -> SimulationResult:
+    """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to ``records``."""
+    from kubasolve.ai.kubagram import policy_names
+
+    if games < 1:
+        raise RulesError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise RulesError(f"--workers must be at least 1, got {workers}")
+    players = policy_names(players)
+    if not 1 <= len(players) <= 8:
+        raise RulesError("give 1 to 8 players, e.g. greedy,planner")
+    labs = labels(players)
+    res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
+                           {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
+    stream = stream or sys.stderr
+    start = time.perf_counter()
+    tasks = [(list(players), seed, k) for k in range(games)]
+    for done, rec in enumerate(_run(tasks, workers), 1):
+        seats = rec["seats"]
+        for s, lab in enumerate(seats):
+            res.score_sum[lab] += rec["scores"][s]
+            res.turn_seconds[lab] += rec["turn_seconds"][s]
+            res.turns[lab] += rec["turn_counts"][s]
+        for w in rec["winners"]:
+            res.wins[seats[w]] += 1 / len(rec["winners"])
+        if records is not None:
+            out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}
+            records.write(json.dumps(out) + "\n")
+        if progress:
+            _progress(done, games, start, stream)
+    res.wall_s = time.perf_counter() - start
+    return res
+
+
+def _init_worker() -> None:
+    """Load the lexicon and compile kernels once per worker process."""
+    from kubasolve.games.kubagram.game import default_referee
+
+    default_referee()
+
+
+def _run(tasks: list[tuple[list[str], int, int]], workers: int) -> Iterator[dict[str, Any]]:
+    """Records of the tasks in order, played here or in ``workers`` processes."""
+    if workers == 1:
+        for t in tasks:
+            yield _play_one(t)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers, initializer=_init_worker) as pool:
+        yield from pool.imap(_play_one, tasks, chunksize=1)
+
+
+simulate_kubagram = simulate
+"""Alias exported from :mod:`kubasolve`."""

@@ -1,0 +1,133 @@
+"""Engine protocol (kubagram.* game commands) and the ``kubagram play`` / ``simulate`` CLI commands."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import kubasolve.engine.commands_kubagram_game  # noqa: F401  (registers the commands)
+from kubasolve.cli.kubagram_game import add_game_commands, run_play
+from kubasolve.engine.registry import Session
+from kubasolve.engine.server import handle_request
+
+
+def ask(session: Session, cmd: str, **params) -> dict:  # type: ignore[no-untyped-def]
+    return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+
+def test_engine_game_flow() -> None:
+    session = Session()
+    a = ask(session, "kubagram.new-game", seed=7, players=["human", "greedy"])
+    assert a["ok"], a
+    gid = a["result"]["game"]
+    state = a["result"]["state"]
+    assert state["phase"] == "start" and state["cubes_left"] == 108
+    moves = ask(session, "kubagram.legal-moves", game=gid)["result"]["moves"]
+    assert any(m["type"] == "take" for m in moves) and {"type": "skip", "text": "skip"} in moves
+    # an illegal move: error with a reason, state unchanged
+    before = ask(session, "kubagram.state", game=gid)["result"]["state"]
+    bad = ask(session, "kubagram.apply-move", game=gid, move={"type": "end"})
+    assert not bad["ok"] and bad["kind"] == "IllegalMoveError" and "take a cube" in bad["error"]
+    assert ask(session, "kubagram.state", game=gid)["result"]["state"] == before
+    take = next(m for m in moves if m["type"] == "take")
+    move = {k: v for k, v in take.items() if k != "text"}
+    after = ask(session, "kubagram.apply-move", game=gid, move=move)
+    assert after["ok"] and after["result"]["state"]["phase"] == "after"
+    ai = ask(session, "kubagram.ai-move", game=gid, ai="greedy")
+    assert ai["ok"] and ai["result"]["actions"][-1]["type"] == "end"
+    assert ai["result"]["state"]["taken"] == 1 or ai["result"]["state"]["current"] != state["current"]
+    # play to the end with AIs
+    for _ in range(400):
+        r = ask(session, "kubagram.ai-move", game=gid, ai="greedy")
+        if not r["ok"]:
+            assert "over" in r["error"]
+            break
+    final = ask(session, "kubagram.state", game=gid)["result"]["state"]
+    assert final["phase"] == "over"
+    # resume from a saved state
+    again = ask(session, "kubagram.new-game", state=final)
+    assert again["ok"] and again["result"]["state"] == final
+
+
+def test_engine_errors_are_clear() -> None:
+    session = Session()
+    assert "no Kubagram game" in ask(session, "kubagram.state", game="g9")["error"]
+    assert not ask(session, "kubagram.new-game", players="many")["ok"]
+    r = ask(session, "kubagram.new-game", seed=1, rules={"min_length": 99})
+    assert not r["ok"] and r["kind"] == "RulesError"
+    gid = ask(session, "kubagram.new-game", seed=1)["result"]["game"]
+    r = ask(session, "kubagram.apply-move", game=gid, move={"type": "dance"})
+    assert not r["ok"] and "unknown action type" in r["error"]
+    r = ask(session, "kubagram.ai-move", game=gid, ai="oracle")
+    assert not r["ok"] and "unknown AI" in r["error"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kubasolve kubagram")
+    add_game_commands(p.add_subparsers())
+    return p
+
+
+def test_cli_simulate_json_and_records(tmp_path, capsys) -> None:
+    records = tmp_path / "games.jsonl"
+    args = _parser().parse_args(["simulate", "--games", "2", "--players", "random,greedy", "--seed", "1",
+                                 "--records", str(records), "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["games"] == 2 and len(out["summary"]) == 2
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2 and json.loads(lines[0])["actions"]
+
+
+def test_cli_simulate_table(capsys) -> None:
+    args = _parser().parse_args(["simulate", "--games", "2", "--players", "greedy,random", "--no-progress"])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out
+    assert "95% CI (Wilson)" in out and "greedy" in out and "games/s" in out
+
+
+def test_cli_play_scripted_input() -> None:
+    args = _parser().parse_args(["play", "--players", "human,greedy", "--seed", "3"])
+    script = io.StringIO("?\nh\nt\nc zzzzz\ne\ne\nq\n")
+    out = io.StringIO()
+    assert run_play(args, stdin=script, out=out) == 0
+    text = out.getvalue()
+    assert "seed 3" in text and "field:" in text and "take" in text
+    assert "not allowed" in text  # ZZZZZ cannot be spelled; a second end is out of turn or needs a take
+    assert "bye" in text
+
+
+def test_cli_play_ai_only_game_finishes() -> None:
+    args = _parser().parse_args(["play", "--players", "greedy,random", "--seed", "2", "--no-board"])
+    out = io.StringIO()
+    assert run_play(args, stdin=io.StringIO(""), out=out) == 0
+    assert "winner(s):" in out.getvalue()
+
+
+def test_main_cli_wires_play_and_simulate(capsys) -> None:
+    """`kubasolve kubagram simulate` through the real entry point; bad input is a clean error (exit 2)."""
+    from kubasolve.cli.main import main
+
+    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,random", "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 1
+    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,oracle"]) == 2
+    assert "unknown AI" in capsys.readouterr().err
+
+
+def test_board_turn_choice_in_cli_and_engine() -> None:
+    """Rule: "the last player turns the board, choosing the start cube" - chosen by corner or degrees."""
+    session = Session()
+    r = ask(session, "kubagram.new-game", seed=4, rotation="top-right")
+    assert r["ok"] and r["result"]["state"]["setup"]["rotation"] == 180
+    args = _parser().parse_args(["play", "--players", "greedy,greedy", "--seed", "4", "--rotation", "90", "--no-board"])
+    assert run_play(args, stdin=io.StringIO(""), out=io.StringIO()) == 0
+    bad = _parser().parse_args(["play", "--players", "human,greedy", "--rotation", "45"])
+    from kubasolve.errors import RulesError
+
+    try:
+        run_play(bad, stdin=io.StringIO(""), out=io.StringIO())
+    except RulesError as exc:
+        assert "board turn" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("a 45 degree turn must be refused")
