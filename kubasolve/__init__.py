@@ -27,6 +27,10 @@ _EXPORTS: dict[str, str] = {
     "best_words": "kubasolve.games.kubagram",
     "compound_moves": "kubasolve.games.kubagram",
     "best_move": "kubasolve.games.kubagram",
+    "KubagramGameRules": "kubasolve.games.kubagram.game_rules",
+    "KubagramGameState": "kubasolve.games.kubagram.state",
+    "KubagramReferee": "kubasolve.games.kubagram.referee",
+    "simulate_kubagram": "kubasolve.games.kubagram.simulate",
     "RummikubRules": "kubasolve.games.rummikub",
     "RummikubGame": "kubasolve.games.rummikub",
     "solve_rummikub": "kubasolve.games.rummikub",
@@ -68,5 +72,9 @@ if TYPE_CHECKING:  # pragma: no cover
         best_words,
         compound_moves,
     )
+    from kubasolve.games.kubagram.game_rules import KubagramGameRules
+    from kubasolve.games.kubagram.referee import KubagramReferee
+    from kubasolve.games.kubagram.simulate import simulate_kubagram
+    from kubasolve.games.kubagram.state import KubagramGameState
     from kubasolve.games.rummikub import RummikubGame, RummikubRules, solve_rummikub
     from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon

@@ -9,6 +9,7 @@ from kubasolve.bench.runner import Scenario
 SUITES: dict[str, str] = {
     "lexicon": "kubasolve.bench.lexicon_scenarios",
     "kubagram": "kubasolve.bench.kubagram_scenarios",
+    "kubagram-game": "kubasolve.bench.kubagram_game_scenarios",
     "rummikub": "kubasolve.bench.rummikub_scenarios",
 }
 
