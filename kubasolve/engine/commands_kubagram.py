@@ -29,6 +29,13 @@ def _top(params: dict[str, Any], default: int | None) -> int | None:
     return top
 
 
+def _objective(params: dict[str, Any]) -> str:
+    objective = params.get("objective", "gain")
+    if objective not in ("gain", "swing"):
+        raise PositionError('"objective" must be "gain" or "swing"')
+    return objective
+
+
 @command("kubagram.best-words")
 def best_words(params: dict[str, Any], session: Session) -> dict[str, Any]:
     """Words formable from the field, best first: ``{"position": ..., "rules": {...}, "top": 10}``."""
@@ -40,19 +47,14 @@ def best_words(params: dict[str, Any], session: Session) -> dict[str, Any]:
 def compounds(params: dict[str, Any], session: Session) -> dict[str, Any]:
     """Compound moves from the table words (and one new field word where allowed)."""
     solver, position = _setup(params)
-    objective = params.get("objective", "gain")
-    if objective not in ("gain", "swing"):
-        raise PositionError('"objective" must be "gain" or "swing"')
-    return {"compounds": [c.to_dict() for c in solver.compound_moves(position, top=_top(params, None), objective=objective)]}
+    return {"compounds": [c.to_dict() for c in solver.compound_moves(position, top=_top(params, None), objective=_objective(params))]}
 
 
 @command("kubagram.best-move")
 def best_move(params: dict[str, Any], session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules)."""
     solver, position = _setup(params)
-    objective = params.get("objective", "gain")
-    if objective not in ("gain", "swing"):
-        raise PositionError('"objective" must be "gain" or "swing"')
+    objective = _objective(params)
     max_words = params.get("max_words")
     if max_words is not None and (not isinstance(max_words, int) or isinstance(max_words, bool)):
         raise PositionError('"max_words" must be 1, 2 or 3')
