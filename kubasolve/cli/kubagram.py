@@ -78,8 +78,9 @@ def run_best(args: argparse.Namespace) -> int:
         print("no word can be formed")
     if compounds:
         print()
-        rows = [[i + 1, c.word, " + ".join(c.parts), c.letters, c.bonus, f"x{c.multiplier}", c.score, c.gain, c.taken] for i, c in enumerate(compounds)]
+        rows = [[i + 1, c.word, _parts_text(c, position), c.letters, c.bonus, f"x{c.multiplier}", c.score, c.gain, c.taken] for i, c in enumerate(compounds)]
         print(format_table(["#", "compound", "parts", "letters", "bonus", "mult", "score", "gain", "taken"], rows))
+        print("(new) = a word formed from the field in the same move")
     if claim is not None:
         print()
         items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
@@ -94,3 +95,16 @@ def _tiles_text(move: Any, position: Any) -> str:
         t = position.tiles[i]
         out.append(f"{letter}*" if t.joker else (f"{letter}^" if not t.fixed else letter))
     return "".join(out)
+
+
+def _parts_text(move: Any, position: Any) -> str:
+    """Parts joined by +, the new field word marked: table parts come in compound order."""
+    table_words = [position.table[i].word for i in move.table_parts]
+    out = []
+    for part in move.parts:
+        if table_words and part == table_words[0]:
+            table_words.pop(0)
+            out.append(part)
+        else:
+            out.append(f"{part} (new)")
+    return " + ".join(out)

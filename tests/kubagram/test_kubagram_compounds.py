@@ -60,7 +60,7 @@ def test_compounds_equal_reference(case):
             lost[tw.owner] = lost.get(tw.owner, 0) + tw.value(rules)
         assert dict(m.lost) == lost
         assert m.gain == m.score - lost.get(position.mover, 0)
-    assert [m.gain for m in got] == sorted((m.gain for m in got), reverse=True)
+    assert [(m.gain, m.taken) for m in got] == sorted(((m.gain, m.taken) for m in got), reverse=True)
 
 
 def brute_force_claim_value(words: list[str], position: KubagramPosition, rules: KubagramRules, limit: int) -> int:

@@ -156,7 +156,7 @@ class KubagramSolver:
     # ------------------------------------------------------------------ compounds
     def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain") -> list[CompoundMove]:
         """Compounds of >= 2 parts: table words of any player and, where the rules allow, one new
-        field word; best first by ``objective`` (ties by word, then parts)."""
+        field word; best first by ``objective`` (then the other of gain/taken, then word, then parts)."""
         from kubasolve.kernels.compound_search import search_compounds
 
         table = position.table
@@ -187,7 +187,10 @@ class KubagramSolver:
             move = self._compound_move(position, seq, field, pool)
             if move is not None:
                 moves.append(move)
-        key = (lambda m: (-m.gain, m.word, m.parts)) if objective == "gain" else (lambda m: (-(m.gain + m.taken), m.word, m.parts))
+        if objective == "gain":  # equal gain: taking more from the others is better
+            key = lambda m: (-m.gain, -m.taken, m.word, m.parts)  # noqa: E731
+        else:
+            key = lambda m: (-(m.gain + m.taken), -m.gain, m.word, m.parts)  # noqa: E731
         moves.sort(key=key)
         return moves[:top] if top else moves
 
