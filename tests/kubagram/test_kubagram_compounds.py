@@ -97,3 +97,62 @@ def test_best_move_equals_brute_force(words, fixed, jokers, limit):
     for w in claim.words:
         assert all(c in position.tiles[i].letters for c, i in zip(w.word, w.tiles))
         assert w.jokers == sum(position.tiles[i].joker for i in w.tiles)
+
+
+def brute_force_claim_with_compounds(words, position, rules, limit):
+    """Best claim value over multisets of field words and compounds (each table word used once)."""
+    wordset = set(words)
+    n_jokers = sum(t.joker for t in position.tiles)
+    items = [("w", w, None) for w, _, _ in reference_words(words, position, rules)]
+    table = position.table
+    for compound, parts in reference_compounds(wordset, position, rules):
+        # every way of mapping the parts to table indices (equal spellings are interchangeable)
+        choices = [[i for i, tw in enumerate(table) if tw.word == p] + ([None] if (rules.compound_with_field_words or position.last_cube) else []) for p in parts]
+        for assign in itertools.product(*choices):
+            fields = [p for p, a in zip(parts, assign) if a is None]
+            used = [a for a in assign if a is not None]
+            if len(fields) > 1 or len(set(used)) != len(used) or len(fields) + len(used) < 2:
+                continue
+            if fields and len(fields[0]) < rules.min_word_length(position.last_cube):
+                continue
+            items.append(("c", compound, (tuple(used), fields[0] if fields else None)))
+    best = 0
+    for size in range(1, limit + 1):
+        for combo in itertools.combinations_with_replacement(range(len(items)), size):
+            chosen = [items[i] for i in combo]
+            used_table = [t for kind, _, info in chosen if kind == "c" for t in info[0]]
+            if len(set(used_table)) != len(used_table):
+                continue
+            field_words = [w if kind == "w" else info[1] for kind, w, info in chosen if kind == "w" or info[1] is not None]
+            for js in itertools.product(range(n_jokers + 1), repeat=len(field_words)):
+                if sum(js) > n_jokers:
+                    continue
+                value, k = 0, 0
+                for kind, w, info in chosen:
+                    if kind == "w":
+                        value += rules.word_score(w, js[k])
+                        k += 1
+                        continue
+                    used, field = info
+                    level = 1 + max(table[t].level for t in used)
+                    jokers = sum(table[t].jokers for t in used)
+                    if field is not None:
+                        jokers += js[k]
+                        k += 1
+                    own = sum(table[t].value(rules) for t in used if table[t].owner == position.mover)
+                    value += rules.compound_score(w, level, jokers) - own
+                if value > best and claim_feasible(field_words, list(js), position):
+                    best = value
+    return best
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=compound_cases(), limit=st.integers(1, 3), jokers=st.lists(st.sampled_from(["eat", "ant"]), max_size=1))
+def test_best_move_with_compounds_equals_brute_force(case, limit, jokers):
+    words, position, rules = case
+    rules = rules.with_(jokers=("eat", "ant"))
+    position = KubagramPosition(position.tiles + tuple(Tile(j, joker=True) for j in jokers), position.table, position.last_cube)
+    solver = KubagramSolver(Lexicon.from_words(words), rules)
+    claim = solver.best_move(position, max_words=limit)
+    assert claim.gain == brute_force_claim_with_compounds(words, position, rules, limit)
+    assert len(claim.words) + len(claim.compounds) <= limit

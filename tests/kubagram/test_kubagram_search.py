@@ -66,3 +66,19 @@ def test_nl_positions_equal_reference(nl, rules):
         got = solver.best_words(position)
         assert [(m.word, m.jokers, m.score) for m in got] == expected
         assert solver.best_words(position, top=3) == got[:3]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=words_st, position=positions(), min_length=st.integers(2, 8))
+def test_count_scan_baseline_equals_reference(words, position, min_length):
+    """The benchmark's count-scan baseline kernel is itself exact (<= 6 choice tiles)."""
+    from kubasolve.bench.kubagram_baselines import count_scan_words
+
+    if sum(not t.fixed for t in position.tiles) > 6:
+        return
+    rules = KubagramRules(min_length=min_length)
+    lexicon = Lexicon.from_words(words)
+    solver = KubagramSolver(lexicon, rules)
+    ids, jokers, scores = count_scan_words(solver, position)
+    got = sorted(((lexicon.word(int(i)), int(j), int(s)) for i, j, s in zip(ids, jokers, scores)), key=lambda t: (-t[2], t[0]))
+    assert got == reference_words(words, position, rules)
