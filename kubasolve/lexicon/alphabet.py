@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,7 @@ class Alphabet:
 
     letters: str = LATIN
     _index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+    _unicode_ordered: bool = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         letters = unicodedata.normalize("NFC", self.letters)
@@ -38,6 +40,8 @@ class Alphabet:
         if bad:
             raise LexiconError(f"the alphabet contains non-letter character(s) {bad!r}")
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(letters)})
+        # code order equals code-point order (a-z, ...): Python's own string order is alphabet order
+        object.__setattr__(self, "_unicode_ordered", list(letters) == sorted(letters))
 
     def __len__(self) -> int:
         return len(self.letters)
@@ -69,6 +73,12 @@ class Alphabet:
         """Key that sorts words by letter-code sequence (a prefix sorts before its extensions)."""
         index = self._index
         return bytes(index[c] for c in word)
+
+    def sort(self, words: Iterable[str]) -> list[str]:
+        """Words sorted in alphabet order; plain (C-speed) string order when it is the same thing."""
+        if self._unicode_ordered:
+            return sorted(words)
+        return sorted(words, key=self.sort_key)
 
     def normalize(self, text: str) -> str:
         """Canonical form of user input: NFC, lower case, surrounding white space removed."""

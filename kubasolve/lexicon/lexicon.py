@@ -151,12 +151,12 @@ class Lexicon:
 
     def words_with_prefix(self, prefix: str, limit: int | None = None) -> list[str]:
         """Words starting with ``prefix`` (itself included if a word), in alphabet order."""
-        out = sorted(self.trie.keys(prefix), key=self.alphabet.sort_key)
+        out = self.alphabet.sort(self.trie.keys(prefix))
         return out if limit is None else out[:limit]
 
     def words_with_suffix(self, suffix: str, limit: int | None = None) -> list[str]:
         """Words ending with ``suffix`` (itself included if a word), in alphabet order."""
-        out = sorted((w[::-1] for w in self.rtrie.keys(suffix[::-1])), key=self.alphabet.sort_key)
+        out = self.alphabet.sort(w[::-1] for w in self.rtrie.keys(suffix[::-1]))
         return out if limit is None else out[:limit]
 
     def has_prefix(self, prefix: str) -> bool:

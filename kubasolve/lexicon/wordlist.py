@@ -119,7 +119,7 @@ def parse_words(lines: Iterable[str], alphabet: Alphabet, source: str, lowercase
     report.accepted = len(seen)
     if not seen:
         raise LexiconError(f"word list {source!r} holds no usable word ({report.summary()})")
-    return sorted(seen, key=alphabet.sort_key), report
+    return alphabet.sort(seen), report
 
 
 def fold_accents(word: str) -> str:
