@@ -40,6 +40,15 @@ def _walk(search_edges, lo, hi, codes, start, stop):
     return lo, hi, terminal
 
 
+@njit(cache=True, inline="always")
+def _letters_of(search_edges, lo, hi):
+    """Bit mask of the letters on the out-edges lo:hi."""
+    mask = np.uint64(0)
+    for e in range(lo, hi):
+        mask |= np.uint64(1) << np.uint64(search_edges[e] & LETTER_MASK)
+    return mask
+
+
 @njit(cache=True)
 def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n_table, max_field_parts, max_parts):
     """All sequences of >= 2 distinct parts (<= max_parts) that spell a word.
@@ -55,6 +64,10 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     n_seq = 0
     if n_parts < 2 or max_parts < 2:
         return flat[:0], offs[:1]
+    first = np.empty(n_parts, np.int64)  # first letter of each part: most parts fail there
+    for p in range(n_parts):
+        first[p] = part_codes[part_offsets[p]] if part_offsets[p + 1] > part_offsets[p] else 63
+    child_mask = np.zeros(max_parts + 1, np.uint64)
     lo_s = np.empty(max_parts + 1, np.int64)
     hi_s = np.empty(max_parts + 1, np.int64)
     cur = np.empty(max_parts + 1, np.int64)
@@ -63,6 +76,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     lo_s[0] = root_lo
     hi_s[0] = root_hi
     cur[0] = 0
+    child_mask[0] = _letters_of(search_edges, root_lo, root_hi)
     depth = 0
     n_field = 0
     while depth >= 0:
@@ -76,6 +90,8 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 is_field = p >= n_table
                 if is_field and n_field >= max_field_parts:
                     continue
+                if (child_mask[depth] >> np.uint64(first[p])) & np.uint64(1) == 0:
+                    continue
                 lo, hi, term = _walk(search_edges, lo_s[depth], hi_s[depth], part_codes, part_offsets[p], part_offsets[p + 1])
                 if lo < 0:
                     continue
@@ -87,6 +103,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 lo_s[depth] = lo
                 hi_s[depth] = hi
                 cur[depth] = 0
+                child_mask[depth] = _letters_of(search_edges, lo, hi)
                 if depth >= 2 and term:
                     if n_flat + depth > flat.shape[0]:
                         bigger = np.empty(max(flat.shape[0] * 2, n_flat + depth), np.int32)

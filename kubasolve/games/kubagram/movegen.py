@@ -182,9 +182,10 @@ class KubagramSolver:
             self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0, len(table) + 1
         )
         moves = []
+        assignments: dict[tuple[str, int], tuple[int, ...] | None] = {}  # one search per field word and joker count
         for s in range(len(offs) - 1):
             seq = [int(p) for p in flat[offs[s] : offs[s + 1]]]
-            move = self._compound_move(position, seq, field, pool)
+            move = self._compound_move(position, seq, field, pool, assignments)
             if move is not None:
                 moves.append(move)
         if objective == "gain":  # equal gain: taking more from the others is better
@@ -194,7 +195,8 @@ class KubagramSolver:
         moves.sort(key=key)
         return moves[:top] if top else moves
 
-    def _compound_move(self, position: KubagramPosition, seq: list[int], field: WordTable | None, pool: _Pool) -> CompoundMove | None:
+    def _compound_move(self, position: KubagramPosition, seq: list[int], field: WordTable | None, pool: _Pool,
+                       assignments: dict[tuple[str, int], tuple[int, ...] | None]) -> CompoundMove | None:
         r = self.rules
         n_table = len(position.table)
         table_idx = [p for p in seq if p < n_table]
@@ -217,9 +219,12 @@ class KubagramSolver:
             # with no joker in the table parts, a compound may score more without jokers (2^level)
             options = sorted({fj, 0}, key=lambda j: -r.compound_score(word, level, table_jokers + j))
             for j in options:
-                assignment = assign_words([fw], pool.tiles, [j])
-                if assignment is not None:
-                    field_move = self._word(fw, assignment[0], j)
+                if (fw, j) not in assignments:
+                    found = assign_words([fw], pool.tiles, [j])
+                    assignments[fw, j] = found[0] if found else None
+                tiles = assignments[fw, j]
+                if tiles is not None:
+                    field_move = self._word(fw, tiles, j)
                     jokers = table_jokers + j
                     break
             if field_move is None:
