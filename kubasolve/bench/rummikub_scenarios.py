@@ -25,12 +25,21 @@ def instances(n: int = N_INSTANCES, seed: int = 2015) -> list[Any]:
     return [random_instance(seed + i) for i in range(n)]
 
 
-def kubasolve_call(mode: str) -> Callable[[Any], int]:
-    """Function solving one instance with kubasolve in ``mode``; returns the optimal value in
-    rummikub-solver's terms (tiles; face value; numbered tiles of the first meld)."""
-    from kubasolve.games.rummikub import RummikubRules, solve
+def compare_rules() -> Any:
+    """The rules of the comparison: the defaults with free joker retrieval, which is what rummikub-solver
+    does (table jokers may move to any set)."""
+    from kubasolve.games.rummikub import RummikubRules
 
-    rules = RummikubRules()
+    return RummikubRules(joker_retrieval="free")
+
+
+def kubasolve_call(mode: str, rules: Any = None) -> Callable[[Any], int]:
+    """Function solving one instance with kubasolve in ``mode`` (under ``rules``, by default
+    :func:`compare_rules`); returns the optimal value in rummikub-solver's terms (tiles; face value;
+    numbered tiles of the first meld)."""
+    from kubasolve.games.rummikub import solve
+
+    rules = rules or compare_rules()
 
     def run(inst: Any) -> int:
         if mode == "tiles":
@@ -181,7 +190,6 @@ def side_by_side(n: int = N_INSTANCES, seed: int = 2015) -> dict[str, Any]:
     median and worst time of each, ratios, and every instance where the optimal values differ (with the
     kubasolve move, independently checked, so it is clear which answer is right)."""
     from kubasolve.games.rummikub import (
-        RummikubRules,
         check_play,
         format_table,
         format_tiles,
@@ -189,7 +197,7 @@ def side_by_side(n: int = N_INSTANCES, seed: int = 2015) -> dict[str, Any]:
     )
 
     insts = instances(n, seed)
-    rules = RummikubRules()
+    rules = compare_rules()
     report: dict[str, Any] = {"instances": n, "modes": {}}
     for mode in MODES:
         solvers: dict[str, Callable[[Any], int]] = {"kubasolve": kubasolve_call(mode)}
@@ -273,3 +281,51 @@ def format_side_by_side(report: dict[str, Any]) -> str:
             if bad:
                 rows.append([mode, f"{name} aborted on", len(bad), "", "", ""])
     return format_table(["mode", "solver", "median ms", "worst ms", "median ratio", "worst ratio"], rows)
+
+
+def joker_sweep(
+    n: int = 500, seed: int = 10000, retrieval: str = "free", modes: tuple[str, ...] = MODES
+) -> dict[str, Any]:
+    """Time kubasolve alone on ``n`` random positions (seeds ``seed..seed+n-1``) per mode: median, worst and
+    positions over 10 ms, overall and by jokers in play (table and rack; rack only for a first meld)."""
+    from kubasolve.games.rummikub import RummikubRules
+
+    rules = RummikubRules(joker_retrieval=retrieval)
+    insts = instances(n, seed)
+    joker = rules.joker
+    report: dict[str, Any] = {"instances": n, "seed": seed, "retrieval": retrieval, "modes": {}}
+    for mode in modes:
+        fn = kubasolve_call(mode, rules)
+        fn(insts[0])  # warm-up (JIT)
+        rows: list[tuple[int, float]] = []
+        for inst in insts:
+            jokers = inst.rack.count(joker) + (0 if mode == "first-meld" else sum(s.count(joker) for s in inst.table))
+            t0 = time.perf_counter()
+            fn(inst)
+            rows.append((jokers, (time.perf_counter() - t0) * 1e3))
+        groups: dict[str, list[float]] = {"all": [t for _, t in rows]}
+        for j in sorted({j for j, _ in rows}):
+            groups[f"{j} joker(s)"] = [t for jj, t in rows if jj == j]
+        report["modes"][mode] = {
+            k: {
+                "positions": len(v),
+                "median_ms": statistics.median(v),
+                "worst_ms": max(v),
+                "over_10ms": sum(t > 10 for t in v),
+            }
+            for k, v in groups.items()
+        }
+    return report
+
+
+def format_joker_sweep(report: dict[str, Any]) -> str:
+    """Plain-text table of :func:`joker_sweep`."""
+    from kubasolve.cli.output import format_table
+
+    rows = [
+        [mode, k, s["positions"], round(s["median_ms"], 3), round(s["worst_ms"], 2), s["over_10ms"]]
+        for mode, r in report["modes"].items()
+        for k, s in r.items()
+    ]
+    title = f"{report['instances']} positions from seed {report['seed']}, joker_retrieval={report['retrieval']}\n"
+    return title + format_table(["mode", "jokers in play", "positions", "median ms", "worst ms", "> 10 ms"], rows)

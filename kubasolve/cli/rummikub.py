@@ -36,6 +36,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument("--method", default="auto", choices=["auto", "dp", "ilp"], help="solver engine (both exact)")
     s.add_argument("--rules", default=None, metavar="TOML", help="rule variant file (see docs/rummikub.md)")
+    s.add_argument(
+        "--joker-retrieval",
+        default=None,
+        choices=["strict", "free"],
+        help="strict (rulebook, default): a table joker moves only when the tile it stands for replaces it;"
+        " free: table jokers move to any set (as rummikub-solver)",
+    )
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.set_defaults(func=run_solve)
 
@@ -46,21 +53,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     m.add_argument("--rules", default=None, metavar="TOML", help="rule variant file")
+    m.add_argument("--joker-retrieval", default=None, choices=["strict", "free"], help="joker rule (default strict)")
     m.add_argument("--json", action="store_true", help="machine-readable output")
     m.set_defaults(func=run_simulate)
 
 
-def _rules(path: str | None):  # type: ignore[no-untyped-def]
+def _rules(path: str | None, joker_retrieval: str | None = None):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
     from kubasolve.games.rummikub import RummikubRules
 
-    return RummikubRules.from_toml(path) if path else RummikubRules()
+    rules = RummikubRules.from_toml(path) if path else RummikubRules()
+    return replace(rules, joker_retrieval=joker_retrieval) if joker_retrieval else rules
 
 
 def run_solve(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json
     from kubasolve.games.rummikub import parse_table, parse_tiles, solve
 
-    rules = _rules(args.rules)
+    rules = _rules(args.rules, args.joker_retrieval)
     table = parse_table(" | ".join(args.table), rules)
     rack = parse_tiles(args.rack, rules)
     if not rack:
@@ -91,7 +102,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
 
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-    res = simulate(args.games, kinds, seed=args.seed, rules=_rules(args.rules), progress=True)
+    res = simulate(args.games, kinds, seed=args.seed, rules=_rules(args.rules, args.joker_retrieval), progress=True)
     d = res.to_dict()
     if args.json:
         emit_json({"ok": True, **d})

@@ -104,6 +104,7 @@ def solve_layout(
     states: np.ndarray,
     nxt: np.ndarray,
     floor: int,
+    potential: np.ndarray,
 ) -> tuple[int, int, np.ndarray, int]:
     """Best score of a legal layout that uses all ``forced`` tiles and any of the ``optional`` ones.
 
@@ -117,17 +118,33 @@ def solve_layout(
     colour states decided so far, the jokers and meld points used, and the group tiles so far (count and
     largest per-colour count); a closing step adds group jokers and checks the groups can be formed.
 
-    Branch and bound: a node whose score plus everything still playable (the weights of all rack tiles
-    after it, and every rack joker) cannot exceed ``floor`` (the score of a known layout) is dropped;
-    found is 0 when nothing beats ``floor``.
+    Branch and bound: a node whose score plus everything still playable (``potential[j, v * k + c]``: the
+    weights of the rack tiles after number ``v``, colour ``c`` that could still be played with ``j`` jokers
+    left, see :func:`upper_potential`; plus every rack joker) cannot exceed ``floor`` (the score of a known
+    layout) is dropped; found is 0 when nothing beats ``floor``.
     """
     k = n_colours
     n_states = states.shape[0]
     j_total = jokers_forced + jokers_optional
     meld_cap = meld_min + 1
-    radix_j = j_total + 1
-    gs_radix = copies * k + 1
-    gm_radix = copies + 1
+    # the state key packs bit fields, low to high: largest per-colour group count, group tiles, meld points,
+    # jokers used, then the colours' run states (one number in base n_states; see key_bits)
+    b_gm = _bits(copies)
+    b_gs = _bits(copies * k)
+    b_meld = _bits(meld_min)
+    b_j = _bits(j_total)
+    n_states = states.shape[0]
+    pow_states = np.ones(k + 1, dtype=np.int64)
+    for c in range(1, k + 1):
+        pow_states[c] = pow_states[c - 1] * n_states
+    s_gs = b_gm
+    s_meld = s_gs + b_gs
+    s_j = s_meld + b_meld
+    s_col = s_j + b_j
+    m_gm = (1 << b_gm) - 1
+    m_gs = (1 << b_gs) - 1
+    m_meld = (1 << b_meld) - 1
+    m_j = (1 << b_j) - 1
     cap = 4096
     a_key = np.empty(cap, dtype=np.int64)
     a_score = np.empty(cap, dtype=np.int64)
@@ -140,16 +157,7 @@ def solve_layout(
     size = 1
     lo = 0
     hi = 1
-    pow_states = np.ones(k + 1, dtype=np.int64)
-    for c in range(1, k + 1):
-        pow_states[c] = pow_states[c - 1] * n_states
     opt_starts = states[:, 0].copy()
-    # potential[v * k + c]: the most the rack tiles of (number v, colour c) and later can still add
-    potential = np.zeros((n_numbers + 2) * k + 1, dtype=np.int64)
-    for idx_v in range(n_numbers, 0, -1):
-        for c in range(k - 1, -1, -1):
-            t = c * n_numbers + idx_v - 1
-            potential[idx_v * k + c] = potential[idx_v * k + c + 1] + optional[t] * max(0, weights[t])
     joker_pot = jokers_optional * max(0, joker_weight)
     group_room = np.zeros(k + 1, dtype=np.int64)
     short_runs = np.zeros(n_states, dtype=np.int64)
@@ -170,6 +178,15 @@ def solve_layout(
                     cap_h *= 2
                 h_keys = -np.ones(cap_h, dtype=np.int64)
                 h_vals = np.zeros(cap_h, dtype=np.int64)
+            # room in the node arrays for everything this step can add (so offering never reallocates)
+            if size + (hi - lo) * n_opts + 16 > a_key.shape[0]:
+                cap_a = a_key.shape[0]
+                while cap_a < size + (hi - lo) * n_opts + 16:
+                    cap_a *= 2
+                a_key = _grow(a_key, cap_a)
+                a_score = _grow(a_score, cap_a)
+                a_parent = _grow(a_parent, cap_a)
+                a_dec = _grow(a_dec, cap_a)
             first_new = size
             if step == 0:
                 # group_room[c]: tiles of colours c.. at this number that could still join groups
@@ -180,14 +197,11 @@ def solve_layout(
                     group_room[cc] = group_room[cc + 1] + room
             for si in range(lo, hi):
                 key = a_key[si]
-                g_max = key % gm_radix
-                key //= gm_radix
-                g_sum = key % gs_radix
-                key //= gs_radix
-                meld = key % meld_cap
-                key //= meld_cap
-                jused = key % radix_j
-                colour_part = key // radix_j
+                g_max = key & m_gm
+                g_sum = (key >> s_gs) & m_gs
+                meld = (key >> s_meld) & m_meld
+                jused = (key >> s_j) & m_j
+                colour_part = key >> s_col
                 j_left = j_total - jused
                 base_score = a_score[si]
                 if step < k:
@@ -203,31 +217,27 @@ def solve_layout(
                         r = optional[c * n_numbers + v - 1]
                         jr_max = j_left
                     for u in range(f, f + r + 1):
-                        for g in range(0, u + 1):
-                            for jr in range(0, jr_max + 1):
+                        score = base_score
+                        if not last:
+                            score += (u - f) * weights[c * n_numbers + v - 1]
+                        for jr in range(jr_max + 1):
+                            # bound first: nothing from here on can beat the floor
+                            if last:
+                                rem = 0
+                            else:
+                                rem = potential[j_left - jr, v * k + c + 1]
+                            if score + rem + joker_pot <= floor:
+                                continue
+                            new_meld = meld
+                            if meld_min > 0:
+                                new_meld = min(meld_cap - 1, meld + v * (u + jr))
+                            for g in range(u + 1):
                                 e = u - g + jr
                                 if e > slots:
                                     continue
                                 ns = nxt[cs, e]
                                 if ns < 0:
                                     continue
-                                if jr > 0 and opt_starts[ns] > u - g:
-                                    ahead = False
-                                    for w in range(v + 1, min(n_numbers, v + j_left) + 1):
-                                        if forced[c * n_numbers + w - 1] + optional[c * n_numbers + w - 1] > 0:
-                                            ahead = True
-                                            break
-                                    if not ahead:
-                                        continue
-                                score = base_score
-                                if not last:
-                                    score += (u - f) * weights[c * n_numbers + v - 1]
-                                new_meld = meld
-                                if meld_min > 0:
-                                    new_meld = min(meld_cap - 1, meld + v * (u + jr))
-                                nkey = (rest_part + ns * pow_states[c]) * radix_j + jused + jr
-                                nkey = (nkey * meld_cap + new_meld) * gs_radix + g_sum + g
-                                nkey = nkey * gm_radix + max(g_max, g)
                                 if short_runs[ns] > 0:
                                     # every short run must go on at the next number: tiles or jokers needed there
                                     if v >= n_numbers:
@@ -240,13 +250,17 @@ def solve_layout(
                                     # the groups need new_gmax groups of >= m tiles: enough tiles must remain
                                     if m * new_gmax > g_sum + g + group_room[c + 1] + j_left - jr:
                                         continue
-                                if last:
-                                    rem = 0
-                                else:
-                                    rem = potential[v * k + c + 1]
-                                if score + rem + joker_pot <= floor:
-                                    continue
-                                size, a_key, a_score, a_parent, a_dec = _offer(
+                                if jr > 0 and opt_starts[ns] > u - g:
+                                    ahead = False
+                                    for w in range(v + 1, min(n_numbers, v + j_left) + 1):
+                                        if forced[c * n_numbers + w - 1] + optional[c * n_numbers + w - 1] > 0:
+                                            ahead = True
+                                            break
+                                    if not ahead:
+                                        continue
+                                nkey = (rest_part + ns * pow_states[c]) << s_col
+                                nkey |= ((jused + jr) << s_j) | (new_meld << s_meld) | ((g_sum + g) << s_gs) | new_gmax
+                                size = _offer(
                                     h_keys,
                                     h_vals,
                                     nkey,
@@ -271,10 +285,8 @@ def solve_layout(
                         new_meld = meld
                         if meld_min > 0:
                             new_meld = min(meld_cap - 1, meld + v * jg)
-                        nkey = ((colour_part * radix_j + jused + jg) * meld_cap + new_meld) * gs_radix * gm_radix
-                        size, a_key, a_score, a_parent, a_dec = _offer(
-                            h_keys, h_vals, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec
-                        )
+                        nkey = (colour_part << s_col) | ((jused + jg) << s_j) | (new_meld << s_meld)
+                        size = _offer(h_keys, h_vals, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec)
             # empty the hash table again (only the slots this step used)
             mask = h_keys.shape[0] - 1
             for ni in range(first_new, size):
@@ -287,11 +299,10 @@ def solve_layout(
     best = -1
     best_score = 0
     for si in range(lo, hi):
-        key = a_key[si] // (gs_radix * gm_radix)
-        meld = key % meld_cap
-        rest = key // meld_cap
-        jused = rest % radix_j
-        if rest // radix_j != 0 or jused < jokers_forced or meld < meld_min:
+        key = a_key[si]
+        meld = (key >> s_meld) & m_meld
+        jused = (key >> s_j) & m_j
+        if key >> s_col != 0 or jused < jokers_forced or meld < meld_min:
             continue
         score = a_score[si] + (jused - jokers_forced) * joker_weight
         if score <= floor:
@@ -319,14 +330,126 @@ def solve_layout(
 
 
 @njit(cache=True)
+def upper_potential(
+    forced: np.ndarray, optional: np.ndarray, weights: np.ndarray, n_colours: int, n_numbers: int, m: int, jokers: int
+) -> np.ndarray:
+    """``pot[j, v * k + c]``: the most the rack tiles from number ``v``, colour ``c`` on can still add with ``j``
+    jokers left to place.
+
+    A rack tile counts in full when it fits some legal set without jokers (the other tiles being available
+    ones, table or rack), or when it lies within ``m - 1`` numbers of ``v`` (jokers placed at ``v`` or before
+    can only help such tiles: a set holding a later tile holds a legal stretch from ``v + 1`` on). The other
+    ("far") tiles need one of the ``j`` jokers still to place in their set: they count only if some set with
+    ``<= j`` jokers holds them, and together at most what ``j`` jokers can carry: the best split of ``j``
+    over sets, a set with ``i`` jokers holding at most ``cap[i]`` (the heaviest such tiles one set can hold)."""
+    k, n = n_colours, n_numbers
+    need = np.full((k, n), 99, dtype=np.int64)  # fewest jokers some legal set with this tile needs
+    for c in range(k):
+        for w in range(n):
+            if m <= k:
+                d = 0
+                for cc in range(k):
+                    if forced[cc * n + w] + optional[cc * n + w] > 0:
+                        d += 1
+                need[c, w] = max(0, m - d)
+            for s in range(max(0, w - m + 1), min(w, n - m) + 1):
+                miss = m
+                for x in range(s, s + m):
+                    if forced[c * n + x] + optional[c * n + x] > 0:
+                        miss -= 1
+                need[c, w] = min(need[c, w], miss)
+    # cap[i]: the most weight of joker-needing rack tiles (one copy each) that one set with <= i jokers holds
+    cap = np.zeros(jokers + 1, dtype=np.int64)
+    for i in range(1, jokers + 1):
+        best = 0
+        for c in range(k):
+            for s in range(n):
+                miss = 0
+                reals = 0
+                got = 0
+                for e in range(s, n):
+                    t = c * n + e
+                    if forced[t] + optional[t] > 0:
+                        reals += 1
+                    else:
+                        miss += 1
+                    if miss > i:
+                        break
+                    if need[c, e] > 0 and optional[t] > 0:
+                        got += max(0, weights[t])
+                    if e - s + 1 >= m and reals > 0 and got > best:
+                        best = got
+        if m <= k:
+            for w in range(n):
+                d = 0
+                got = 0
+                for c in range(k):
+                    t = c * n + w
+                    if forced[t] + optional[t] > 0:
+                        d += 1
+                    if need[c, w] > 0 and optional[t] > 0:
+                        got += max(0, weights[t])
+                if d > 0 and d + i >= m and got > best:
+                    best = got
+        cap[i] = best
+    # j jokers split over several sets: capj[j] = the best split of j
+    capj = np.zeros(jokers + 1, dtype=np.int64)
+    for j in range(1, jokers + 1):
+        capj[j] = cap[j]
+        for a in range(1, j):
+            capj[j] = max(capj[j], capj[a] + capj[j - a])
+    size = (n + 2) * k + 1
+    pot = np.zeros((jokers + 1, size), dtype=np.int64)
+    for j in range(jokers + 1):
+        for v in range(n + 2):
+            for c in range(k + 1):
+                idx = v * k + c
+                if idx >= size:
+                    continue
+                total = 0
+                far = 0
+                for w in range(max(v, 1), n + 1):
+                    for cc in range(k):
+                        if w == v and cc < c:
+                            continue
+                        t = cc * n + w - 1
+                        g = optional[t] * max(0, weights[t])
+                        if g <= 0:
+                            continue
+                        if need[cc, w - 1] == 0 or w <= v + m - 1:
+                            total += g
+                        elif need[cc, w - 1] <= j:
+                            far += g
+                pot[j, idx] = total + min(far, capj[j])
+    return pot
+
+
+@njit(cache=True)
+def _bits(top: int) -> int:
+    """Bits needed to hold the values 0..top."""
+    b = 0
+    while (1 << b) <= top:
+        b += 1
+    return b
+
+
+def key_bits(n_states: int, colours: int, copies: int, jokers: int, meld_min: int) -> int:
+    """Bits of :func:`solve_layout`'s state key (it must stay below 63): ``copies`` is the most copies of
+    one tile in play, ``n_states`` the per-colour run states."""
+    fields = sum(int(x).bit_length() for x in (copies, copies * colours, meld_min, jokers))
+    return fields + int(n_states**colours - 1).bit_length()
+
+
+@njit(cache=True)
 def _hash(key: int) -> int:
     x = (key * 0x9E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
     return x ^ (x >> 29)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_parent, a_dec):  # type: ignore[no-untyped-def]
-    """Record ``nkey`` in the current layer with ``score`` if new or better; grows the arrays when full."""
+    """Record ``nkey`` in the current layer with ``score`` if new or better; returns the new node count
+    (the arrays have room: the caller grows them before each step)."""
     mask = h_keys.shape[0] - 1
     slot = _hash(nkey) & mask
     while h_keys[slot] != -1:
@@ -336,21 +459,15 @@ def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_par
                 a_score[pos] = score
                 a_parent[pos] = parent
                 a_dec[pos] = dec
-            return size, a_key, a_score, a_parent, a_dec
+            return size
         slot = (slot + 1) & mask
-    if size == a_key.shape[0]:
-        cap = 2 * size
-        a_key = _grow(a_key, cap)
-        a_score = _grow(a_score, cap)
-        a_parent = _grow(a_parent, cap)
-        a_dec = _grow(a_dec, cap)
     a_key[size] = nkey
     a_score[size] = score
     a_parent[size] = parent
     a_dec[size] = dec
     h_keys[slot] = nkey
     h_vals[slot] = size
-    return size + 1, a_key, a_score, a_parent, a_dec
+    return size + 1
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ def names(tiles) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_deal_is_deterministic_per_seed() -> None:
-    a, b, c = RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=8)
+    a, b, c = (RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=7), RummikubGame.new(3, seed=8))
     assert a.racks == b.racks and a.pool == b.pool and a.racks != c.racks
     assert all(len(r) == 14 for r in a.racks) and len(a.pool) == 106 - 3 * 14
 
@@ -139,6 +139,10 @@ def test_cli_solve_text_json_and_errors() -> None:
     assert bad.returncode == 2 and "unknown colour" in bad.stderr and "Traceback" not in bad.stderr
     badj = _cli("solve", "r1 r2 r3", "--rack", "r4", "--objective", "nope", "--json")
     assert badj.returncode == 2 and json.loads(badj.stdout)["ok"] is False
+    strict = _cli("solve", "r7 b7 o7 J", "--rack", "k1 k2")
+    assert strict.returncode == 0 and "no move" in strict.stdout
+    free = _cli("solve", "r7 b7 o7 J", "--rack", "k1 k2", "--joker-retrieval", "free")
+    assert free.returncode == 0 and "k1 k2 J" in free.stdout
 
 
 def test_cli_simulate_json() -> None:
@@ -158,6 +162,9 @@ def test_engine_commands() -> None:
 
     solved = ask("rummikub.solve", table="r1 r2 r3", rack="r4 b9")
     assert solved["ok"] and solved["result"]["played"] == ["r4"]
+    strict = ask("rummikub.solve", table="r7 b7 o7 J", rack="k1 k2")
+    free = ask("rummikub.solve", table="r7 b7 o7 J", rack="k1 k2", rules={"joker_retrieval": "free"})
+    assert not strict["result"]["found"] and free["result"]["played"] == ["k1", "k2"]
     new = ask("rummikub.new-game", players=["ann", "bob"], seed=2)
     gid = new["result"]["game"]
     bad = ask("rummikub.apply-move", game=gid, move={"type": "play", "table": [["r1"]]})
@@ -185,3 +192,31 @@ def test_importing_the_api_compiles_nothing() -> None:
     code = "import sys, kubasolve.games.rummikub, kubasolve.ai.rummikub; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False"
+
+
+def test_joker_is_taken_only_by_replacing_it_with_its_tile() -> None:
+    """Rule: "A joker on the table may be taken by replacing it with the tile it stands for, and must be played again the same turn"."""
+    g = _game_with(["k1 k2 k7 b1", "o1 o2 o3"], table="r7 b7 o7 J")
+    g.melded[0] = True
+    before = g.to_dict()
+    with pytest.raises(IllegalMoveError, match="strict joker retrieval"):
+        g.apply({"type": "play", "table": [["r7", "b7", "o7"], ["k1", "k2", "J"]]})
+    assert g.to_dict() == before
+    # the joker must be played again: it may not stay off the table
+    with pytest.raises(IllegalMoveError, match="would leave the table"):
+        g.apply({"type": "play", "table": [["r7", "b7", "o7", "k7"]]})
+    assert g.to_dict() == before
+    g.apply({"type": "play", "table": [["r7", "b7", "o7", "k7"], ["k1", "k2", "J"]]})
+    assert g.racks[0] == parse_tiles("b1", R) and len(g.table) == 2
+
+
+def test_free_joker_retrieval_variant_lets_table_jokers_move() -> None:
+    free = RummikubRules(joker_retrieval="free")
+    g = RummikubGame.new(2, seed=0, rules=free)
+    g.racks = [sorted(parse_tiles("k1 k2 b1", free)), sorted(parse_tiles("o1 o2 o3", free))]
+    from kubasolve.games.rummikub import parse_table
+
+    g.table = parse_table("r7 b7 o7 J", free)
+    g.melded[0] = True
+    g.apply({"type": "play", "table": [["r7", "b7", "o7"], ["k1", "k2", "J"]]})
+    assert g.racks[0] == parse_tiles("b1", free)

@@ -113,3 +113,10 @@ def test_set_value_counts_the_joker_as_the_tile_it_stands_for() -> None:
     assert set_value(tiles("r7 b7 J"), R) == 21  # a group: the joker is a 7
     assert set_value(tiles("r7 J J"), R) == 7 + 8 + 9  # best reading: the run 7-8-9 beats the group (21)
     assert set_value(tiles("J J"), R) == 0
+
+
+def test_joker_retrieval_setting_is_strict_by_default_and_checked() -> None:
+    assert RummikubRules().joker_retrieval == "strict"
+    assert RummikubRules.from_dict({"joker_retrieval": "free"}).joker_retrieval == "free"
+    with pytest.raises(RulesError, match="joker_retrieval must be one of strict, free"):
+        RummikubRules(joker_retrieval="loose")

@@ -23,7 +23,7 @@ from kubasolve.games.rummikub import (
     solve,
 )
 from kubasolve.games.rummikub.instances import random_instance
-from kubasolve.games.rummikub.solver import objective_weights
+from kubasolve.games.rummikub.solver import joker_retrieval_problem, objective_weights
 from kubasolve.games.rummikub.tiles import full_box
 
 SMALL = RummikubRules(numbers=6, colours=3, copies=2, jokers=1, min_first_meld=10, colour_letters="rbo")
@@ -76,6 +76,8 @@ def brute_force(table, rack, rules, objective, first_meld=False):  # type: ignor
         parts = _partitions(tuple(base + played), rules)
         if first_meld:
             ok = any(sum(set_value(s, rules) for s in p) >= rules.min_first_meld for p in parts)
+        elif rules.joker_retrieval == "strict":
+            ok = any(joker_retrieval_problem(table, p, rules) is None for p in parts)
         else:
             ok = bool(parts)
         if ok:
@@ -240,3 +242,84 @@ def test_jokers_can_make_runs_overlap_beyond_the_copies() -> None:
 def test_one_colour_runs_only_matches_brute_force(pos, method) -> None:  # type: ignore[no-untyped-def]
     table, rack = pos
     _check(table, rack, ONE_COLOUR, Objective.TILE_COUNT, False, method)
+
+
+# --- strict and free joker retrieval -------------------------------------------------------------------
+FREE = RummikubRules(joker_retrieval="free")
+SMALL_FREE = RummikubRules(
+    numbers=6, colours=3, copies=2, jokers=1, min_first_meld=10, colour_letters="rbo", joker_retrieval="free"
+)
+TWO_JOKERS_FREE = RummikubRules(
+    numbers=5, colours=3, copies=1, jokers=2, min_first_meld=8, colour_letters="rbo", joker_retrieval="free"
+)
+
+
+@SETTINGS
+@given(
+    pos=small_positions(rules=SMALL_FREE),
+    objective=st.sampled_from(list(Objective)),
+    method=st.sampled_from(["dp", "ilp"]),
+)
+def test_free_joker_retrieval_matches_brute_force(pos, objective, method) -> None:  # type: ignore[no-untyped-def]
+    table, rack = pos
+    _check(table, rack, SMALL_FREE, objective, False, method)
+
+
+@SETTINGS
+@given(pos=small_positions(rules=TWO_JOKERS_FREE, max_table_sets=2, max_rack=5), method=st.sampled_from(["dp", "ilp"]))
+def test_free_retrieval_two_jokers_matches_brute_force(pos, method) -> None:  # type: ignore[no-untyped-def]
+    table, rack = pos
+    _check(table, rack, TWO_JOKERS_FREE, Objective.TILE_COUNT, False, method)
+
+
+@pytest.mark.parametrize("method", ["dp", "ilp"])
+def test_strict_joker_may_only_leave_when_its_tile_takes_its_place(method: str) -> None:
+    """Rule: "A joker on the table may be taken by replacing it with the tile it stands for, and must be played again the same turn"."""
+    table = parse_table("r7 b7 o7 J", DEFAULT)
+    # the joker stands for k7: without k7 it stays where it is, so k1 k2 cannot use it
+    assert not solve(table, parse_tiles("k1 k2", DEFAULT), DEFAULT, method=method).found
+    free = solve(table, parse_tiles("k1 k2", FREE), FREE, method=method)
+    assert free.value == 2 and check_play(table, parse_tiles("k1 k2", FREE), free.table, FREE) == []
+    # with k7 from the rack the joker is taken and played again
+    rack = parse_tiles("k7 k1 k2", DEFAULT)
+    sol = solve(table, rack, DEFAULT, method=method)
+    assert sol.value == 3 and check_play(table, rack, sol.table, DEFAULT) == []
+    assert sorted(map(sorted, sol.table)) == sorted(map(sorted, parse_table("r7 b7 o7 k7 | k1 k2 J", DEFAULT)))
+
+
+def test_strict_retrieval_check_explains_the_rule() -> None:
+    before = parse_table("r7 b7 o7 J", DEFAULT)
+    after = parse_table("r7 b7 o7 | k1 k2 J", DEFAULT)
+    problems = check_play(before, parse_tiles("k1 k2", DEFAULT), after, DEFAULT)
+    assert len(problems) == 1 and "standing for k7" in problems[0]
+    assert check_play(before, parse_tiles("k1 k2", FREE), after, FREE) == []
+    # a joker may stay where it stands (here: split off with r3 r4), or be read either way in a run
+    assert (
+        check_play(parse_table("r3 r4 J r6 r7 r8", DEFAULT), [], parse_table("r3 r4 J | r6 r7 r8", DEFAULT), DEFAULT)
+        == []
+    )
+    assert (
+        check_play(
+            parse_table("r6 r7 J", DEFAULT),
+            parse_tiles("r5 b1 b2", DEFAULT),
+            parse_table("r5 r6 r7 | b1 b2 J", DEFAULT),
+            DEFAULT,
+        )
+        == []
+    )
+
+
+# The slowest positions of seeds 10000..10499 with two jokers in play (table or rack), before the
+# joker-aware bounds: the DP must still agree with the integer programme on them (exactness, not speed).
+SLOW_SEEDS = [10021, 10142, 10196, 10375, 10393, 10424, 10427, 10493, 10497, 10499]
+
+
+@pytest.mark.parametrize("seed", SLOW_SEEDS)
+def test_slowest_joker_positions_dp_matches_integer_programme(seed: int) -> None:
+    inst = random_instance(seed)
+    for rules in (DEFAULT, FREE):
+        for objective in ("tiles", "value"):
+            a = solve(inst.table, inst.rack, rules, objective, method="dp")
+            b = solve(inst.table, inst.rack, rules, objective, method="ilp")
+            assert (a.value, a.jokers_played) == (b.value, b.jokers_played), (seed, rules.joker_retrieval, objective)
+            assert check_play(inst.table, inst.rack, a.table, rules) == []

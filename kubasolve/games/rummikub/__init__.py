@@ -13,7 +13,7 @@ from kubasolve.games.rummikub.sets import (
     set_problem,
     set_value,
 )
-from kubasolve.games.rummikub.solver import Objective, Solution, check_play, solve
+from kubasolve.games.rummikub.solver import Objective, Solution, check_play, joker_retrieval_problem, solve
 from kubasolve.games.rummikub.tiles import (
     format_table,
     format_tiles,
@@ -35,6 +35,7 @@ __all__ = [
     "format_table",
     "format_tiles",
     "is_valid_set",
+    "joker_retrieval_problem",
     "parse_table",
     "parse_tile",
     "parse_tiles",

@@ -15,6 +15,8 @@ from kubasolve.errors import RulesError
 
 #: Letters naming the colours in tile text, in order: red, blue, orange, black, green, magenta, white, cyan.
 DEFAULT_COLOUR_LETTERS = "rbokgmwc"
+#: Settings of ``RummikubRules.joker_retrieval``.
+JOKER_RETRIEVAL = ("strict", "free")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class RummikubRules:
     """Tiles drawn as penalty when a timed turn fails (timer variant)."""
     colour_letters: str = DEFAULT_COLOUR_LETTERS[:4]
     """One letter per colour for tile text such as ``r7`` (``J`` is the joker)."""
+    joker_retrieval: str = "strict"
+    """``"strict"`` (the rulebook): a table joker keeps the tile it stands for unless that tile, from the
+    rack, takes its place; ``"free"``: table jokers may move to any set (rummikub-solver's reading)."""
 
     def __post_init__(self) -> None:
         def check(ok: bool, message: str) -> None:
@@ -49,7 +54,7 @@ class RummikubRules:
 
         for f in fields(self):
             value = getattr(self, f.name)
-            expected = str if f.name == "colour_letters" else int
+            expected = str if f.name in ("colour_letters", "joker_retrieval") else int
             check(type(value) is expected, f"{f.name} must be {expected.__name__}, got {value!r}")
         check(1 <= self.numbers <= 26, f"numbers must be 1..26, got {self.numbers}")
         check(1 <= self.colours <= 8, f"colours must be 1..8, got {self.colours}")
@@ -69,6 +74,10 @@ class RummikubRules:
         check(letters.isalpha() and letters.islower(), f"colour_letters {letters!r} must be lower-case letters")
         check(len(set(letters)) == len(letters), f"colour_letters {letters!r} repeats a letter")
         check("j" not in letters, "colour_letters may not use 'j' (J is the joker)")
+        check(
+            self.joker_retrieval in JOKER_RETRIEVAL,
+            f"joker_retrieval must be one of {', '.join(JOKER_RETRIEVAL)}, got {self.joker_retrieval!r}",
+        )
 
     # --- derived sizes -------------------------------------------------------------------------
     @property

@@ -73,6 +73,30 @@ def set_value(tiles: TileSet | list[Tile], rules: RummikubRules) -> int:
     return best
 
 
+def joker_readings(tiles: TileSet | list[Tile], rules: RummikubRules) -> list[TileSet]:
+    """Every reading of the jokers of a legal set: the sorted tiles they stand for, one tuple per reading
+    (``[r6 r7 J]`` -> ``[(r5,), (r8,)]``); ``[()]`` for a set without jokers, ``[]`` for an illegal set."""
+    tiles = tuple(tiles)
+    if set_problem(tiles, rules) is not None:
+        return []
+    reals = [t for t in tiles if t != rules.joker]
+    jokers = len(tiles) - len(reals)
+    if not jokers:
+        return [()]
+    out: set[TileSet] = set()
+    n = rules.numbers
+    for s in _run_interpretations(tiles, rules):
+        colour = reals[0] // n
+        have = {t % n + 1 for t in reals}
+        out.add(tuple(colour * n + v - 1 for v in range(s, s + len(tiles)) if v not in have))
+    if _is_group(tiles, rules):
+        number = reals[0] % n
+        missing = sorted(set(range(rules.colours)) - {t // n for t in reals})
+        for cols in combinations(missing, jokers):
+            out.add(tuple(c * n + number for c in cols))
+    return sorted(out)
+
+
 def arrange_set(tiles: TileSet | list[Tile], rules: RummikubRules) -> TileSet:
     """Display order of a legal set: a run ascending with jokers in the gaps they fill, a group by colour
     with jokers last. Uses the highest-value reading."""

@@ -13,17 +13,20 @@ Two exact engines, both proven optimal:
 The objective is lexicographic, folded into one integer objective: first the chosen :class:`Objective`,
 then keep as many jokers on the rack as that allows, then (on request) leave as many original table
 sets untouched as possible. First meld: table tiles are off limits and the new sets must be worth
-``rules.min_first_meld``. See ``docs/rummikub.md`` for the design notes and measurements.
+``rules.min_first_meld``. Strict joker retrieval (``rules.joker_retrieval``, the default) is solved as a few
+cases of the table jokers (:func:`_variants`): each kept as the tile it stands for, or retrieved by that tile
+from the rack. See ``docs/rummikub.md`` for the design notes and measurements.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 import os
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -34,6 +37,7 @@ from kubasolve.games.rummikub.sets import (
     candidate_sets,
     canonical_set,
     describe_set,
+    joker_readings,
     set_problem,
     set_value,
 )
@@ -276,6 +280,8 @@ def solve(
     optimal plays, prefer the one leaving most original table sets untouched (integer programme only).
     ``method``: ``"dp"`` (numba dynamic programme), ``"ilp"`` (HiGHS integer programme) or ``"auto"``
     (the DP unless the tie-break or the variant needs the integer programme). Both are exact.
+    ``rules.joker_retrieval == "strict"``: a table joker keeps the tile it stands for, or that tile,
+    played from the rack, takes its place (then the joker is played again).
     """
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
@@ -285,7 +291,6 @@ def solve(
     rack_counts = tile_counts(rack, rules)
     table_counts = tile_counts([t for s in table for t in s], rules)
     weights = objective_weights(objective, rules)
-    joker = rules.joker
 
     if method not in ("auto", "dp", "ilp"):
         raise PositionError(f"unknown method {method!r}; choose auto, dp or ilp")
@@ -296,8 +301,128 @@ def solve(
             " >= min_set_size jokers); use method='ilp'"
         )
     if method != "ilp" and dp_ok:
-        return _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
+        sol = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
+        if sol is not None:
+            return sol
+        if method == "dp":
+            raise PositionError(
+                "the DP state does not fit for this position (table jokers standing for tiles whose copies are"
+                " all in play); use method='ilp'"
+            )
+    fixed_score = None
+    if minimise_changes and table and not first_meld and dp_supports(rules):
+        # the DP finds the optimal value fast; the integer programme then only chooses among optimal plays
+        best = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
+        if best is not None and not best.found:
+            return best
+        fixed_score = None if best is None else (best.value, best.jokers_played)
+    variants = _variants(table, rack_counts, rules, first_meld)
+    found: list[tuple[tuple[int, int, int], Solution]] = []
+    for var in variants:
+        got = _solve_ilp_variant(
+            table, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score
+        )
+        if got is not None:
+            found.append(got)
+    if not found:  # no variant places a tile with a positive score
+        return _no_move(table, objective, first_meld, rules)
+    return max(found, key=lambda f: f[0])[1]
 
+
+@dataclass(frozen=True)
+class _Variant:
+    """One way to treat the table jokers under strict joker retrieval."""
+
+    virtual: tuple[Tile, ...]
+    """Tiles the kept table jokers stand for (laid as if real, turned back into jokers afterwards)."""
+    retrieved: tuple[Tile, ...]
+    """Rack tiles that take the place of retrieved table jokers (those jokers must be played again)."""
+    substituted: tuple[TileSet, ...] = ()
+    """The table with every joker read as the tile it stands for (for the fewest-changes tie-break)."""
+
+
+_PLAIN = _Variant((), ())
+
+
+def _variants(
+    table: Sequence[TileSet], rack_counts: np.ndarray, rules: RummikubRules, first_meld: bool
+) -> list[_Variant]:
+    """The cases the solver tries: ``[_PLAIN]`` (the table as it is; jokers move freely) unless strict
+    retrieval applies to table jokers; then every reading of the table jokers times every subset of them
+    whose tiles the rack can supply (the others keep the tile they stand for)."""
+    joker = rules.joker
+    if first_meld or rules.joker_retrieval != "strict" or not any(joker in s for s in table):
+        return [_PLAIN]
+    per_set = [joker_readings(s, rules) if joker in s else [()] for s in table]
+    out: dict[tuple[tuple[Tile, ...], tuple[Tile, ...]], _Variant] = {}
+    for reading in itertools.product(*per_set):
+        substituted = []
+        for s, means in zip(table, reading, strict=True):
+            reals = [t for t in s if t != joker]
+            substituted.append(tuple(sorted(reals + list(means))))
+        means_all = sorted(itertools.chain.from_iterable(reading))
+        for mask in range(1 << len(means_all)):
+            ret = tuple(t for i, t in enumerate(means_all) if mask >> i & 1)
+            keep = tuple(t for i, t in enumerate(means_all) if not mask >> i & 1)
+            if any(c > rack_counts[t] for t, c in Counter(ret).items()):
+                continue
+            out.setdefault((keep, ret), _Variant(keep, ret, tuple(substituted)))
+    return sorted(out.values(), key=lambda v: (len(v.retrieved), v.virtual, v.retrieved))
+
+
+def _variant_counts(
+    var: _Variant, rack_counts: np.ndarray, table_counts: np.ndarray, rules: RummikubRules
+) -> tuple[np.ndarray, np.ndarray]:
+    """(fixed, rack) tile counts of a variant: the table with kept jokers read as tiles and retrieved
+    jokers' replacements laid, and the rack less those replacements."""
+    if var == _PLAIN:
+        return table_counts, rack_counts
+    fixed = table_counts.copy()
+    fixed[rules.joker] = len(var.retrieved)
+    rack2 = rack_counts.copy()
+    for t in var.virtual:
+        fixed[t] += 1
+    for t in var.retrieved:
+        fixed[t] += 1
+        rack2[t] -= 1
+    return fixed, rack2
+
+
+def _restore_jokers(
+    sets: list[TileSet], virtual: Sequence[Tile], rules: RummikubRules, prefer: Sequence[TileSet]
+) -> list[TileSet]:
+    """Put the kept table jokers back in place of the tiles they stand for (in a set matching one of
+    ``prefer``, the substituted original sets, when there is one), in display order."""
+    sets = [tuple(s) for s in sets]
+    wanted = Counter(canonical_set(s) for s in prefer)
+    for t in virtual:
+        holders = [i for i, s in enumerate(sets) if t in s]
+        i = max(holders, key=lambda h: wanted[canonical_set(sets[h])] > 0)  # first holder that matches, if any
+        if wanted[canonical_set(sets[i])] > 0:
+            wanted[canonical_set(sets[i])] -= 1
+        s = list(sets[i])
+        s[s.index(t)] = rules.joker
+        sets[i] = tuple(s)
+    return [arrange_set(s, rules) for s in sets]
+
+
+def _solve_ilp_variant(
+    table: list[TileSet],
+    var: _Variant,
+    rack_counts_all: np.ndarray,
+    table_counts_all: np.ndarray,
+    weights: np.ndarray,
+    objective: Objective,
+    first_meld: bool,
+    minimise_changes: bool,
+    rules: RummikubRules,
+    fixed_score: tuple[int, int] | None,
+) -> tuple[tuple[int, int, int], Solution] | None:
+    """The integer programme for one variant: ((value, -jokers played, sets kept), solution), or None when
+    it places nothing of positive value."""
+    joker = rules.joker
+    table_counts, rack_counts = _variant_counts(var, rack_counts_all, table_counts_all, rules)
+    bonus = int(sum(int(weights[t]) for t in var.retrieved))
     cat = candidate_sets(rules)
     avail = rack_counts if first_meld else rack_counts + table_counts
     # a candidate is usable when all its tiles are available
@@ -305,7 +430,9 @@ def solve(
     idx = np.flatnonzero(usable)
     members = cat.members[idx].astype(np.int64)
     values = cat.values[idx]
-    originals: list[TileSet] = [] if first_meld or not minimise_changes else table
+    originals: list[TileSet] = []
+    if minimise_changes and not first_meld:
+        originals = list(var.substituted) if var.substituted else table
     if originals:
         orig_members = np.zeros((len(originals), rules.kinds), dtype=np.int64)
         for i, s in enumerate(originals):
@@ -329,13 +456,11 @@ def solve(
     fixed = np.zeros(rules.kinds, dtype=np.int64) if first_meld else table_counts
     set_costs = np.zeros(len(members), dtype=np.int64)
     set_costs[n_cand:] = 1
-    fixed_score = None
-    if originals and dp_supports(rules):
-        # the DP finds the optimal value fast; the integer programme then only chooses among optimal plays
-        best = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
-        if not best.found:
-            return best
-        fixed_score = best.value * scale_primary - best.jokers_played * scale_keep
+    fixed_tiles = None
+    if fixed_score is not None:
+        if fixed_score[0] < bonus:
+            return None
+        fixed_tiles = (fixed_score[0] - bonus) * scale_primary - fixed_score[1] * scale_keep
     result = _solve_ilp(
         members,
         upper,
@@ -345,28 +470,25 @@ def solve(
         set_costs,
         values if first_meld else None,
         rules.min_first_meld,
-        fixed_score,
+        fixed_tiles,
     )
     if result is None:
-        if first_meld:
-            return _no_move(table, objective, first_meld, rules)
-        raise PositionError("the table cannot be laid out as legal sets")  # unreachable: table sets are legal
+        return None
     x, y = result
-    primary = int(weights @ y)
+    primary = int(weights @ y) + bonus
     if primary <= 0:
-        return _no_move(table, objective, first_meld, rules)
+        return None
     chosen: list[TileSet] = []
     all_sets = [tuple(np.repeat(np.arange(rules.kinds), members[i]).tolist()) for i in range(len(members))]
     for i in np.flatnonzero(x):
         chosen.extend([all_sets[i]] * int(x[i]))
     new_sets = [arrange_set(s, rules) for s in chosen]
-    if first_meld:
-        layout = list(table) + new_sets
-    else:
-        layout = new_sets
+    if var.virtual:
+        new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
+    layout = list(table) + new_sets if first_meld else new_sets
     kept = _count_kept(table, layout)
-    played = tuple(sorted(np.repeat(np.arange(rules.kinds), y).tolist()))
-    return Solution(
+    played = tuple(sorted(np.repeat(np.arange(rules.kinds), y).tolist() + list(var.retrieved)))
+    sol = Solution(
         table=tuple(layout),
         played=played,
         value=primary,
@@ -377,25 +499,26 @@ def solve(
         jokers_played=int(y[joker]),
         rules=rules,
     )
+    return (primary, -sol.jokers_played, kept), sol
 
 
 def dp_supports(rules: RummikubRules) -> bool:
     """True if the numba DP is exact and fits for this variant (fewer jokers than a set's minimum size,
-    so no set is all jokers, and the state key fits in 63 bits)."""
+    so no set is all jokers, and the state key fits in 63 bits when every tile is in play at most
+    ``copies`` times; :func:`_dp_fits` checks each search, kept table jokers laid as tiles included)."""
     if rules.jokers >= rules.min_set_size:
         return False
+    return _dp_fits(rules, rules.copies, rules.copies + rules.jokers, rules.jokers)
+
+
+def _dp_fits(rules: RummikubRules, copies: int, slots: int, jokers: int) -> bool:
+    """True if a DP search with these sizes has a state key below 63 bits."""
     from math import comb
 
-    slots = rules.copies + rules.jokers
+    from kubasolve.kernels.rummikub_dp import key_bits
+
     n_states = comb(slots + rules.min_set_size, rules.min_set_size)
-    return (
-        n_states**rules.colours
-        * (rules.jokers + 1)
-        * (rules.min_first_meld + 1)
-        * (rules.copies * rules.colours + 1)
-        * (rules.copies + 1)
-        < 2**62
-    )
+    return key_bits(n_states, rules.colours, copies, jokers, rules.min_first_meld) < 63
 
 
 def _solve_dp(
@@ -406,51 +529,134 @@ def _solve_dp(
     objective: Objective,
     first_meld: bool,
     rules: RummikubRules,
-) -> Solution:
-    from kubasolve.kernels.rummikub_dp import solve_layout
+) -> Solution | None:
+    """The DP answer. Scores are ``primary * (rack jokers + 1) - rack jokers played`` (then keep jokers).
+
+    Every search only looks for layouts that beat the best so far (branch and bound). Joker-free searches
+    run first (cheap lower bounds): strict joker retrieval runs every variant (:func:`_variants`); free
+    retrieval with table jokers first lays them as the tiles they stand for. Searches with jokers (their
+    states multiply) then deepen together: in round ``i`` each looks only for layouts within ``gap_i`` of the
+    common upper bound, the gap growing until a round finds one; a search returns the best layout above its
+    threshold, so the best found then is optimal."""
+    from kubasolve.kernels.rummikub_dp import solve_layout, upper_potential
 
     joker = rules.joker
-    forced = np.zeros(rules.joker, dtype=np.int64) if first_meld else table_counts[:joker].copy()
-    optional = rack_counts[:joker].copy()
-    j_forced = 0 if first_meld else int(table_counts[joker])
     j_optional = int(rack_counts[joker])
-    slots = rules.copies + j_forced + j_optional
-    states, nxt = _dp_tables(rules.min_set_size, slots)
-    scale = j_optional + 1  # primary objective first, then keep jokers
+    scale = j_optional + 1
     meld = rules.min_first_meld if first_meld else 0
     tile_w = weights[:joker] * scale
     joker_w = int(weights[joker]) * scale - 1
+    variants = _variants(table, rack_counts, rules, first_meld)
+    free_jokers = 0 if first_meld or variants != [_PLAIN] else int(table_counts[joker])
+    if free_jokers:
+        # lower bounds: the table jokers kept as the tiles they stand for (first reading of each)
+        variants = _variants(table, rack_counts, replace(rules, joker_retrieval="strict"), first_meld)[:1] + [_PLAIN]
+    # searches: (variant, rack jokers allowed); with rack jokers, a search with them covers the one without
+    searches: list[tuple[_Variant, int]] = []
+    for var in variants:
+        jf = len(var.retrieved) if var != _PLAIN else (0 if first_meld else int(table_counts[joker]))
+        if jf == 0:
+            searches.append((var, 0))
+        if j_optional or jf:
+            if free_jokers and var != _PLAIN:
+                continue  # the kept-jokers case only gives the free search a first bound
+            searches.append((var, j_optional))
 
-    def run(jokers_optional: int, floor: int) -> tuple[int, int, np.ndarray]:
+    def prepare(var: _Variant, jo: int) -> _Search:
+        if first_meld:
+            fixed, rack2 = np.zeros(rules.kinds, dtype=np.int64), rack_counts
+        else:
+            fixed, rack2 = _variant_counts(var, rack_counts, table_counts, rules)
+        forced = fixed[:joker].copy()
+        optional = rack2[:joker].copy()
+        jf = int(fixed[joker])
+        cmax = max(rules.copies, int((forced + optional).max()))
+        slots = cmax + jf + jo
+        bonus = int(sum(int(tile_w[t]) for t in var.retrieved))
+        return _Search(
+            var=var,
+            jo=jo,
+            jf=jf,
+            forced=forced,
+            optional=optional,
+            cmax=cmax,
+            slots=slots,
+            bonus=bonus,
+            upper=bonus + int(optional @ np.maximum(tile_w, 0)) + jo * max(0, joker_w),
+            potential=upper_potential(
+                forced, optional, tile_w, rules.colours, rules.numbers, rules.min_set_size, jf + jo
+            ),
+        )
+
+    def run(c: _Search, threshold: int) -> tuple[int, int, np.ndarray]:
+        states, nxt = _dp_tables(rules.min_set_size, c.slots)
         found, score, dec, _nodes = solve_layout(
-            forced,
-            optional,
+            c.forced,
+            c.optional,
             tile_w,
-            j_forced,
-            jokers_optional,
+            c.jf,
+            c.jo,
             joker_w,
             rules.colours,
             rules.numbers,
             rules.min_set_size,
-            rules.copies,
-            slots,
+            c.cmax,
+            c.slots,
             meld,
             states,
             nxt,
-            floor,
+            threshold - c.bonus,
+            c.potential,
         )
-        return found, score, dec
+        return found, score + c.bonus, dec
 
-    # Branch and bound: the best play without rack jokers is a first bound (playing nothing scores 0),
-    # then only layouts that beat it are explored with the rack jokers.
-    found, score, dec = run(0, 0)
-    if j_optional:
-        found2, score2, dec2 = run(j_optional, score if found else 0)
-        if found2:
-            found, score, dec = found2, score2, dec2
-    if not found:
+    best: tuple[int, np.ndarray, np.ndarray, int, _Variant] | None = None
+    configs = [prepare(var, jo) for var, jo in searches]
+    if not all(_dp_fits(rules, c.cmax, c.slots, c.jf + c.jo) for c in configs):
+        return None  # the integer programme takes over
+    deep = []
+    for c in configs:
+        if c.jf or c.jo:
+            deep.append(c)
+            continue
+        floor = 0 if best is None else best[0]
+        found, score, dec = run(c, floor)
+        if found and score > floor:
+            best = (score, dec, c.forced, c.jf, c.var)
+    if deep:
+        positive = tile_w[rack_counts[:joker] > 0]
+        positive = positive[positive > 0]
+        uniform = positive.size > 0 and int(positive.min()) == int(positive.max())
+        unit = int(positive.max()) if uniform else 8 * scale
+        top = max(c.upper for c in deep)
+        gap, steps = unit, 0
+        while deep:
+            floor = 0 if best is None else best[0]
+            threshold = max(floor, top - gap - scale)  # finds upper - gap itself, with any count of rack jokers
+            hit = False
+            for c in list(deep):
+                floor = 0 if best is None else best[0]
+                if c.upper <= floor:
+                    deep.remove(c)
+                    continue
+                t = max(threshold, floor)
+                found, score, dec = run(c, t)
+                if t <= floor:
+                    deep.remove(c)  # searched to the floor: nothing more to find here
+                if found and score > floor:
+                    best = (score, dec, c.forced, c.jf, c.var)
+                    hit = True
+            if hit:
+                break  # every search has now been run above the best value found: it is optimal
+            steps += 1
+            gap = gap + unit if steps < 3 and uniform else gap * 2
+    if best is None:
         return _no_move(table, objective, first_meld, rules)
-    new_sets, played = _layout_from_decisions(dec, forced, j_forced, rules)
+    _score, dec, forced, jf, var = best
+    new_sets, played = _layout_from_decisions(dec, forced, jf, rules)
+    played = played + list(var.retrieved)
+    if var.virtual:
+        new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
     if not played:
         return _no_move(table, objective, first_meld, rules)
     played_counts = tile_counts(played, rules)
@@ -470,6 +676,26 @@ def _solve_dp(
         jokers_played=int(played_counts[joker]),
         rules=rules,
     )
+
+
+@dataclass(frozen=True)
+class _Search:
+    """One DP search: a variant of the table jokers with ``jo`` rack jokers allowed, ready to run."""
+
+    var: _Variant
+    jo: int
+    jf: int
+    """Jokers that must be placed (table jokers left free, or retrieved ones)."""
+    forced: np.ndarray
+    optional: np.ndarray
+    cmax: int
+    """Most copies of one numbered tile in play (kept jokers laid as tiles can exceed ``rules.copies``)."""
+    slots: int
+    bonus: int
+    """Score of the rack tiles the variant has already laid (retrieving table jokers)."""
+    upper: int
+    """Upper bound of the search's score (bonus included)."""
+    potential: np.ndarray
 
 
 _DP_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -583,4 +809,42 @@ def check_play(
         problems.append(
             f"tiles {format_tiles(sorted(extra.elements()), rules)} are neither on the table nor on the rack"
         )
+    if not problems and rules.joker_retrieval == "strict":
+        problem = joker_retrieval_problem(before, after, rules)
+        if problem:
+            problems.append(problem)
     return problems
+
+
+def joker_retrieval_problem(
+    before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], rules: RummikubRules
+) -> str | None:
+    """Why ``after`` breaks the strict joker rule, or None: every table joker must still stand for the tile
+    it stood for before (in some reading of the old and the new sets), unless that tile, played from the
+    rack, has taken its place. Counted as multisets: the new table's tiles played from the rack plus what
+    its jokers stand for must cover what the old table's jokers stood for."""
+    joker = rules.joker
+    old_sets = [tuple(s) for s in before if joker in s]
+    if not old_sets:
+        return None
+    new_sets = [tuple(s) for s in after if joker in s]
+    added = Counter(t for s in after for t in s if t != joker) - Counter(t for s in before for t in s if t != joker)
+    new_readings = [
+        Counter(itertools.chain.from_iterable(r))
+        for r in itertools.product(*[joker_readings(s, rules) for s in new_sets])
+    ]
+    missing: Counter[int] = Counter()
+    # an illegal old set (never on a game's table) has no reading: its jokers are read as nothing
+    for old_reading in itertools.product(*[joker_readings(s, rules) or [()] for s in old_sets]):
+        need = Counter(itertools.chain.from_iterable(old_reading))
+        for have in new_readings:
+            lack = need - (have + added)
+            if not lack:
+                return None
+            if not missing or sum(lack.values()) < sum(missing.values()):
+                missing = lack
+    return (
+        "a joker on the table may only be taken by replacing it with the tile it stands for, from the rack"
+        f" (strict joker retrieval): the joker(s) standing for {format_tiles(sorted(missing.elements()), rules)}"
+        " moved without that tile taking its place"
+    )
