@@ -82,3 +82,21 @@ def test_count_scan_baseline_equals_reference(words, position, min_length):
     ids, jokers, scores = count_scan_words(solver, position)
     got = sorted(((lexicon.word(int(i)), int(j), int(s)) for i, j, s in zip(ids, jokers, scores)), key=lambda t: (-t[2], t[0]))
     assert got == reference_words(words, position, rules)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="aegnort", min_size=2, max_size=7), min_size=1, max_size=40, unique=True),
+    fixed=st.text(alphabet="aegnort", max_size=6),
+    flex=st.lists(st.tuples(st.text(alphabet="aegnort", min_size=2, max_size=2).filter(lambda s: s[0] != s[1]), st.booleans()), min_size=7, max_size=9),
+)
+def test_many_choice_tiles_use_the_multiword_bitset(words, fixed, flex):
+    """More than 6 jokers/choice cubes: the subset bitset spans several 64-bit words."""
+    tiles = tuple(Tile(c) for c in fixed) + tuple(Tile(letters, joker=j) for letters, j in flex)
+    position = KubagramPosition(tiles)
+    rules = KubagramRules(min_length=2)
+    solver = KubagramSolver(Lexicon.from_words(words), rules)
+    got = solver.best_words(position)
+    assert [(m.word, m.jokers, m.score) for m in got] == reference_words(words, position, rules)
+    for m in got:
+        check_move(m, position, rules)
