@@ -323,3 +323,31 @@ def test_slowest_joker_positions_dp_matches_integer_programme(seed: int) -> None
             b = solve(inst.table, inst.rack, rules, objective, method="ilp")
             assert (a.value, a.jokers_played) == (b.value, b.jokers_played), (seed, rules.joker_retrieval, objective)
             assert check_play(inst.table, inst.rack, a.table, rules) == []
+
+
+# Positions of seeds 10000..10499 whose table joker the rack can take in two ways (the later case then skips
+# the layouts the earlier one holds, see solver._covered_tiles); 10060 has cases with one and two jokers.
+TWO_WAY_RETRIEVAL_SEEDS = [10025, 10041, 10060, 10282, 10497]
+
+
+@pytest.mark.parametrize("seed", TWO_WAY_RETRIEVAL_SEEDS)
+def test_two_way_joker_retrieval_dp_matches_integer_programme(seed: int) -> None:
+    inst = random_instance(seed)
+    for objective in ("tiles", "value", "keep-jokers", "penalty"):
+        a = solve(inst.table, inst.rack, DEFAULT, objective, method="dp")
+        b = solve(inst.table, inst.rack, DEFAULT, objective, method="ilp")
+        assert (a.value, a.jokers_played) == (b.value, b.jokers_played), (seed, objective)
+        assert check_play(inst.table, inst.rack, a.table, DEFAULT) == []
+
+
+@pytest.mark.parametrize("method", ["dp", "ilp"])
+def test_joker_retrieved_either_way_with_both_tiles_on_the_rack(method: str) -> None:
+    # r5 r6 r7 r8 J: the joker stands for r4 or r9; with both on the rack, playing both is best either way
+    table = parse_table("r5 r6 r7 r8 J", DEFAULT)
+    rack = parse_tiles("r4 r9 b1 b2", DEFAULT)
+    sol = solve(table, rack, DEFAULT, "value", method=method)
+    assert sol.value == 4 + 9 + 1 + 2 and check_play(table, rack, sol.table, DEFAULT) == []
+    rack = parse_tiles("r4 r9 b2 b3 J", DEFAULT)
+    sol = solve(table, rack, DEFAULT, "value", method=method)
+    assert sol.value == 4 + 9 + 2 + 3 and sol.jokers_played == 0
+    assert check_play(table, rack, sol.table, DEFAULT) == []

@@ -370,6 +370,26 @@ def _variants(
     return sorted(out.values(), key=lambda v: (len(v.retrieved), v.virtual, v.retrieved))
 
 
+def _covered_tiles(var: _Variant, variants: Sequence[_Variant]) -> list[Tile]:
+    """Rack tiles a search of ``var`` may leave out: a case that keeps the same jokers and retrieves
+    ``R1`` instead of ``var``'s ``R2`` (as many tiles), listed before ``var``, already holds every layout of
+    ``var`` that also plays ``R1 - R2`` from the rack (the same tiles, jokers and score, with ``R1`` as the
+    replacements). When ``R1 - R2`` is a single tile, ``var`` need only look at layouts without it."""
+    out: list[Tile] = []
+    if not var.retrieved:
+        return out
+    mine = Counter(var.retrieved)
+    for other in variants:
+        if other == var:
+            break
+        if len(other.retrieved) != len(var.retrieved) or Counter(other.virtual) != Counter(var.virtual):
+            continue
+        diff = Counter(other.retrieved) - mine
+        if sum(diff.values()) == 1:
+            out.extend(diff)
+    return out
+
+
 def _variant_counts(
     var: _Variant, rack_counts: np.ndarray, table_counts: np.ndarray, rules: RummikubRules
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -535,9 +555,13 @@ def _solve_dp(
     Every search only looks for layouts that beat the best so far (branch and bound). Joker-free searches
     run first (cheap lower bounds): strict joker retrieval runs every variant (:func:`_variants`); free
     retrieval with table jokers first lays them as the tiles they stand for. Searches with jokers (their
-    states multiply) then deepen together: in round ``i`` each looks only for layouts within ``gap_i`` of the
-    common upper bound, the gap growing until a round finds one; a search returns the best layout above its
-    threshold, so the best found then is optimal."""
+    states multiply) then go by the count of jokers to place, fewest first, the most promising case first
+    within a count. Those with the fewest jokers deepen together: in round ``i`` each looks only for layouts
+    within ``gap_i`` of their common upper bound, the gap growing until a round finds one; a search returns
+    the best layout above its threshold, so the best found then is optimal among them. The searches with
+    more jokers then run above that incumbent directly (a case whose upper bound cannot beat it is skipped).
+    A strict case that retrieves one tile other than an earlier case (same jokers kept) leaves that tile
+    out (:func:`_covered_tiles`)."""
     from kubasolve.kernels.rummikub_dp import solve_layout, upper_potential
 
     joker = rules.joker
@@ -569,6 +593,8 @@ def _solve_dp(
             fixed, rack2 = _variant_counts(var, rack_counts, table_counts, rules)
         forced = fixed[:joker].copy()
         optional = rack2[:joker].copy()
+        for t in _covered_tiles(var, variants):
+            optional[t] = 0  # layouts playing it belong to an earlier case
         jf = int(fixed[joker])
         cmax = max(rules.copies, int((forced + optional).max()))
         slots = cmax + jf + jo
@@ -628,28 +654,38 @@ def _solve_dp(
         positive = positive[positive > 0]
         uniform = positive.size > 0 and int(positive.min()) == int(positive.max())
         unit = int(positive.max()) if uniform else 8 * scale
-        top = max(c.upper for c in deep)
-        gap, steps = unit, 0
-        while deep:
-            floor = 0 if best is None else best[0]
-            threshold = max(floor, top - gap - scale)  # finds upper - gap itself, with any count of rack jokers
-            hit = False
-            for c in list(deep):
+        # by jokers to place (the cheap searches first); within a count, the most promising case first
+        sizes = sorted({c.jf + c.jo for c in deep})
+        for size in sizes:
+            group = sorted((c for c in deep if c.jf + c.jo == size), key=lambda c: -c.upper)
+            top = max(c.upper for c in group)
+            gap, steps = unit, 0
+            if size != sizes[0]:
+                # fewer jokers have already given a near-optimal incumbent: search above it directly (deepening
+                # from the loose upper bound again mostly repeats failing rounds with the costlier states)
+                gap = top
+            while group:
                 floor = 0 if best is None else best[0]
-                if c.upper <= floor:
-                    deep.remove(c)
-                    continue
-                t = max(threshold, floor)
-                found, score, dec = run(c, t)
-                if t <= floor:
-                    deep.remove(c)  # searched to the floor: nothing more to find here
-                if found and score > floor:
-                    best = (score, dec, c.forced, c.jf, c.var)
-                    hit = True
-            if hit:
-                break  # every search has now been run above the best value found: it is optimal
-            steps += 1
-            gap = gap + unit if steps < 3 and uniform else gap * 2
+                threshold = max(floor, top - gap - scale)  # finds upper - gap itself, with any count of rack jokers
+                hit = False
+                for c in list(group):
+                    floor = 0 if best is None else best[0]
+                    if c.upper <= floor:
+                        group.remove(c)
+                        continue
+                    t = max(threshold, floor)
+                    if c.upper <= t:
+                        continue  # nothing above this round's threshold
+                    found, score, dec = run(c, t)
+                    if t <= floor:
+                        group.remove(c)  # searched to the floor: nothing more to find here
+                    if found and score > floor:
+                        best = (score, dec, c.forced, c.jf, c.var)
+                        hit = True
+                if hit:
+                    break  # every search has now been run above the best value found: it is optimal
+                steps += 1
+                gap = gap + unit if steps < 3 and uniform else gap * 2
     if best is None:
         return _no_move(table, objective, first_meld, rules)
     _score, dec, forced, jf, var = best
