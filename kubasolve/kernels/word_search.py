@@ -263,3 +263,48 @@ def search_words(
             if depth >= 0:
                 cnt[letter[depth]] -= 1
     return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0], complete
+
+
+@njit(cache=True)
+def rank_results(ranks, lengths, jokers, scores, rank_word, top):
+    """Results best first (stable: ties keep alphabet order), ranks mapped to word ids, cut to ``top``.
+
+    A counting sort over the score range when it is small (the usual case), a stable sort otherwise.
+    Returns ``(order, word_ids, lengths, jokers, scores)``.
+    """
+    n = scores.shape[0]
+    if n == 0:
+        order = np.zeros(0, np.int64)
+    else:
+        lo = scores.min()
+        span = scores.max() - lo + 1
+        if span <= 4 * n + 1024:
+            counts = np.zeros(span + 1, np.int64)
+            for i in range(n):
+                counts[scores[i] - lo] += 1
+            # start positions, highest score first
+            pos = 0
+            start = np.empty(span, np.int64)
+            for v in range(span - 1, -1, -1):
+                start[v] = pos
+                pos += counts[v]
+            order = np.empty(n, np.int64)
+            for i in range(n):
+                v = scores[i] - lo
+                order[start[v]] = i
+                start[v] += 1
+        else:
+            order = np.argsort(-scores, kind="mergesort")
+    k = n if top <= 0 else min(top, n)
+    order = order[:k]
+    ids = np.empty(k, np.int32)
+    out_len = np.empty(k, np.int16)
+    out_jok = np.empty(k, np.int8)
+    out_score = np.empty(k, np.int64)
+    for i in range(k):
+        j = order[i]
+        ids[i] = rank_word[ranks[j]]
+        out_len[i] = lengths[j]
+        out_jok[i] = jokers[j]
+        out_score[i] = scores[j]
+    return order, ids, out_len, out_jok, out_score

@@ -88,7 +88,7 @@ class KubagramSolver:
         return _Pool(fixed, np.array(masks, np.int64), np.array(jokers, np.int8), topsum, TilePool.from_tiles(position.tiles))
 
     def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False) -> WordTable:
-        from kubasolve.kernels.word_search import search_words
+        from kubasolve.kernels.word_search import rank_results, search_words
 
         lo, hi = self.root
         r = self.rules
@@ -100,14 +100,8 @@ class KubagramSolver:
             if complete:
                 break
             self._capacity *= 4  # remembered: later calls start big enough
-        # stable: ties stay in alphabet order; 16-bit keys let numpy use its O(n) radix sort
-        key = -scores
-        if len(key) and int(scores.max()) < 32767:
-            key = key.astype(np.int16)
-        order = np.argsort(key, kind="stable")
-        if top > 0:
-            order = order[:top]
-        return WordTable(self.arrays.rank_word[ranks[order]], lengths[order], jokers[order], scores[order], codes[order] if with_codes else codes)
+        order, word_ids, lengths, jokers, scores = rank_results(ranks, lengths, jokers, scores, self.arrays.rank_word, top)
+        return WordTable(word_ids, lengths, jokers, scores, codes[order] if with_codes else codes)
 
     # ------------------------------------------------------------------ words
     def word_table(self, position: KubagramPosition, top: int | None = None) -> WordTable:
