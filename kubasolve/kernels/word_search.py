@@ -170,10 +170,14 @@ def search_words(
     best = np.zeros(k_best, np.int64)
     n_best = 0
     threshold = np.int64(-1)
-    max_mult = np.int64(1)
-    for j in range(n_jok):
-        max_mult *= joker_factor
 
+    bonus_tab = np.zeros(max_len + 2, np.int64)  # length bonus and joker factors, looked up per word
+    for length in range(max_len + 2):
+        bonus_tab[length] = _length_bonus(length, bonus_from, bonus_step)
+    jpow = np.ones(n_jok + 1, np.int64)
+    for j in range(1, n_jok + 1):
+        jpow[j] = jpow[j - 1] * joker_factor
+    max_mult = jpow[n_jok]
     nw = max(1, (1 << n_flex) >> 6)
     nobit = _no_bit_patterns()
     levels = joker_level_masks(flex_joker, n_flex)
@@ -205,7 +209,7 @@ def search_words(
                     continue
                 if top_k > 0 and n_best == top_k:
                     reach = min(depth + 1 + height, max_len)
-                    bound = (lsum[depth] + pool_topsum[reach - depth] + _length_bonus(reach, bonus_from, bonus_step)) * max_mult
+                    bound = (lsum[depth] + pool_topsum[reach - depth] + bonus_tab[reach]) * max_mult
                     if bound <= threshold:
                         continue
                 if nw == 1:
@@ -229,9 +233,7 @@ def search_words(
                 eend[depth] = lo + ((packed >> NCHILD_SHIFT) & 255)
                 if depth >= min_len and (packed >> TERMINAL_SHIFT) & 1:
                     jok = _best_jokers(ms, depth, levels, nw)
-                    score = lsum[depth] + _length_bonus(depth, bonus_from, bonus_step)
-                    for j in range(jok):
-                        score *= joker_factor
+                    score = (lsum[depth] + bonus_tab[depth]) * jpow[jok]
                     keep = True
                     if top_k > 0:
                         if n_best < top_k:
