@@ -11,7 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 
-from kubasolve.bench.runner import Scenario
+from kubasolve.bench.runner import Scenario, cycle
 
 N_POSITIONS = 20
 
@@ -44,18 +44,6 @@ def _table_words(rng: random.Random, n: int) -> list[str]:
     return [rng.choice(pool) for _ in range(n)]
 
 
-def _cycle(items: list, fn: Callable) -> Callable[[], object]:
-    """Callable that runs ``fn`` on the next item each call (so every round sees a new position)."""
-    state = {"i": 0}
-
-    def run() -> object:
-        item = items[state["i"] % len(items)]
-        state["i"] += 1
-        return fn(item)
-
-    return run
-
-
 def _solver():
     from kubasolve.games.kubagram import KubagramRules, solver_for
     from kubasolve.lexicon import load_lexicon
@@ -65,14 +53,14 @@ def _solver():
 
 def _best_word() -> Callable[[], object]:
     solver = _solver()
-    return _cycle(random_positions(16, 1), lambda p: solver.word_table(p, top=1))
+    return cycle(random_positions(16, 1), lambda p: solver.word_table(p, top=1))
 
 
 def _best_word_python() -> Callable[[], object]:
     from kubasolve.bench.kubagram_baselines import PythonTrie, python_trie_best
 
     pt = PythonTrie(_solver())
-    return _cycle(random_positions(16, 1), lambda p: python_trie_best(pt, p))
+    return cycle(random_positions(16, 1), lambda p: python_trie_best(pt, p))
 
 
 def _scan(n_tiles: int, n_jokers: int) -> Callable[[], Callable[[], object]]:
@@ -80,14 +68,14 @@ def _scan(n_tiles: int, n_jokers: int) -> Callable[[], Callable[[], object]]:
         from kubasolve.bench.kubagram_baselines import count_scan_words
 
         solver = _solver()
-        return _cycle(random_positions(n_tiles, n_jokers), lambda p: count_scan_words(solver, p))
+        return cycle(random_positions(n_tiles, n_jokers), lambda p: count_scan_words(solver, p))
 
     return setup
 
 
 def _all_words() -> Callable[[], object]:
     solver = _solver()
-    return _cycle(random_positions(24, 3), lambda p: solver.word_table(p))
+    return cycle(random_positions(24, 3), lambda p: solver.word_table(p))
 
 
 def _compounds() -> Callable[[], object]:
@@ -96,12 +84,12 @@ def _compounds() -> Callable[[], object]:
     solver = _solver()
     # table words only (no field): the compound search itself
     positions = [KubagramPosition(table=p.table) for p in random_positions(0, 0, n_table=20)]
-    return _cycle(positions, solver.compound_moves)
+    return cycle(positions, solver.compound_moves)
 
 
 def _compounds_with_field() -> Callable[[], object]:
     solver = _solver()
-    return _cycle(random_positions(12, 1, n_table=20), solver.compound_moves)
+    return cycle(random_positions(12, 1, n_table=20), solver.compound_moves)
 
 
 FIRST_QUERY = (

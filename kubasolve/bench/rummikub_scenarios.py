@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from kubasolve.bench.runner import Scenario
+from kubasolve.bench.runner import Scenario, cycle
 
 MODES = ("tiles", "value", "first-meld")
 N_INSTANCES = 60
@@ -129,17 +129,6 @@ def baseline_crashes(mode: str, backend: str, n: int = N_INSTANCES, seed: int = 
     return crashed
 
 
-def _cycling(fn: Callable[[Any], int], insts: list[Any]) -> Callable[[], object]:
-    state = {"i": 0}
-
-    def call() -> object:
-        inst = insts[state["i"] % len(insts)]
-        state["i"] += 1
-        return fn(inst)
-
-    return call
-
-
 def _safe_instances(mode: str, backend: str) -> list[Any]:
     skip = set(baseline_crashes(mode, backend)) if backend == "GLPK_MI" and mode == "first-meld" else set()
     return [inst for i, inst in enumerate(instances()) if i not in skip]
@@ -157,7 +146,7 @@ def scenarios() -> list[Scenario]:
                 Scenario(
                     name=f"rummikub-solver-{b}",
                     group=group,
-                    setup=lambda mode=mode, b=b: _cycling(baseline_call(mode, b), _safe_instances(mode, b)),
+                    setup=lambda mode=mode, b=b: cycle(_safe_instances(mode, b), baseline_call(mode, b)),
                     description=f"PyPI rummikub-solver ({b} via cvxpy), {mode}",
                 )
             )
@@ -167,7 +156,7 @@ def scenarios() -> list[Scenario]:
                 group=group,
                 baseline=base,
                 target_ms=1.0,
-                setup=lambda mode=mode: _cycling(kubasolve_call(mode), instances()),
+                setup=lambda mode=mode: cycle(instances(), kubasolve_call(mode)),
                 description=f"kubasolve exact solver, {mode}, tables of 20-40 tiles, racks of 14",
             )
         )
@@ -178,7 +167,7 @@ def scenarios() -> list[Scenario]:
                     group=group,
                     baseline=f"rummikub-solver-{b}",
                     target_ms=1.0,
-                    setup=lambda mode=mode: _cycling(kubasolve_call(mode), instances()),
+                    setup=lambda mode=mode: cycle(instances(), kubasolve_call(mode)),
                     description=f"kubasolve exact solver, {mode} (same as 'kubasolve', ratio against {b})",
                 )
             )

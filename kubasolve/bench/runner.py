@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,18 @@ class BenchResult:
             "speedups": dict(self.speedups),
             **self.extra,
         }
+
+
+def cycle(items: Sequence[object], fn: Callable[[Any], object]) -> Callable[[], object]:
+    """Callable that runs ``fn`` on the next item each call, so every timed round sees a new input."""
+    state = {"i": 0}
+
+    def run() -> object:
+        item = items[state["i"] % len(items)]
+        state["i"] += 1
+        return fn(item)
+
+    return run
 
 
 def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 2000, min_rounds: int = 5) -> BenchResult:
