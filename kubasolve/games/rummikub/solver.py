@@ -505,21 +505,9 @@ def _solve_ilp_variant(
     new_sets = [arrange_set(s, rules) for s in chosen]
     if var.virtual:
         new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
-    layout = list(table) + new_sets if first_meld else new_sets
-    kept = _count_kept(table, layout)
-    played = tuple(sorted(np.repeat(np.arange(rules.kinds), y).tolist() + list(var.retrieved)))
-    sol = Solution(
-        table=tuple(layout),
-        played=played,
-        value=primary,
-        objective=objective,
-        first_meld=first_meld,
-        kept_sets=kept,
-        changed_sets=len(table) - kept,
-        jokers_played=int(y[joker]),
-        rules=rules,
-    )
-    return (primary, -sol.jokers_played, kept), sol
+    played = np.repeat(np.arange(rules.kinds), y).tolist() + list(var.retrieved)
+    sol = _solution(table, new_sets, played, primary, objective, first_meld, int(y[joker]), rules)
+    return (primary, -sol.jokers_played, sol.kept_sets), sol
 
 
 def dp_supports(rules: RummikubRules) -> bool:
@@ -699,19 +687,7 @@ def _solve_dp(
     primary = int(weights @ played_counts)
     if primary <= 0:
         return _no_move(table, objective, first_meld, rules)
-    layout = list(table) + new_sets if first_meld else new_sets
-    kept = _count_kept(table, layout)
-    return Solution(
-        table=tuple(layout),
-        played=tuple(sorted(played)),
-        value=primary,
-        objective=objective,
-        first_meld=first_meld,
-        kept_sets=kept,
-        changed_sets=len(table) - kept,
-        jokers_played=int(played_counts[joker]),
-        rules=rules,
-    )
+    return _solution(table, new_sets, played, primary, objective, first_meld, int(played_counts[joker]), rules)
 
 
 @dataclass(frozen=True)
@@ -805,6 +781,26 @@ def _layout_from_decisions(
     played.extend([joker] * (jokers_used - jokers_forced))
     # runs were built in number order (jokers where they stand), groups by colour with jokers last
     return sets, played
+
+
+def _solution(
+    table: Sequence[TileSet], new_sets: list[TileSet], played: Sequence[Tile], primary: int,
+    objective: Objective, first_meld: bool, jokers_played: int, rules: RummikubRules,
+) -> Solution:
+    """The answer for a found play: a first meld adds its sets beside the untouched table."""
+    layout = list(table) + new_sets if first_meld else new_sets
+    kept = _count_kept(table, layout)
+    return Solution(
+        table=tuple(layout),
+        played=tuple(sorted(played)),
+        value=primary,
+        objective=objective,
+        first_meld=first_meld,
+        kept_sets=kept,
+        changed_sets=len(table) - kept,
+        jokers_played=jokers_played,
+        rules=rules,
+    )
 
 
 def _count_kept(original: Sequence[TileSet], layout: Sequence[TileSet]) -> int:
