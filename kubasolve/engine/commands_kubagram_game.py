@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kubasolve.engine.registry import Session, command
+from kubasolve.engine.registry import Session, command, lookup_game
 from kubasolve.errors import PositionError
 
 
@@ -19,11 +19,7 @@ class KubagramSessionGame:
 
 
 def _game(params: dict[str, Any], session: Session) -> tuple[str, KubagramSessionGame]:
-    gid = params.get("game")
-    game = session.games.get(gid) if isinstance(gid, str) else None
-    if not isinstance(game, KubagramSessionGame):
-        raise PositionError(f"no Kubagram game {gid!r}; start one with kubagram.new-game")
-    return gid, game  # type: ignore[return-value]
+    return lookup_game(params, session, KubagramSessionGame, "Kubagram", "kubagram.new-game")
 
 
 def _answer(gid: str, game: KubagramSessionGame, **extra: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubasolve.engine.registry import Session, command
+from kubasolve.engine.registry import Session, command, lookup_game
 from kubasolve.errors import PositionError
 
 
@@ -18,11 +18,7 @@ def _rules(params: dict[str, Any]):  # type: ignore[no-untyped-def]
 def _game(params: dict[str, Any], session: Session):  # type: ignore[no-untyped-def]
     from kubasolve.games.rummikub.game import RummikubGame
 
-    gid = params.get("game")
-    game = session.games.get(gid) if isinstance(gid, str) else None
-    if not isinstance(game, RummikubGame):
-        raise PositionError(f"no Rummikub game {gid!r}; start one with rummikub.new-game")
-    return gid, game
+    return lookup_game(params, session, RummikubGame, "Rummikub", "rummikub.new-game")
 
 
 @command("rummikub.solve")

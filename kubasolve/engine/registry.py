@@ -29,6 +29,17 @@ class Session:
         return gid
 
 
+def lookup_game(params: dict[str, Any], session: Session, kind: type, game_name: str, new_game_cmd: str) -> tuple[str, Any]:
+    """The running game named by ``params["game"]``, checked to be a ``kind``; a clear error otherwise."""
+    from kubasolve.errors import PositionError
+
+    gid = params.get("game")
+    game = session.games.get(gid) if isinstance(gid, str) else None
+    if not isinstance(game, kind):
+        raise PositionError(f"no {game_name} game {gid!r}; start one with {new_game_cmd}")
+    return gid, game  # type: ignore[return-value]
+
+
 def command(name: str) -> Callable[[Handler], Handler]:
     """Decorator: register ``fn`` as the handler of engine command ``name``."""
 
