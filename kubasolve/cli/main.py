@@ -1,6 +1,7 @@
 """Entry point of the ``kubasolve`` command: builds the argparse tree and maps user errors to exit code 2.
 
-Each subcommand lives in its own module exposing ``add_parser(subparsers)``; the handler it sets
+Each subcommand lives in its own module of ``kubasolve.cli`` exposing ``add_parser(subparsers)`` (found
+automatically); the handler it sets
 (``func``) returns an exit code. A :class:`~kubasolve.errors.KubasolveError` raised by a handler is
 printed as one clear line (or a JSON error object with ``--json``), never as a traceback.
 """
@@ -8,9 +9,12 @@ printed as one clear line (or a JSON error object with ``--json``), never as a t
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import pkgutil
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from kubasolve import __version__
 from kubasolve.errors import KubasolveError
@@ -18,8 +22,6 @@ from kubasolve.errors import KubasolveError
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the full ``kubasolve`` argument parser."""
-    from kubasolve.cli import bench, engine, kubagram, lexicon, rummikub
-
     parser = argparse.ArgumentParser(
         prog="kubasolve",
         description="Move generator and solver for letter-cube and tile word games.",
@@ -27,9 +29,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kubasolve {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in (lexicon, kubagram, rummikub, bench, engine):
+    for module in command_modules():
         module.add_parser(sub)
     return parser
+
+
+# Commands listed first, in this order; every other module of ``kubasolve.cli`` that defines
+# ``add_parser`` (a game's commands, say ``kubasolve/cli/crossword.py``) follows in name order.
+_FIRST = ("lexicon", "kubagram", "rummikub")
+_LAST = ("bench", "engine")
+
+
+def command_modules() -> list[ModuleType]:
+    """The ``kubasolve.cli`` modules that add a subcommand (those defining ``add_parser``)."""
+    import kubasolve.cli as package
+
+    names = sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_"))
+    ordered = [n for n in _FIRST if n in names] + [n for n in names if n not in _FIRST + _LAST] + [n for n in _LAST if n in names]
+    modules = [importlib.import_module(f"kubasolve.cli.{name}") for name in ordered]
+    return [m for m in modules if hasattr(m, "add_parser")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,9 @@ A malformed or invalid request gets an error answer and the loop goes on. See ``
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import sys
 import traceback
 from typing import Any, TextIO
@@ -19,13 +21,16 @@ PROTOCOL_VERSION = 1
 
 
 def _load_handlers() -> None:
-    # Importing the modules registers their commands (kept lazy so `import kubasolve` stays light).
-    from kubasolve.engine import commands_core, commands_kubagram, commands_rummikub  # noqa: F401
+    """Import every ``kubasolve/engine/commands_*.py`` module: importing one registers its commands.
 
-    try:  # the game commands land separately from the solver's
-        from kubasolve.engine import commands_kubagram_game  # noqa: F401
-    except ImportError:  # pragma: no cover
-        pass
+    Kept lazy (first request, not ``import kubasolve``) so the package import stays light; a game adds
+    its commands by adding such a module, nothing else.
+    """
+    import kubasolve.engine as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("commands_"):
+            importlib.import_module(f"kubasolve.engine.{info.name}")
 
 
 def handle_request(line: str, session: Session) -> dict[str, Any]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from kubasolve.errors import LexiconError
-from kubasolve.lexicon.alphabet import LATIN
 
 
 @dataclass(frozen=True)
@@ -20,15 +20,24 @@ class BundledList:
     licence: str
 
 
-BUNDLED: dict[str, BundledList] = {
-    "nl": BundledList(
-        name="nl",
-        file="nl/opentaal-2.20.19-game.txt.xz",
-        alphabet=LATIN,
-        description="Dutch: OpenTaal word list 2.20.19 (Debian wdutch), game filter (lower case, accents folded, a-z only)",
-        licence="BSD / CC-BY 3.0, (c) OpenTaal; see wordlists/nl/COPYRIGHT",
-    ),
-}
+def _discover() -> dict[str, BundledList]:
+    """One entry per ``<folder>/bundled.toml`` under the word-list folder (a language adds a folder)."""
+    try:
+        root = wordlist_dir()
+    except LexiconError:
+        return {}
+    entries: dict[str, BundledList] = {}
+    for meta in sorted(root.glob("*/bundled.toml")):
+        data = tomllib.loads(meta.read_text(encoding="utf-8"))
+        entry = BundledList(
+            name=data["name"],
+            file=f"{meta.parent.name}/{data['file']}",
+            alphabet=data["alphabet"],
+            description=data["description"],
+            licence=data["licence"],
+        )
+        entries[entry.name] = entry
+    return entries
 
 
 def wordlist_dir() -> Path:
@@ -46,3 +55,6 @@ def bundled_path(name: str) -> tuple[BundledList, Path]:
     if entry is None:
         raise LexiconError(f"no bundled lexicon {name!r}; bundled: {', '.join(sorted(BUNDLED))} (or give a file path)")
     return entry, wordlist_dir() / entry.file
+
+
+BUNDLED: dict[str, BundledList] = _discover()
