@@ -107,7 +107,7 @@ def _run_ray(
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
-        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError ... for a bad address
+        except Exception as exc:  # noqa: BLE001 -- Ray raises ConnectionError, RuntimeError, ValueError ... for a bad address
             raise ScaleError(f"cannot start or reach the Ray cluster ({address or 'local'}): {exc}") from None
         started = True
     try:

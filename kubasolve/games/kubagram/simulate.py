@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from kubasolve.errors import RulesError
+from kubasolve.scale import run_ordered
 
 __all__ = ["SimulationResult", "game_seed", "simulate", "simulate_kubagram", "wilson_interval"]
 
@@ -118,8 +118,13 @@ def _progress(done: int, total: int, start: float, stream: IO[str]) -> None:
 
 
 def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, progress: bool = False,
-             records: IO[str] | None = None, stream: IO[str] | None = None) -> SimulationResult:
-    """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to ``records``."""
+             records: IO[str] | None = None, stream: IO[str] | None = None, backend: str = "local",
+             address: str | None = None) -> SimulationResult:
+    """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to ``records``.
+
+    ``backend``/``address``: where the games run (:func:`kubasolve.scale.run_ordered`); the records and
+    the summary are the same for every backend and worker count.
+    """
     from kubasolve.ai.kubagram import policy_names
 
     if games < 1:
@@ -135,7 +140,8 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     stream = stream or sys.stderr
     start = time.perf_counter()
     tasks = [(list(players), seed, k) for k in range(games)]
-    for done, rec in enumerate(_run(tasks, workers), 1):
+    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
+                                                  init=_init_worker), 1):
         seats = rec["seats"]
         for s, lab in enumerate(seats):
             res.score_sum[lab] += rec["scores"][s]
@@ -157,17 +163,6 @@ def _init_worker() -> None:
     from kubasolve.games.kubagram.game import default_referee
 
     default_referee()
-
-
-def _run(tasks: list[tuple[list[str], int, int]], workers: int) -> Iterator[dict[str, Any]]:
-    """Records of the tasks in order, played here or in ``workers`` processes."""
-    if workers == 1:
-        for t in tasks:
-            yield _play_one(t)
-        return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(workers, initializer=_init_worker) as pool:
-        yield from pool.imap(_play_one, tasks, chunksize=1)
 
 
 simulate_kubagram = simulate
