@@ -20,7 +20,7 @@ from kubasolve.errors import KubasolveError
 PROTOCOL_VERSION = 1
 
 
-def _load_handlers() -> None:
+def load_handlers() -> None:
     """Import every ``kubasolve/engine/commands_*.py`` module: importing one registers its commands.
 
     Kept lazy (first request, not ``import kubasolve``) so the package import stays light; a game adds
@@ -35,7 +35,7 @@ def _load_handlers() -> None:
 
 def handle_request(line: str, session: Session) -> dict[str, Any]:
     """Answer one request line; never raises."""
-    _load_handlers()
+    load_handlers()
     req_id: Any = None
     try:
         try:
