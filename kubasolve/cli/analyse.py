@@ -1,0 +1,76 @@
+"""``kubasolve analyse FILE.jsonl --game GAME``: best moves of every position of a JSON-lines file.
+
+Each line holds one position, written as the ``params`` of the game's engine analysis command (see
+docs/scale.md); each answer is one JSON line on stdout (or ``-o FILE``), in input order; a bad line
+gets an error line. The summary goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from kubasolve.scale.analyse import ANALYSIS_COMMANDS
+from kubasolve.scale.runner import BACKENDS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyse",
+        help="best moves of every position in a JSON-lines file (one answer line each)",
+        description="Analyse a corpus of positions: one JSON position per line in, one JSON answer per line out.",
+    )
+    p.add_argument("file", help="JSON-lines file of positions ('-' = stdin)")
+    p.add_argument("--game", required=True, choices=sorted(ANALYSIS_COMMANDS), help="the game of the positions")
+    p.add_argument("--workers", type=_positive, default=1, help="local processes or Ray actors (default 1)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="where to run (default local)")
+    p.add_argument("--address", help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
+    p.add_argument("-o", "--output", help="write the answers to this file instead of stdout")
+    p.add_argument("--json", action="store_true", help="errors as JSON (the answers are JSON lines anyway)")
+    p.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kubasolve.errors import KubasolveError
+    from kubasolve.scale.analyse import analyse_lines
+
+    if args.address is not None and args.backend != "ray":
+        raise KubasolveError("--address goes with --backend ray")
+    if args.file == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        path = Path(args.file)
+        if not path.is_file():
+            raise KubasolveError(f"no such file: {args.file}")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise KubasolveError(f"{args.file} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if args.output is not None and not Path(args.output).resolve().parent.is_dir():
+        raise KubasolveError(f"the folder of {args.output} does not exist")
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    ok = failed = 0
+    start = time.perf_counter()
+    try:
+        for answer in analyse_lines(lines, args.game, workers=args.workers, backend=args.backend, address=args.address):
+            out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            if answer.get("ok"):
+                ok += 1
+            else:
+                failed += 1
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    wall = time.perf_counter() - start
+    rate = (ok + failed) / wall if wall > 0 else 0.0
+    sys.stderr.write(f"analysed {ok + failed} positions ({ok} ok, {failed} errors) in {wall:.1f} s, {rate:.1f}/s\n")
+    return 0

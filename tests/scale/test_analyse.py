@@ -1,0 +1,62 @@
+"""``kubasolve analyse``: one answer line per position, in input order, the same on every backend; a bad
+line gets an error line and the batch goes on (issue 13)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubasolve.cli.main import main
+from kubasolve.scale.analyse import analyse_lines
+
+LINES = [
+    json.dumps({"position": {"field": "kroegentoch", "jokers": ["EYGR"]}}),
+    "this is not json",
+    json.dumps({"position": {"field": "appelboom"}}),
+    "",
+    json.dumps({"rack": "r1 r2 r3"}),  # a Rummikub position given to the Kubagram analysis
+    json.dumps({"position": {"field": "tafelpoot"}}),
+]
+
+
+def _strip(answers: list[dict]) -> list[dict]:
+    return [{k: v for k, v in a.items() if k != "trace"} for a in answers]
+
+
+def test_every_line_gets_one_answer_in_order() -> None:
+    answers = list(analyse_lines(LINES, "kubagram"))
+    assert [a["line"] for a in answers] == [1, 2, 3, 5, 6]  # the blank line 4 is skipped, not answered
+    assert [a["ok"] for a in answers] == [True, False, True, False, True]
+    assert answers[0]["result"]["claim"]["words"][0]["word"] == "rechteroog"
+    assert answers[2]["result"]["claim"]["words"][0]["word"] == "appelboom"
+
+
+def test_workers_do_not_change_the_answers() -> None:
+    one = _strip(list(analyse_lines(LINES * 20, "kubagram", workers=1)))
+    two = _strip(list(analyse_lines(LINES * 20, "kubagram", workers=2)))
+    assert one == two and len(one) == 100
+
+
+@pytest.mark.slow
+def test_ray_backend_gives_the_local_answers() -> None:
+    pytest.importorskip("ray")
+    local = _strip(list(analyse_lines(LINES * 3, "kubagram")))
+    remote = _strip(list(analyse_lines(LINES * 3, "kubagram", workers=2, backend="ray")))
+    assert remote == local
+
+
+def test_cli_writes_answer_lines_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "positions.jsonl"
+    f.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    assert main(["analyse", str(f), "--game", "kubagram"]) == 0
+    captured = capsys.readouterr()
+    answers = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(answers) == 5 and answers[1]["ok"] is False
+    assert "analysed 5 positions" in captured.err
+
+
+def test_cli_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(tmp_path / "nope.jsonl"), "--game", "kubagram"]) != 0
+    assert "no such file" in capsys.readouterr().err
