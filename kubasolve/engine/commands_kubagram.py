@@ -1,61 +1,154 @@
-"""Engine commands of the Kubagram solver: best words, compound moves and best claim for a position."""
+"""Engine commands of the Kubagram solver: best words, compound moves and best claim for a position.
+
+The parameter schemas here (rules, position) are shared with the game commands in
+``commands_kubagram_game.py``. Bounds are chosen so that no request can run away: the field holds at
+most ``MAX_FIELD`` tiles, at most ``MAX_CHOICE`` of them jokers or choice cubes, the table at most 63
+words, and ``top`` is capped at ``MAX_TOP`` (``null`` = all, up to that cap).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from kubasolve.engine.registry import Session, command
-from kubasolve.errors import PositionError
+from kubasolve.engine.registry import (
+    UNSET,
+    LexiconName,
+    Meta,
+    Params,
+    Session,
+    UnsetType,
+    command,
+    given,
+)
+from kubasolve.errors import LimitError, PositionError
+
+MAX_FIELD = 108
+"""Field tiles in a solver request: the 108 cubes of the set (a real field never holds more)."""
+MAX_CHOICE = 8
+"""Jokers and choice (III) cubes together in a solver request (3 jokers + a few III cubes in a game)."""
+MAX_TABLE = 63
+"""Words on the table (the compound search's bitset width)."""
+MAX_TOP = 10_000
+"""Largest ``top``: longer answers are not useful and only cost memory."""
+MAX_WORD = 60
+
+Letters = Annotated[str, Meta(min_length=1, max_length=26, description="the faces of a joker or a III cube")]
+Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
+Small = Annotated[int, Meta(ge=0, le=16)]
+Player = Annotated[int, Meta(ge=0, le=7, description="a player index")]
+Top = Annotated[int, Meta(ge=1, le=MAX_TOP)] | None
+Objective = Literal["gain", "swing"]
 
 
-def _setup(params: dict[str, Any]):
-    from kubasolve.games.kubagram import KubagramPosition, KubagramRules, solver_for
+class KubagramRulesSpec(Params):
+    """Kubagram scoring rules (``KubagramRules``); omitted settings keep their defaults (docs/kubagram.md)."""
+
+    min_length: Annotated[int, Meta(ge=2, le=30)] | UnsetType = UNSET
+    letter_values: Annotated[dict[Annotated[str, Meta(min_length=1, max_length=1)], Annotated[int, Meta(ge=0, le=1000)]],
+                             Meta(max_length=64)] | UnsetType = UNSET
+    jokers: Annotated[list[Letters], Meta(max_length=12)] | UnsetType = UNSET
+    bonus_from: Annotated[int, Meta(ge=1, le=60)] | UnsetType = UNSET
+    bonus_step: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    joker_factor: Small | UnsetType = UNSET
+    compound_factor: Small | UnsetType = UNSET
+    last_cube_min_length: Annotated[int, Meta(ge=1, le=30)] | UnsetType = UNSET
+    compound_with_field_words: bool | UnsetType = UNSET
+    max_claim_words: Annotated[int, Meta(ge=1, le=3)] | UnsetType = UNSET
+    alphabet: Annotated[str, Meta(min_length=1, max_length=64)] | UnsetType = UNSET
+
+
+class TileSpec(Params):
+    """A field tile: its letters (several = a choice), ``joker`` for a held joker."""
+
+    letters: Letters
+    joker: bool = False
+
+
+class TableWordSpec(Params):
+    """A claimed word on the table."""
+
+    word: Word
+    owner: Player = 0
+    jokers: Small = 0
+    level: Small = 0
+
+
+class PositionSpec(Params):
+    """A solver position: ``field`` letters plus ``jokers`` and ``choices``, or the tiles one by one in ``tiles``."""
+
+    field: Annotated[str, Meta(max_length=2 * MAX_FIELD, description="fixed letters (spaces, commas, hyphens ignored)")] | UnsetType = UNSET
+    jokers: Annotated[list[Letters], Meta(max_length=MAX_CHOICE)] | UnsetType = UNSET
+    choices: Annotated[list[Letters], Meta(max_length=MAX_CHOICE)] | UnsetType = UNSET
+    tiles: Annotated[list[Letters | TileSpec], Meta(max_length=MAX_FIELD)] | UnsetType = UNSET
+    table: Annotated[list[Word | TableWordSpec], Meta(max_length=MAX_TABLE)] | UnsetType = UNSET
+    last_cube: bool | UnsetType = UNSET
+    mover: Player | UnsetType = UNSET
+
+
+class SolverParams(Params):
+    position: PositionSpec
+    rules: KubagramRulesSpec | None = None
+    lexicon: LexiconName = "nl"
+
+
+class BestWordsParams(SolverParams):
+    top: Top = 10
+
+
+class CompoundsParams(SolverParams):
+    top: Top = None
+    objective: Objective = "gain"
+
+
+class BestMoveParams(SolverParams):
+    objective: Objective = "gain"
+    max_words: Literal[1, 2, 3] | None = None
+
+
+def kubagram_rules(spec: KubagramRulesSpec | None) -> Any:
+    """``KubagramRules`` from the declared settings (the library checks the cross-field rules)."""
+    from kubasolve.games.kubagram import KubagramRules
+
+    return KubagramRules.from_dict(given(spec) if spec is not None else {})
+
+
+def _setup(p: SolverParams) -> tuple[Any, Any]:
+    from kubasolve.games.kubagram import KubagramPosition, solver_for
     from kubasolve.lexicon import load_lexicon
 
-    if "position" not in params:
-        raise PositionError('missing "position" (e.g. {"field": "kroegentoch", "jokers": ["EYGR"]})')
-    rules = KubagramRules.from_dict(params.get("rules", {}))
-    lexicon_name = params.get("lexicon", "nl")
-    if not isinstance(lexicon_name, str):
-        raise PositionError('"lexicon" must be a bundled name such as "nl"')
-    position = KubagramPosition.from_dict(params["position"])
-    return solver_for(load_lexicon(lexicon_name), rules), position
+    rules = kubagram_rules(p.rules)
+    spec = given(p.position)
+    if "tiles" in spec and {"field", "jokers", "choices"} & set(spec):
+        raise PositionError("give the field as tiles, or as field/jokers/choices, not both", key="params.position.tiles")
+    position = KubagramPosition.from_dict(spec)
+    choice = sum(1 for t in position.tiles if not t.fixed)
+    if choice > MAX_CHOICE:
+        raise LimitError(f"at most {MAX_CHOICE} jokers and choice cubes together, got {choice}", key="params.position")
+    if len(position.tiles) > MAX_FIELD:
+        raise LimitError(f"at most {MAX_FIELD} field tiles, got {len(position.tiles)}", key="params.position")
+    return solver_for(load_lexicon(p.lexicon), rules), position
 
 
-def _top(params: dict[str, Any], default: int | None) -> int | None:
-    top = params.get("top", default)
-    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
-        raise PositionError('"top" must be a positive integer or null (all)')
-    return top
+def _top(top: int | None) -> int:
+    return MAX_TOP if top is None else top
 
 
-def _objective(params: dict[str, Any]) -> str:
-    objective = params.get("objective", "gain")
-    if objective not in ("gain", "swing"):
-        raise PositionError('"objective" must be "gain" or "swing"')
-    return objective
+@command("kubagram.best-words", BestWordsParams)
+def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
+    """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000)."""
+    solver, position = _setup(p)
+    return {"words": [w.to_dict() for w in solver.best_words(position, top=_top(p.top))]}
 
 
-@command("kubagram.best-words")
-def best_words(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """Words formable from the field, best first: ``{"position": ..., "rules": {...}, "top": 10}``."""
-    solver, position = _setup(params)
-    return {"words": [w.to_dict() for w in solver.best_words(position, top=_top(params, 10))]}
+@command("kubagram.compounds", CompoundsParams)
+def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
+    """Compound moves from the table words (and one new field word where allowed), best first by ``objective``."""
+    solver, position = _setup(p)
+    return {"compounds": [c.to_dict() for c in solver.compound_moves(position, top=_top(p.top), objective=p.objective)]}
 
 
-@command("kubagram.compounds")
-def compounds(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """Compound moves from the table words (and one new field word where allowed)."""
-    solver, position = _setup(params)
-    return {"compounds": [c.to_dict() for c in solver.compound_moves(position, top=_top(params, None), objective=_objective(params))]}
-
-
-@command("kubagram.best-move")
-def best_move(params: dict[str, Any], session: Session) -> dict[str, Any]:
+@command("kubagram.best-move", BestMoveParams)
+def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules)."""
-    solver, position = _setup(params)
-    objective = _objective(params)
-    max_words = params.get("max_words")
-    if max_words is not None and (not isinstance(max_words, int) or isinstance(max_words, bool)):
-        raise PositionError('"max_words" must be 1, 2 or 3')
-    return {"claim": solver.best_move(position, objective=objective, max_words=max_words).to_dict()}
+    solver, position = _setup(p)
+    return {"claim": solver.best_move(position, objective=p.objective, max_words=p.max_words).to_dict()}

@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from kubasolve.engine.registry import Session, command, lookup_game
-from kubasolve.errors import PositionError
+from kubasolve.engine.commands_kubagram import (
+    MAX_WORD,
+    KubagramRulesSpec,
+    kubagram_rules,
+)
+from kubasolve.engine.registry import (
+    MAX_INT,
+    UNSET,
+    GameId,
+    Meta,
+    Name,
+    Params,
+    Seed,
+    Session,
+    UnsetType,
+    command,
+    given,
+    lookup_game,
+)
+from kubasolve.errors import IllegalMoveError, KubasolveError
+
+MAX_PLAYERS = 8
+AiName = Annotated[str, Meta(pattern=r"^(random|greedy|planner(:[1-3])?)$",
+                             description="random, greedy, planner or planner:DEPTH (depth 1-3)")]
+WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, phase, turn, taken, scores)")]
+Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
 @dataclass
@@ -18,92 +42,159 @@ class KubagramSessionGame:
     players: list[str]
 
 
-def _game(params: dict[str, Any], session: Session) -> tuple[str, KubagramSessionGame]:
-    return lookup_game(params, session, KubagramSessionGame, "Kubagram", "kubagram.new-game")
+class GameRulesSpec(Params):
+    """Kubagram game settings beyond scoring (``KubagramGameRules``; the player count comes from ``players``)."""
+
+    vowel_rule_consonants: Annotated[int, Meta(ge=0, le=200)] | UnsetType = UNSET
+    vowels: Annotated[str, Meta(min_length=1, max_length=26)] | UnsetType = UNSET
+    nonword_penalty: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    skips_per_game: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
+    missed_claims: bool | UnsetType = UNSET
 
 
-def _answer(gid: str, game: KubagramSessionGame, **extra: Any) -> dict[str, Any]:
-    return {"game": gid, "players": game.players, "state": game.state.to_dict(), **extra}
+class NewGameParams(Params):
+    seed: Seed | UnsetType = UNSET
+    players: Annotated[int, Meta(ge=1, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=1, max_length=MAX_PLAYERS)] | UnsetType = UNSET
+    rules: KubagramRulesSpec | UnsetType = UNSET
+    game_rules: GameRulesSpec | UnsetType = UNSET
+    rotation: Rotation | UnsetType = UNSET
+    state: Annotated[dict[str, Any], Meta(description="a saved state (kubagram.state) to resume; excludes seed, rules, game_rules, rotation")] | UnsetType = UNSET
 
 
-@command("kubagram.new-game")
-def new_game(params: dict[str, Any], session: Session) -> dict[str, Any]:
+class GameParams(Params):
+    game: GameId
+
+
+class LegalMovesParams(GameParams):
+    claims: Annotated[int, Meta(ge=1, le=100, description="how many best word claims and best compounds to list")] = 10
+
+
+class MoveSpec(Params):
+    """One action (see docs/engine_kubagram_game.md)."""
+
+    type: Literal["take", "place-zero", "claim", "skip", "end"]
+    letter: Annotated[str, Meta(min_length=1, max_length=1)] | UnsetType = UNSET
+    keep: bool | UnsetType = UNSET
+    word: Annotated[str, Meta(min_length=1, max_length=MAX_WORD)] | UnsetType = UNSET
+    tiles: Annotated[list[Annotated[int, Meta(ge=0, le=200)]], Meta(max_length=MAX_WORD)] | None | UnsetType = UNSET
+    parts: Annotated[list[Annotated[int, Meta(ge=0, le=200)] | None], Meta(max_length=16)] | UnsetType = UNSET
+
+
+class ApplyMoveParams(GameParams):
+    move: MoveSpec
+    state: WithState = True
+
+
+class AiMoveParams(GameParams):
+    ai: AiName = "planner"
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    apply: Annotated[bool, Meta(description="apply the chosen actions (false: only show them)")] = True
+    state: WithState = True
+
+
+def _game(p: GameParams, session: Session) -> KubagramSessionGame:
+    game: KubagramSessionGame = lookup_game(p.game, session, KubagramSessionGame, "Kubagram", "kubagram.new-game")
+    return game
+
+
+def _answer(gid: str, game: KubagramSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
+    if with_state:
+        out["state"] = game.state.to_dict()
+    else:
+        s = game.state
+        out.update(current=s.current, phase=s.phase, turn=s.turn, taken=s.taken, scores=list(s.scores))
+    return out
+
+
+@command("kubagram.new-game", NewGameParams)
+def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """Deal a new game: ``seed``, ``players`` (a count or a list of names such as ["human", "greedy"]),
     optional ``rules`` and ``game_rules`` objects, optional ``rotation``; or ``state`` to resume a saved game."""
     from kubasolve.games.kubagram.game import default_referee
     from kubasolve.games.kubagram.game_rules import KubagramGameRules
-    from kubasolve.games.kubagram.rules import KubagramRules
     from kubasolve.games.kubagram.state import GameState
 
-    if "state" in params:
-        state = GameState.from_dict(params["state"])
+    if p.state is not UNSET:
+        clash = [k for k in ("seed", "rules", "game_rules", "rotation") if getattr(p, k) is not UNSET]
+        if clash:
+            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+        state = GameState.from_dict(p.state)
         referee = default_referee(state.rules, state.game_rules)
-        players = params.get("players") or [f"player{i}" for i in range(state.n_players)]
-        game = KubagramSessionGame(referee, state, list(players))
-    else:
-        players = params.get("players", 2)
-        if isinstance(players, int) and not isinstance(players, bool):
-            names = [f"player{i}" for i in range(players)]
-        elif isinstance(players, list) and all(isinstance(p, str) for p in players):
-            names = list(players)
+        if isinstance(p.players, list):
+            if len(p.players) != state.n_players:
+                raise KubasolveError(f"params.players: the state has {state.n_players} players, got {len(p.players)} names",
+                                     key="params.players")
+            names = list(p.players)
+        elif isinstance(p.players, int) and p.players != state.n_players:
+            raise KubasolveError(f"params.players: the state has {state.n_players} players", key="params.players")
         else:
-            raise PositionError('"players" must be a number or a list of names')
-        seed = params.get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise PositionError('"seed" must be an integer or a string')
-        rules = KubagramRules.from_dict(params.get("rules") or {})
-        game_rules = KubagramGameRules.from_dict({**(params.get("game_rules") or {}), "n_players": len(names)})
-        referee = default_referee(rules, game_rules)
-        state = referee.new_game(seed, rotation=params.get("rotation"))
+            names = [f"player{i}" for i in range(state.n_players)]
         game = KubagramSessionGame(referee, state, names)
-    gid = session.new_game_id()
-    session.games[gid] = game
+    else:
+        players = 2 if p.players is UNSET else p.players
+        names = [f"player{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        rules = kubagram_rules(p.rules if p.rules is not UNSET else None)
+        settings = given(p.game_rules) if p.game_rules is not UNSET else {}
+        game_rules = KubagramGameRules.from_dict({**settings, "n_players": len(names)})
+        referee = default_referee(rules, game_rules)
+        state = referee.new_game(0 if p.seed is UNSET else p.seed, rotation=None if p.rotation is UNSET else p.rotation)
+        game = KubagramSessionGame(referee, state, names)
+    gid = session.add_game(game)
     return _answer(gid, game)
 
 
-@command("kubagram.state")
-def state_cmd(params: dict[str, Any], session: Session) -> dict[str, Any]:
+@command("kubagram.state", GameParams)
+def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
     """The full state of a running game (JSON snapshot, history included)."""
-    gid, game = _game(params, session)
-    return _answer(gid, game)
+    return _answer(p.game, _game(p, session))
 
 
-@command("kubagram.legal-moves")
-def legal_moves(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """Legal actions for the player to move: every take/skip/place choice, the ``claims`` (default 10) best word
-    claims and compounds, and ending the turn."""
-    gid, game = _game(params, session)
-    claims = params.get("claims", 10)
-    if not isinstance(claims, int) or isinstance(claims, bool) or claims < 1:
-        raise PositionError('"claims" must be a positive integer')
-    moves = game.referee.legal_actions(game.state, claims)
-    return {"game": gid, "player": game.state.current, "phase": game.state.phase,
-            "moves": [{**m.to_dict(), "text": m.describe()} for m in moves]}
+def _claim_value(referee: Any, state: Any, action: Any) -> dict[str, int]:
+    """What a claim is worth to the player to move: ``score`` (their gain) and ``taken`` (what the others lose)."""
+    after = referee.apply(state, action)
+    me = state.current
+    gain = after.scores[me] - state.scores[me]
+    taken = sum(max(0, before - now) for p, (before, now) in enumerate(zip(state.scores, after.scores)) if p != me)
+    return {"score": gain, "taken": taken}
 
 
-@command("kubagram.apply-move")
-def apply_move(params: dict[str, Any], session: Session) -> dict[str, Any]:
+@command("kubagram.legal-moves", LegalMovesParams)
+def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
+    """Legal actions for the player to move: every take/skip/place choice, the ``claims`` best word claims and
+    best compounds (each with its ``score`` and ``taken``), and ending the turn."""
+    from kubasolve.games.kubagram.actions import Claim
+
+    game = _game(p, session)
+    moves = []
+    for m in game.referee.legal_actions(game.state, p.claims):
+        entry = {**m.to_dict(), "text": m.describe()}
+        if isinstance(m, Claim):
+            entry.update(_claim_value(game.referee, game.state, m))
+        moves.append(entry)
+    return {"game": p.game, "player": game.state.current, "phase": game.state.phase, "moves": moves}
+
+
+@command("kubagram.apply-move", ApplyMoveParams)
+def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """Apply ``move`` (an action object) for the player to move; an illegal move is an error, state unchanged."""
-    gid, game = _game(params, session)
-    move = params.get("move")
-    if not isinstance(move, dict):
-        raise PositionError('"move" must be an object like {"type": "take", "letter": "a"}')
-    game.state = game.referee.apply(game.state, move)
-    return _answer(gid, game)
+    game = _game(p, session)
+    game.state = game.referee.apply(game.state, given(p.move))
+    return _answer(p.game, game, p.state)
 
 
-@command("kubagram.ai-move")
-def ai_move(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` (random, greedy, planner; default planner) play the rest of the current turn; ``apply``
-    (default true) applies the actions."""
+@command("kubagram.ai-move", AiMoveParams)
+def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
+    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions."""
     from kubasolve.ai.kubagram import make_policy
 
-    gid, game = _game(params, session)
+    game = _game(p, session)
     if game.state.over:
-        raise PositionError("the game is over")
-    policy = make_policy(str(params.get("ai", "planner")), int(params.get("seed", 0)))
+        raise IllegalMoveError("the game is over")
+    policy = make_policy(p.ai, p.seed)
     actions = policy.turn(game.referee, game.state)
-    if params.get("apply", True):
+    if p.apply:
         for a in actions:
             game.state = game.referee.apply(game.state, a)
-    return _answer(gid, game, actions=[{**a.to_dict(), "text": a.describe()} for a in actions])
+    return _answer(p.game, game, p.state, actions=[{**a.to_dict(), "text": a.describe()} for a in actions])
+

@@ -1,118 +1,209 @@
-"""Engine commands of Rummikub (all named ``rummikub.*``; schemas in docs/engine_rummikub.md)."""
+"""Engine commands of Rummikub (all named ``rummikub.*``; schemas in docs/engine_rummikub.md).
+
+Bounds: a rack holds at most ``MAX_RACK`` tiles, a table at most ``MAX_SETS`` sets of at most
+``MAX_SET`` tiles (text forms at most ``MAX_TEXT`` characters), so nothing is parsed beyond them;
+``rummikub.simulate`` plays at most ``MAX_SIM_GAMES`` games per request.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from kubasolve.engine.registry import Session, command, lookup_game
-from kubasolve.errors import PositionError
+import msgspec
+
+from kubasolve.engine.registry import (
+    MAX_INT,
+    UNSET,
+    GameId,
+    Meta,
+    Name,
+    Params,
+    Session,
+    UnsetType,
+    command,
+    given,
+    lookup_game,
+)
+from kubasolve.errors import KubasolveError
+
+MAX_RACK = 120
+MAX_SET = 32
+MAX_SETS = 120
+MAX_TEXT = 4000
+MAX_SIM_GAMES = 100
+MAX_PLAYERS = 8
+
+TileText = Annotated[str, Meta(min_length=1, max_length=4, description='a tile such as "r7" or "J"')]
+SetList = Annotated[list[TileText], Meta(max_length=MAX_SET)]
+TableSpec = (Annotated[str, Meta(max_length=MAX_TEXT, description='sets separated by "|", e.g. "r1 r2 r3 | b10 o10 k10"')]
+             | Annotated[list[SetList | Annotated[str, Meta(max_length=200)]], Meta(max_length=MAX_SETS)])
+RackSpec = Annotated[str, Meta(max_length=MAX_TEXT, description='tiles separated by spaces, e.g. "r4 J b11"')] | Annotated[list[TileText], Meta(max_length=MAX_RACK)]
+ObjectiveName = Literal["tiles", "value", "keep-jokers", "penalty"]
+AiName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9:_-]+$", description="greedy or holdback")]
+SeedInt = Annotated[int, Meta(ge=0, le=MAX_INT)]
+WithState = Annotated[bool, Meta(description="answer with the whole state (false: only turn, over, winner, scores)")]
 
 
-def _rules(params: dict[str, Any]):  # type: ignore[no-untyped-def]
+class RummikubRulesSpec(Params):
+    """Rummikub rule settings (``RummikubRules``); omitted ones keep the rulebook defaults (docs/rummikub.md)."""
+
+    numbers: Annotated[int, Meta(ge=1, le=26)] | UnsetType = UNSET
+    colours: Annotated[int, Meta(ge=1, le=8)] | UnsetType = UNSET
+    copies: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET
+    jokers: Annotated[int, Meta(ge=0, le=4)] | UnsetType = UNSET
+    min_set_size: Annotated[int, Meta(ge=2, le=6)] | UnsetType = UNSET
+    min_first_meld: Annotated[int, Meta(ge=0, le=10_000)] | UnsetType = UNSET
+    tiles_dealt: Annotated[int, Meta(ge=1, le=MAX_RACK)] | UnsetType = UNSET
+    joker_penalty: Annotated[int, Meta(ge=0, le=10_000)] | UnsetType = UNSET
+    timeout_draw: Annotated[int, Meta(ge=0, le=MAX_RACK)] | UnsetType = UNSET
+    colour_letters: Annotated[str, Meta(min_length=1, max_length=8)] | UnsetType = UNSET
+    joker_retrieval: Annotated[str, Meta(max_length=16, description='"strict" (rulebook) or "free"')] | UnsetType = UNSET
+
+
+def _rules(spec: RummikubRulesSpec | None | UnsetType) -> Any:
     from kubasolve.games.rummikub import RummikubRules
 
-    raw = params.get("rules", {})
-    return RummikubRules.from_dict(raw if raw is not None else {})
+    return RummikubRules.from_dict(given(spec) if isinstance(spec, RummikubRulesSpec) else {})
 
 
-def _game(params: dict[str, Any], session: Session):  # type: ignore[no-untyped-def]
+class GameParams(Params):
+    game: GameId
+
+
+def _game(gid: str, session: Session) -> Any:
     from kubasolve.games.rummikub.game import RummikubGame
 
-    return lookup_game(params, session, RummikubGame, "Rummikub", "rummikub.new-game")
+    return lookup_game(gid, session, RummikubGame, "Rummikub", "rummikub.new-game")
 
 
-@command("rummikub.solve")
-def solve_cmd(params: dict[str, Any], session: Session) -> dict[str, Any]:
+def _answer(gid: str, game: Any, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": gid, **extra}
+    if with_state:
+        out["state"] = game.to_dict()
+    else:
+        out.update(turn=game.turn, over=game.over, winner=game.winner, scores=game.scores)
+    return out
+
+
+class SolveParams(Params):
+    table: TableSpec | UnsetType = UNSET
+    rack: RackSpec | UnsetType = UNSET
+    game: GameId | UnsetType = UNSET
+    objective: ObjectiveName = "tiles"
+    first_meld: bool = False
+    fewest_changes: bool = False
+    method: Literal["auto", "dp", "ilp"] = "auto"
+    rules: RummikubRulesSpec | UnsetType = UNSET
+
+
+@command("rummikub.solve", SolveParams)
+def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
     """Best play for ``table`` + ``rack`` (text or lists of tiles), or for the player to move in ``game``."""
     from kubasolve.games.rummikub import parse_table, parse_tiles, solve
 
-    objective = params.get("objective", "tiles")
-    if "game" in params:
-        _, game = _game(params, session)
-        return game.best_move(objective).to_dict()
-    rules = _rules(params)
-    if "rack" not in params:
-        raise PositionError('rummikub.solve needs "rack" (and "table"), or "game"')
-    table = parse_table(params.get("table", []), rules)
-    rack = parse_tiles(params["rack"], rules)
-    sol = solve(
-        table,
-        rack,
-        rules,
-        objective,
-        first_meld=bool(params.get("first_meld", False)),
-        minimise_changes=bool(params.get("fewest_changes", False)),
-        method=str(params.get("method", "auto")),
-    )
-    return sol.to_dict()
+    if p.game is not UNSET:
+        clash = [k for k in ("table", "rack", "rules") if getattr(p, k) is not UNSET]
+        if clash:
+            raise KubasolveError(f"params.{clash[0]}: not allowed with game (the game holds it)", key=f"params.{clash[0]}")
+        return _game(p.game, session).best_move(p.objective).to_dict()  # type: ignore[no-any-return]
+    if p.rack is UNSET:
+        raise KubasolveError('params.rack: required (with "table"), or give "game"', key="params.rack")
+    rules = _rules(p.rules)
+    table = parse_table(p.table if p.table is not UNSET else [], rules)
+    rack = parse_tiles(p.rack, rules)
+    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld, minimise_changes=p.fewest_changes, method=p.method)
+    return sol.to_dict()  # type: ignore[no-any-return]
 
 
-@command("rummikub.new-game")
-def new_game(params: dict[str, Any], session: Session) -> dict[str, Any]:
+class NewGameParams(Params):
+    players: Annotated[int, Meta(ge=2, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=2, max_length=MAX_PLAYERS)] = 2
+    seed: SeedInt = 0
+    rules: RummikubRulesSpec | UnsetType = UNSET
+
+
+@command("rummikub.new-game", NewGameParams)
+def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """Deal a new game from ``seed`` for ``players`` (a count or a list of names)."""
     from kubasolve.games.rummikub.game import RummikubGame
 
-    players = params.get("players", 2)
-    names = players if isinstance(players, list) else None
-    count = len(players) if isinstance(players, list) else players
-    if not isinstance(count, int):
-        raise PositionError('"players" must be a number or a list of names')
-    game = RummikubGame.new(count, int(params.get("seed", 0)), _rules(params), names)
-    gid = session.new_game_id()
-    session.games[gid] = game
-    return {"game": gid, "state": game.to_dict()}
+    names = p.players if isinstance(p.players, list) else None
+    count = len(p.players) if isinstance(p.players, list) else p.players
+    game = RummikubGame.new(count, p.seed, _rules(p.rules), names)
+    return _answer(session.add_game(game), game)
 
 
-@command("rummikub.state")
-def state(params: dict[str, Any], session: Session) -> dict[str, Any]:
+class StateParams(GameParams):
+    hide_racks: bool = False
+
+
+@command("rummikub.state", StateParams)
+def state(p: StateParams, session: Session) -> dict[str, Any]:
     """Full state of a running game (racks included unless ``hide_racks``)."""
-    gid, game = _game(params, session)
-    return {"game": gid, "state": game.to_dict(hide_racks=bool(params.get("hide_racks", False)))}
+    return {"game": p.game, "state": _game(p.game, session).to_dict(hide_racks=p.hide_racks)}
 
 
-@command("rummikub.apply-move")
-def apply_move(params: dict[str, Any], session: Session) -> dict[str, Any]:
+class MoveSpec(Params):
+    """``{"type": "play", "table": <the whole new table>}``, ``{"type": "draw"}`` or ``{"type": "timeout"}``."""
+
+    type: Literal["play", "draw", "timeout"]
+    table: TableSpec | UnsetType = UNSET
+
+
+class ApplyMoveParams(GameParams):
+    move: MoveSpec
+    state: WithState = True
+
+
+@command("rummikub.apply-move", ApplyMoveParams)
+def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """Apply ``move`` for the player to move; an illegal move is an error with reasons, state unchanged."""
-    gid, game = _game(params, session)
-    move = params.get("move")
-    if not isinstance(move, dict):
-        raise PositionError('"move" must be an object like {"type": "draw"}')
-    game.apply(move)
-    return {"game": gid, "state": game.to_dict()}
+    game = _game(p.game, session)
+    game.apply(given(p.move))
+    return _answer(p.game, game, p.state)
 
 
-@command("rummikub.ai-move")
-def ai_move_cmd(params: dict[str, Any], session: Session) -> dict[str, Any]:
+class AiMoveParams(GameParams):
+    ai: AiName = "greedy"
+    apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
+    state: WithState = True
+
+
+@command("rummikub.ai-move", AiMoveParams)
+def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true)."""
     from kubasolve.ai.rummikub import ai_move
 
-    gid, game = _game(params, session)
-    move = ai_move(game, str(params.get("ai", "greedy")))
-    if params.get("apply", True):
+    game = _game(p.game, session)
+    move = ai_move(game, p.ai)
+    if p.apply:
         game.apply(move)
-    return {"game": gid, "move": move, "state": game.to_dict()}
+    return _answer(p.game, game, p.state, move=move)
 
 
-@command("rummikub.load-game")
-def load_game(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """Rebuild a game from a saved ``state`` (rules, seed, players, moves) by replaying its moves."""
+class LoadGameParams(Params):
+    state: Annotated[dict[str, Any], Meta(description="a saved state (rummikub.state): rules, seed, players, moves")]
+
+
+@command("rummikub.load-game", LoadGameParams)
+def load_game(p: LoadGameParams, session: Session) -> dict[str, Any]:
+    """Rebuild a game from a saved ``state`` by replaying its moves from the seed (each move checked)."""
     from kubasolve.games.rummikub.game import RummikubGame
 
-    data = params.get("state")
-    if not isinstance(data, dict):
-        raise PositionError('"state" must be a saved game object (from rummikub.state)')
-    game = RummikubGame.from_dict(data)
-    gid = session.new_game_id()
-    session.games[gid] = game
-    return {"game": gid, "state": game.to_dict()}
+    game = RummikubGame.from_dict(p.state)
+    return _answer(session.add_game(game), game)
 
 
-@command("rummikub.simulate")
-def simulate_cmd(params: dict[str, Any], session: Session) -> dict[str, Any]:
-    """AI-vs-AI games: ``games``, ``players`` (list of AI names), ``seed``."""
+class SimulateParams(Params):
+    games: Annotated[int, Meta(ge=1, le=MAX_SIM_GAMES)] = 1
+    players: Annotated[list[AiName], Meta(min_length=2, max_length=MAX_PLAYERS)] = msgspec.field(
+        default_factory=lambda: ["greedy", "holdback"])
+    seed: SeedInt = 0
+    rules: RummikubRulesSpec | UnsetType = UNSET
+
+
+@command("rummikub.simulate", SimulateParams)
+def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
+    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
     from kubasolve.ai.rummikub import simulate
 
-    players = params.get("players", ["greedy", "holdback"])
-    if not isinstance(players, list):
-        raise PositionError('"players" must be a list such as ["greedy", "holdback"]')
-    return simulate(int(params.get("games", 1)), players, int(params.get("seed", 0)), _rules(params)).to_dict()
+    return simulate(p.games, p.players, p.seed, _rules(p.rules)).to_dict()  # type: ignore[no-any-return]

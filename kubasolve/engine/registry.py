@@ -1,24 +1,230 @@
-"""Registry of engine request handlers: each game module adds its commands here.
+"""Registry of engine commands: each ``commands_<game>.py`` module declares its commands here.
 
-A handler takes the request's ``params`` object (a dict) and a :class:`Session` (state kept between
-requests, e.g. running games) and returns a JSON-serialisable dict. It raises
-:class:`~kubasolve.errors.KubasolveError` for a bad request; the server turns that into an error answer.
+A command is a handler plus the schema of its parameters, declared once as a :class:`Params`
+subclass (a ``msgspec.Struct`` that forbids unknown fields). The server decodes the request's
+``params`` straight into that struct - strict types (``"false"`` is not a bool, ``3.9`` not an int),
+declared ranges and lengths checked before any handler code runs - so a handler receives a valid,
+typed value and never sees a raw dict. ``hello``/``schema`` publish the same declarations as JSON
+Schema. The handler returns a JSON-serialisable dict, or raises a
+:class:`~kubasolve.errors.KubasolveError` subclass (its ``code`` becomes the answer's error code).
+
+Example (see "Declaring a command" in ``docs/engine.md``)::
+
+    class EchoParams(Params):
+        text: Annotated[str, Meta(max_length=100)]
+        times: Annotated[int, Meta(ge=1, le=10)] = 1
+
+    @command("demo.echo", EchoParams)
+    def echo(p: EchoParams, session: Session) -> dict[str, Any]:
+        \"\"\"Repeat ``text``.\"\"\"
+        return {"text": p.text * p.times}
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
-Handler = Callable[[dict[str, Any], "Session"], dict[str, Any]]
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
-HANDLERS: dict[str, Handler] = {}
+from kubasolve.errors import KubasolveError, LimitError, UnknownGameError
+
+__all__ = [
+    "COMMANDS",
+    "HANDLERS",
+    "LIMITS",
+    "MAX_INT",
+    "UNSET",
+    "Budget",
+    "Command",
+    "GameId",
+    "LexiconName",
+    "Meta",
+    "Name",
+    "NoParams",
+    "Params",
+    "Seed",
+    "Session",
+    "UnsetType",
+    "command",
+    "decode_params",
+    "given",
+    "lookup_game",
+    "validation_error",
+]
+
+
+class Params(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base class of every command's parameters: unknown keys are refused by name."""
+
+
+class NoParams(Params):
+    """A command without parameters (``params`` may be omitted or ``{}``)."""
+
+
+MAX_INT = 2**53 - 1
+"""Largest integer a request may hold anywhere (exact in every JSON implementation, JavaScript included)."""
+
+GameId = Annotated[str, Meta(min_length=1, max_length=32, description='a running game\'s id, e.g. "g1"')]
+Seed = Annotated[int, Meta(ge=0, le=MAX_INT)] | Annotated[str, Meta(max_length=200)]
+LexiconName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
+                                  description='a bundled lexicon, e.g. "nl"')]
+Name = Annotated[str, Meta(min_length=1, max_length=64, description="a player or AI name")]
+
+MoveTimeMs = Annotated[int, Meta(ge=1, le=600_000, description="time budget in milliseconds (answers with the best found so far)")]
+MaxNodes = Annotated[int, Meta(ge=1, le=10**12, description="search node budget (answers with the best found so far)")]
+
+
+class Budget(Params):
+    """Mixin for commands that search: an optional time and/or node budget."""
+
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: MaxNodes | None = None
+
+
+P = TypeVar("P", bound=Params)
+Handler = Callable[[Any, "Session"], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One engine command: its name, handler and parameter schema."""
+
+    name: str
+    handler: Handler
+    params: type[Params]
+    summary: str
+
+    def decode(self, raw: bytes) -> Params:
+        """The request's ``params`` JSON decoded into the declared struct; a named error otherwise."""
+        return decode_params(raw, self.params)
+
+    def schema(self) -> dict[str, Any]:
+        """``{"summary", "params": <JSON Schema of the parameters>}``."""
+        return {"summary": self.summary, "params": msgspec.json.schema(self.params)}
+
+
+COMMANDS: dict[str, Command] = {}
+HANDLERS = COMMANDS
+"""Older name of :data:`COMMANDS` (membership tests such as ``cmd in HANDLERS`` keep working)."""
+
+LIMITS: dict[str, int] = {
+    "line_bytes": 1 << 20,
+    "games_per_session": 1000,
+    "max_int": MAX_INT,
+}
+"""Engine-wide bounds (published by ``hello``); per-command bounds live in the command schemas."""
+
+
+def command(name: str, params: type[Params] = NoParams) -> Callable[[Handler], Handler]:
+    """Decorator: register ``fn(p: params, session) -> dict`` as the handler of engine command ``name``."""
+    if not (isinstance(params, type) and issubclass(params, Params)):
+        raise TypeError(f"engine command {name!r}: params must be a Params subclass")
+
+    def register(fn: Handler) -> Handler:
+        if name in COMMANDS:
+            raise RuntimeError(f"engine command {name!r} registered twice")
+        summary = (fn.__doc__ or "").strip().split("\n\n")[0]
+        COMMANDS[name] = Command(name, fn, params, " ".join(summary.split()))
+        return fn
+
+    return register
+
+
+def given(struct: msgspec.Struct) -> dict[str, Any]:
+    """The fields of ``struct`` that the request set (``UNSET`` ones dropped), nested structs as dicts.
+
+    Handy to hand a declared sub-object (rules, a position) to a library ``from_dict``.
+    """
+    out: dict[str, Any] = {}
+    for name in struct.__struct_fields__:
+        value = getattr(struct, name)
+        if value is UNSET:
+            continue
+        out[name] = msgspec.to_builtins(value)
+    return out
+
+
+def decode_params(raw: bytes, kind: type[P]) -> P:
+    """Decode JSON ``raw`` into ``kind`` (used by the server; a named bad-request error otherwise)."""
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as exc:
+        raise validation_error(exc, kind) from None
+
+
+_AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+_TYPE_WORDS = {"int": "an integer", "str": "a string", "bool": "true or false", "float": "a number",
+               "array": "an array", "object": "an object", "null": "null"}
+_FIELD = re.compile(r"(?P<what>unknown|required) field `(?P<name>[^`]*)`")
+
+
+def validation_error(exc: msgspec.ValidationError, kind: type | None = None, root: str = "params") -> KubasolveError:
+    """A msgspec validation error as a bad-request error naming the key, e.g. ``params.top``."""
+    text = str(exc)
+    path = ""
+    at = _AT.search(text)
+    if at:
+        path = at["path"]
+        text = text[: at.start()]
+    key = root + path
+    hint = ""
+    found = _FIELD.search(text)
+    if found:
+        key = f"{key}.{found['name']}"
+        if found["what"] == "unknown":
+            text = "unknown parameter" if not path else "unknown key"
+            if not path and kind is not None and hasattr(kind, "__struct_fields__"):
+                hint = f" (known: {', '.join(kind.__struct_fields__) or 'none'})"
+        else:
+            text = "required parameter missing" if not path else "required key missing"
+    text = re.sub(r"`([^`]*)`", lambda m: " or ".join(_TYPE_WORDS.get(t.strip(), t.strip()) for t in m[1].split("|")), text)
+    if text.startswith("Invalid enum value") and kind is not None:
+        choices = _literal_choices(kind, path)
+        if choices:
+            hint = f" (one of {', '.join(repr(c) for c in choices)})"
+    message = text.replace("`", "")
+    message = message[:1].lower() + message[1:]
+    return KubasolveError(f"{key}: {message}{hint}", key=key)
+
+
+def _literal_choices(kind: Any, path: str) -> tuple[Any, ...]:
+    """The allowed values of the Literal field at ``path`` (``.move.type``) of struct ``kind``; () if unknown."""
+    hint: Any = kind
+    for name in re.findall(r"\.(\w+)", path):
+        struct = next((t for t in _flat(hint) if isinstance(t, type) and issubclass(t, msgspec.Struct)), None)
+        if struct is None:
+            return ()
+        hint = get_type_hints(struct, include_extras=True).get(name)
+    return tuple(v for t in _flat(hint) if get_origin(t) is Literal for v in get_args(t))
+
+
+def _flat(hint: Any) -> list[Any]:
+    """The alternatives of a type hint, Annotated and unions unwrapped."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        return _flat(get_args(hint)[0])
+    if origin in (Union, UnionType):
+        return [t for arg in get_args(hint) for t in _flat(arg)]
+    return [hint]
 
 
 @dataclass
 class Session:
-    """State that lives as long as one engine process: loaded lexicons, running games."""
+    """State that lives as long as one engine process: running games."""
 
     games: dict[str, Any] = field(default_factory=dict)
     next_game_id: int = 1
@@ -28,25 +234,18 @@ class Session:
         self.next_game_id += 1
         return gid
 
+    def add_game(self, game: Any) -> str:
+        """Keep ``game`` under a new id; refused when the session holds too many games."""
+        if len(self.games) >= LIMITS["games_per_session"]:
+            raise LimitError(f"this session already holds {len(self.games)} games (the limit); close some with close-game")
+        gid = self.new_game_id()
+        self.games[gid] = game
+        return gid
 
-def lookup_game(params: dict[str, Any], session: Session, kind: type, game_name: str, new_game_cmd: str) -> tuple[str, Any]:
-    """The running game named by ``params["game"]``, checked to be a ``kind``; a clear error otherwise."""
-    from kubasolve.errors import PositionError
 
-    gid = params.get("game")
-    game = session.games.get(gid) if isinstance(gid, str) else None
+def lookup_game(gid: str, session: Session, kind: type, game_name: str, new_game_cmd: str) -> Any:
+    """The running game ``gid``, checked to be a ``kind``; an ``unknown-game`` error otherwise."""
+    game = session.games.get(gid)
     if not isinstance(game, kind):
-        raise PositionError(f"no {game_name} game {gid!r}; start one with {new_game_cmd}")
-    return gid, game  # type: ignore[return-value]
-
-
-def command(name: str) -> Callable[[Handler], Handler]:
-    """Decorator: register ``fn`` as the handler of engine command ``name``."""
-
-    def register(fn: Handler) -> Handler:
-        if name in HANDLERS:
-            raise RuntimeError(f"engine command {name!r} registered twice")
-        HANDLERS[name] = fn
-        return fn
-
-    return register
+        raise UnknownGameError(f"no {game_name} game {gid!r}; start one with {new_game_cmd}", key="params.game")
+    return game

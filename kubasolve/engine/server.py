@@ -1,23 +1,51 @@
 """The JSON-lines loop: one request object per input line, one answer object per output line.
 
-Request: ``{"id": <any>, "cmd": "<command>", "params": {...}}`` (``id`` optional, echoed back).
-Answer: ``{"id": ..., "ok": true, "result": {...}}`` or ``{"id": ..., "ok": false, "error": "..."}``.
-A malformed or invalid request gets an error answer and the loop goes on. See ``docs/engine.md``.
+Request: ``{"id": <string|integer|null>, "cmd": "<command>", "params": {...}}``.
+Answer: ``{"id": ..., "ok": true, "result": {...}}`` or
+``{"id": ..., "ok": false, "error": {"code": "...", "message": "...", "key": "..."}}``.
+
+Whatever comes in, every non-blank line gets exactly one answer, in strict JSON and valid UTF-8:
+input is read as bytes in bounded chunks (a line over ``LIMITS["line_bytes"]`` is refused without
+being parsed), decoded per line (invalid UTF-8 is a bad request), parsed with msgspec (no recursion
+crash on deep nesting, no NaN), and the answer encoder replaces anything unencodable. A bug in a
+command is an ``internal`` error answer (the traceback goes to stderr, never into the answer) and the
+loop goes on. See ``docs/engine.md``.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import io
 import json
+import logging
 import pkgutil
+import re
 import sys
-import traceback
-from typing import Any, TextIO
+from collections.abc import Iterator
+from typing import IO, Annotated, Any
 
-from kubasolve.engine.registry import HANDLERS, Session
-from kubasolve.errors import KubasolveError
+import msgspec
 
-PROTOCOL_VERSION = 1
+from kubasolve.engine.registry import (
+    COMMANDS,
+    LIMITS,
+    MAX_INT,
+    Meta,
+    Session,
+    decode_params,
+    validation_error,
+)
+from kubasolve.errors import KubasolveError, LimitError, UnknownCommandError
+
+PROTOCOL_VERSION = 2
+
+log = logging.getLogger("kubasolve.engine")
+
+RequestId = Annotated[str, Meta(max_length=256)] | Annotated[int, Meta(ge=-MAX_INT, le=MAX_INT)] | None
+_ENVELOPE_KEYS = ("id", "cmd", "params")
+_EMPTY_PARAMS = b"{}"
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def load_handlers() -> None:
@@ -33,52 +61,193 @@ def load_handlers() -> None:
             importlib.import_module(f"kubasolve.engine.{info.name}")
 
 
-def handle_request(line: str, session: Session) -> dict[str, Any]:
-    """Answer one request line; never raises."""
+def _error(req_id: Any, code: str, message: str, key: str | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if key is not None:
+        error["key"] = key
+    return {"id": req_id, "ok": False, "error": error}
+
+
+def _salvage_id(text: str) -> Any:
+    """Best effort: the id of a line msgspec refused (e.g. a bad string elsewhere), if it is a valid id."""
+    try:
+        data = json.loads(text)
+        if isinstance(data, dict) and "id" in data:
+            return msgspec.json.decode(msgspec.json.encode(data["id"]), type=RequestId)
+    except Exception:  # noqa: BLE001, S110 - anything unparsable simply has no id to echo
+        pass
+    return None
+
+
+def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
+    """Split a request line into its id and envelope (raw values); raises on a malformed line."""
+    if isinstance(line, str):
+        line = line.encode("utf-8", "surrogatepass")
+    if len(line) > LIMITS["line_bytes"]:
+        raise LimitError(f"line of {len(line)} bytes exceeds the limit of {LIMITS['line_bytes']} bytes")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KubasolveError(f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} at offset {exc.start})") from None
+    try:
+        envelope = msgspec.json.decode(line, type=dict[str, msgspec.Raw])
+    except msgspec.ValidationError:
+        raise KubasolveError("a request must be a JSON object") from None
+    except msgspec.DecodeError as exc:
+        message = str(exc)
+        if ("truncated" in message or "escape" in message) and _SURROGATE_ESCAPE.search(text):
+            message = "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair)"
+        raise _Refused(_salvage_id(text), KubasolveError(f"malformed JSON: {message}")) from None
+    except RecursionError:
+        raise KubasolveError("malformed request: JSON nested too deeply") from None
+    req_id: Any = None
+    if "id" in envelope:
+        try:
+            req_id = msgspec.json.decode(envelope["id"], type=RequestId)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            shown = bytes(envelope["id"])[:40].decode("utf-8", "replace")
+            raise KubasolveError(f"id must be a string (at most 256 characters), an integer within ±{MAX_INT} or null, got {shown}",
+                                 key="id") from None
+    return req_id, envelope
+
+
+class _Refused(Exception):
+    """A request refused before its id was known for sure: carries the id to echo, if any."""
+
+    def __init__(self, req_id: Any, error: KubasolveError) -> None:
+        super().__init__(str(error))
+        self.req_id = req_id
+        self.error = error
+
+
+def handle_request(line: bytes | str, session: Session) -> dict[str, Any]:
+    """Answer one request line (bytes or text); never raises."""
     load_handlers()
     req_id: Any = None
     try:
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise KubasolveError(f"malformed JSON: {exc.msg} at column {exc.colno}") from None
-        if not isinstance(request, dict):
-            raise KubasolveError("a request must be a JSON object")
-        req_id = request.get("id")
-        cmd = request.get("cmd")
-        if not isinstance(cmd, str):
-            raise KubasolveError('missing "cmd" (a string naming the command)')
-        handler = HANDLERS.get(cmd)
-        if handler is None:
-            raise KubasolveError(f"unknown command {cmd!r}; known: {', '.join(sorted(HANDLERS))}")
-        params = request.get("params", {})
-        if not isinstance(params, dict):
-            raise KubasolveError('"params" must be a JSON object')
-        result = handler(params, session)
+            req_id, envelope = _parse(line)
+        except _Refused as refused:
+            req_id = refused.req_id
+            raise refused.error from None
+        for key in envelope:
+            if key not in _ENVELOPE_KEYS:
+                raise KubasolveError(f"unknown request key {key[:40]!r}; a request holds id, cmd and params", key=key[:40])
+        if "cmd" not in envelope:
+            raise KubasolveError('missing "cmd" (a string naming the command)', key="cmd")
+        try:
+            cmd = msgspec.json.decode(envelope["cmd"], type=Annotated[str, Meta(max_length=64)])
+        except (msgspec.ValidationError, RecursionError):
+            raise KubasolveError('"cmd" must be a string naming the command (at most 64 characters)', key="cmd") from None
+        entry = COMMANDS.get(cmd)
+        if entry is None:
+            close = difflib.get_close_matches(cmd, COMMANDS, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; hello lists the commands"
+            raise UnknownCommandError(f"unknown command {cmd!r}{hint}", key="cmd")
+        try:
+            params = decode_params(bytes(envelope.get("params", _EMPTY_PARAMS)), entry.params)
+        except RecursionError:
+            raise KubasolveError("params nested too deeply", key="params") from None
+        result = entry.handler(params, session)
         return {"id": req_id, "ok": True, "result": result}
     except KubasolveError as exc:
-        return {"id": req_id, "ok": False, "error": str(exc), "kind": type(exc).__name__}
-    except Exception as exc:  # a bug: report it without killing the engine
-        return {
-            "id": req_id,
-            "ok": False,
-            "error": f"internal error: {type(exc).__name__}: {exc}",
-            "kind": "InternalError",
-            "trace": traceback.format_exc(limit=3),
-        }
+        return _error(req_id, exc.code, str(exc), exc.key)
+    except msgspec.ValidationError as exc:  # a handler decoding a sub-object itself
+        err = validation_error(exc)
+        return _error(req_id, err.code, str(err), err.key)
+    except RecursionError:
+        return _error(req_id, "bad-request", "request nested too deeply")
+    except Exception as exc:  # a bug (or MemoryError): report it without killing the engine
+        log.exception("internal error answering a request: %s", type(exc).__name__)
+        return _error(req_id, "internal", "internal error (a bug in kubasolve; details on the engine's stderr)")
 
 
-def serve(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run the engine loop until end of input or a ``quit`` request; returns an exit code."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+def _clean(value: Any) -> Any:
+    """A copy of ``value`` whose strings are valid Unicode (lone surrogates become U+FFFD)."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _enc_hook(obj: Any) -> Any:
+    if hasattr(obj, "tolist"):  # numpy scalars and arrays
+        return obj.tolist()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    raise TypeError(f"cannot encode {type(obj).__name__}")
+
+
+_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
+
+
+def encode_answer(answer: dict[str, Any]) -> bytes:
+    """One answer as strict JSON (no NaN/Infinity, valid UTF-8) plus a newline; never raises."""
+    for attempt in (answer, None):
+        try:
+            return _encoder.encode(attempt if attempt is not None else _clean(answer)) + b"\n"
+        except UnicodeEncodeError:
+            continue  # a lone surrogate somewhere: retry with cleaned strings
+        except Exception:
+            log.exception("unencodable answer to request %r", answer.get("id"))
+            break
+    req_id = answer.get("id")
+    safe_id = _clean(req_id) if req_id is None or isinstance(req_id, (int, str)) else None
+    return _encoder.encode(_error(safe_id, "internal", "internal error: the answer could not be encoded")) + b"\n"
+
+
+def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | int]:
+    """Lines of a byte stream; an over-long line is skipped in chunks and yielded as its length (an int)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            size = len(line)
+            while True:
+                chunk = stream.readline(1 << 16)
+                size += len(chunk)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
+            yield size
+        else:
+            yield line
+
+
+def _text_lines(stream: IO[str]) -> Iterator[bytes]:
+    for line in stream:
+        yield line.encode("utf-8", "surrogatepass")
+
+
+def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> int:
+    """Run the engine loop until end of input or a ``quit`` request; returns an exit code.
+
+    ``stdin``/``stdout`` default to the process's binary streams; text streams (``io.StringIO``) work too.
+    """
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    out: IO[Any] = stdout if stdout is not None else sys.stdout.buffer
+    text_out = isinstance(out, io.TextIOBase)
+    lines = _text_lines(stdin) if isinstance(stdin, io.TextIOBase) else read_lines(stdin, LIMITS["line_bytes"])  # type: ignore[arg-type]
     session = Session()
-    for line in stdin:
-        if not line.strip():
+    for line in lines:
+        if isinstance(line, int):
+            answer = _error(None, LimitError.code, f"line of {line} bytes exceeds the limit of {LIMITS['line_bytes']} bytes")
+        elif not line.strip():
             continue
-        answer = handle_request(line, session)
-        stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-        stdout.flush()
-        if answer.get("ok") and answer["result"].get("bye"):
+        else:
+            answer = handle_request(line, session)
+        data = encode_answer(answer)
+        try:
+            if text_out:
+                out.write(data.decode("utf-8"))
+            else:
+                out.write(data)
+            out.flush()
+        except BrokenPipeError:
+            return 0
+        if answer.get("ok") and isinstance(answer.get("result"), dict) and answer["result"].get("bye") is True:
             break
     return 0

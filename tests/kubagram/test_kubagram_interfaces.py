@@ -53,10 +53,10 @@ def test_engine_answers_every_line_and_keeps_running(nl):
     ok = {a["id"]: a["ok"] for a in answers if a["id"] is not None}
     assert ok == {1: True, 4: False, 5: True, 6: False, 7: False, 8: True, 9: False, 10: True}
     assert "kubagram.best-words" in answers[0]["result"]["commands"]
-    assert answers[1]["error"].startswith("malformed JSON") and not answers[2]["ok"]
+    assert answers[1]["error"]["message"].startswith("malformed JSON") and not answers[2]["ok"]
     assert answers[4]["result"]["words"][0]["word"] == "rechteroog"
-    assert "outside the alphabet" in answers[5]["error"] and answers[5]["kind"] == "PositionError"
-    assert "position" in answers[6]["error"]
+    assert "outside the alphabet" in answers[5]["error"]["message"] and answers[5]["error"]["code"] == "bad-position"
+    assert answers[6]["error"]["key"] == "params.position"
     claim = answers[7]["result"]["claim"]
     assert claim["compounds"][0]["word"] == "kroegentochten" and claim["compounds"][0]["multiplier"] == 4
-    assert '"gain" or "swing"' in answers[8]["error"]
+    assert answers[8]["error"]["key"] == "params.objective" and "'gain', 'swing'" in answers[8]["error"]["message"]

@@ -28,7 +28,7 @@ def test_engine_game_flow() -> None:
     # an illegal move: error with a reason, state unchanged
     before = ask(session, "kubagram.state", game=gid)["result"]["state"]
     bad = ask(session, "kubagram.apply-move", game=gid, move={"type": "end"})
-    assert not bad["ok"] and bad["kind"] == "IllegalMoveError" and "take a cube" in bad["error"]
+    assert not bad["ok"] and bad["error"]["code"] == "illegal-move" and "take a cube" in bad["error"]["message"]
     assert ask(session, "kubagram.state", game=gid)["result"]["state"] == before
     take = next(m for m in moves if m["type"] == "take")
     move = {k: v for k, v in take.items() if k != "text"}
@@ -41,7 +41,7 @@ def test_engine_game_flow() -> None:
     for _ in range(400):
         r = ask(session, "kubagram.ai-move", game=gid, ai="greedy")
         if not r["ok"]:
-            assert "over" in r["error"]
+            assert "over" in r["error"]["message"] and r["error"]["code"] == "illegal-move"
             break
     final = ask(session, "kubagram.state", game=gid)["result"]["state"]
     assert final["phase"] == "over"
@@ -52,15 +52,19 @@ def test_engine_game_flow() -> None:
 
 def test_engine_errors_are_clear() -> None:
     session = Session()
-    assert "no Kubagram game" in ask(session, "kubagram.state", game="g9")["error"]
-    assert not ask(session, "kubagram.new-game", players="many")["ok"]
+    missing = ask(session, "kubagram.state", game="g9")["error"]
+    assert "no Kubagram game" in missing["message"] and missing["code"] == "unknown-game"
+    r = ask(session, "kubagram.new-game", players="many")
+    assert r["error"]["code"] == "bad-request" and r["error"]["key"] == "params.players"
     r = ask(session, "kubagram.new-game", seed=1, rules={"min_length": 99})
-    assert not r["ok"] and r["kind"] == "RulesError"
+    assert not r["ok"] and r["error"] == {"code": "bad-request", "key": "params.rules.min_length",
+                                          "message": "params.rules.min_length: expected an integer <= 30"}
     gid = ask(session, "kubagram.new-game", seed=1)["result"]["game"]
     r = ask(session, "kubagram.apply-move", game=gid, move={"type": "dance"})
-    assert not r["ok"] and "unknown action type" in r["error"]
+    assert not r["ok"] and r["error"]["key"] == "params.move.type" and "'dance'" in r["error"]["message"]
+    assert "'take', 'place-zero', 'claim', 'skip', 'end'" in r["error"]["message"]
     r = ask(session, "kubagram.ai-move", game=gid, ai="oracle")
-    assert not r["ok"] and "unknown AI" in r["error"]
+    assert not r["ok"] and r["error"]["key"] == "params.ai"
 
 
 def _parser() -> argparse.ArgumentParser:

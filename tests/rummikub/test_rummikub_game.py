@@ -168,7 +168,7 @@ def test_engine_commands() -> None:
     new = ask("rummikub.new-game", players=["ann", "bob"], seed=2)
     gid = new["result"]["game"]
     bad = ask("rummikub.apply-move", game=gid, move={"type": "play", "table": [["r1"]]})
-    assert not bad["ok"] and bad["kind"] == "IllegalMoveError"
+    assert not bad["ok"] and bad["error"]["code"] == "illegal-move"
     moved = ask("rummikub.ai-move", game=gid, ai="greedy")
     assert moved["ok"] and moved["result"]["state"]["turn"] == 1
     hint = ask("rummikub.solve", game=gid)
@@ -176,7 +176,7 @@ def test_engine_commands() -> None:
     state = ask("rummikub.state", game=gid)["result"]["state"]
     loaded = ask("rummikub.load-game", state=state)
     assert loaded["ok"] and loaded["result"]["state"]["racks"] == state["racks"]
-    assert not ask("rummikub.state", game="nope")["ok"]
+    assert ask("rummikub.state", game="nope")["error"]["code"] == "unknown-game"
 
 
 def test_cli_reads_a_rules_variant(tmp_path) -> None:  # type: ignore[no-untyped-def]
