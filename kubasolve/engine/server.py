@@ -45,6 +45,7 @@ log = logging.getLogger("kubasolve.engine")
 RequestId = Annotated[str, Meta(max_length=256)] | Annotated[int, Meta(ge=-MAX_INT, le=MAX_INT)] | None
 _ENVELOPE_KEYS = ("id", "cmd", "params")
 _EMPTY_PARAMS = b"{}"
+_LEADING_ID = re.compile(r'\s*\{\s*"id"\s*:\s*(?P<id>-?\d{1,20}|"(?:[^"\\]|\\.){0,256}"|null)\s*[,}]')
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -69,13 +70,19 @@ def _error(req_id: Any, code: str, message: str, key: str | None = None) -> dict
 
 
 def _salvage_id(text: str) -> Any:
-    """Best effort: the id of a line msgspec refused (e.g. a bad string elsewhere), if it is a valid id."""
+    """Best effort: the id of a line refused as a whole (a bad string or deep nesting elsewhere), if valid."""
     try:
         data = json.loads(text)
         if isinstance(data, dict) and "id" in data:
             return msgspec.json.decode(msgspec.json.encode(data["id"]), type=RequestId)
-    except Exception:  # noqa: BLE001, S110 - anything unparsable simply has no id to echo
+    except Exception:  # noqa: BLE001, S110 - not parsable as a whole: try the usual leading "id"
         pass
+    lead = _LEADING_ID.match(text)
+    if lead:
+        try:
+            return msgspec.json.decode(lead["id"].encode(), type=RequestId)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            return None
     return None
 
 
@@ -99,7 +106,7 @@ def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
             message = "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair)"
         raise _Refused(_salvage_id(text), KubasolveError(f"malformed JSON: {message}")) from None
     except RecursionError:
-        raise KubasolveError("malformed request: JSON nested too deeply") from None
+        raise _Refused(_salvage_id(text), KubasolveError("malformed request: JSON nested too deeply")) from None
     req_id: Any = None
     if "id" in envelope:
         try:
@@ -212,7 +219,7 @@ def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | int]:
                 size += len(chunk)
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            yield size
+            yield size - 1 if chunk.endswith(b"\n") else size
         else:
             yield line
 
