@@ -1,0 +1,21 @@
+"""pytest-benchmark suite for colonii: ``pytest benchmarks/test_bench_colonii.py --benchmark-enable``.
+
+The same scenarios as ``kubasolve bench colonii`` (:mod:`kubasolve.bench.colonii_scenarios`); targets
+are recorded in ``extra_info``, not asserted (compare ratios within one run).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kubasolve.bench.colonii_scenarios import scenarios
+
+SCENARIOS = scenarios()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_colonii_scenario(benchmark, scenario) -> None:  # type: ignore[no-untyped-def]
+    fn = scenario.setup()
+    benchmark.group = scenario.group
+    benchmark.extra_info.update({"baseline": scenario.baseline, "target_ms": scenario.target_ms})
+    assert benchmark(fn) is not None

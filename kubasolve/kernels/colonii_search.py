@@ -1,0 +1,145 @@
+"""Kernels for Word colonies: start nodes of table words, and the exact best turn.
+
+``walk_prefixes`` follows each table word (or its last letter) down the DAWG search graph of
+``lexicon/layout.py`` and returns the out-edge range of the node reached and the rank of the path
+(the sum of ``edge_rank`` along it). The pool word search (``word_search.search_words``) started at
+that range finds every extension of the word, or every word starting with the letter, whose other
+letters come from the hand; adding the path rank to the ranks it returns gives absolute word ranks.
+
+``best_turn`` picks up to three moves on disjoint cards and distinct table targets that maximise the
+summed key. Moves arrive sorted by key, best first; a depth-first search over index triples
+``i < j < k`` stops a level as soon as the chosen keys plus the current key times the slots left
+cannot beat the incumbent (later keys are no larger), so it is exact. Card multisets are packed one
+letter per byte with a guard bit (``pack_cards``): a set of cards fits the hand iff subtracting
+it from the guarded hand leaves every guard bit set (no borrow), four 64-bit words per test. Moves on
+other players' groups count only if the player owns a group or the turn also builds a new word.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LETTER_MASK = 63
+NCHILD_SHIFT = 16
+FIRST_SHIFT = 32
+PACK_WORDS = 4  # 4 x 8 bytes: up to 32 letters, one byte (7 count bits + guard) each
+GUARD = np.uint64(0x8080808080808080)
+
+
+@njit(cache=True)
+def walk_prefixes(search_edges, edge_rank, root_lo, root_hi, codes, offsets):
+    """For prefix ``p`` (``codes[offsets[p]:offsets[p + 1]]``): out-edges ``lo:hi`` of its node and
+    its path rank; ``lo = -1`` when no word starts with the prefix."""
+    n = offsets.shape[0] - 1
+    out_lo = np.full(n, -1, np.int64)
+    out_hi = np.full(n, -1, np.int64)
+    out_rank = np.zeros(n, np.int64)
+    for p in range(n):
+        lo = np.int64(root_lo)
+        hi = np.int64(root_hi)
+        rank = np.int64(0)
+        ok = True
+        for t in range(offsets[p], offsets[p + 1]):
+            c = codes[t]
+            found = -1
+            for e in range(lo, hi):
+                if (search_edges[e] & LETTER_MASK) == c:
+                    found = e
+                    break
+            if found < 0:
+                ok = False
+                break
+            packed = search_edges[found]
+            rank += edge_rank[found]
+            lo = np.int64(packed >> FIRST_SHIFT)
+            hi = lo + np.int64((packed >> NCHILD_SHIFT) & 255)
+        if ok:
+            out_lo[p] = lo
+            out_hi[p] = hi
+            out_rank[p] = rank
+    return out_lo, out_hi, out_rank
+
+
+@njit(cache=True)
+def pack_cards(codes, lengths):
+    """Row ``i``: the multiset ``codes[i, :lengths[i]]`` packed one letter per byte (4 uint64)."""
+    n = lengths.shape[0]
+    out = np.zeros((n, PACK_WORDS), np.uint64)
+    for i in range(n):
+        for t in range(lengths[i]):
+            c = np.int64(codes[i, t])
+            out[i, c >> 3] += np.uint64(1) << np.uint64((c & 7) * 8)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _minus(have, need, out):
+    """out = have - need; True when no letter count goes negative (``have`` carries guard bits)."""
+    for w in range(PACK_WORDS):
+        r = have[w] - need[w]
+        if (r & GUARD) != GUARD:
+            return False
+        out[w] = r
+    return True
+
+
+@njit(cache=True)
+def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max_moves):
+    """Indices (up to 3, -1 padded) of the best set of moves and its summed key (0: no move).
+
+    ``keys`` sorted non-increasing and > 0; ``targets[i] = -1`` for a new word (those may repeat).
+    """
+    n = keys.shape[0]
+    best = np.int64(0)
+    sel = np.full(3, -1, np.int64)
+    h0 = np.empty(PACK_WORDS, np.uint64)
+    for w in range(PACK_WORDS):
+        h0[w] = hand_packed[w] | GUARD
+    h1 = np.empty(PACK_WORDS, np.uint64)
+    h2 = np.empty(PACK_WORDS, np.uint64)
+    h3 = np.empty(PACK_WORDS, np.uint64)
+    for i in range(n):
+        ki = keys[i]
+        if ki * max_moves <= best:
+            break
+        if not _minus(h0, packed[i], h1):
+            continue
+        if ki > best and (has_own or not on_other[i]):
+            best = ki
+            sel[0] = i
+            sel[1] = -1
+            sel[2] = -1
+        if max_moves < 2:
+            continue
+        for j in range(i + 1, n):
+            kj = keys[j]
+            if ki + kj * (max_moves - 1) <= best:
+                break
+            if targets[j] >= 0 and targets[j] == targets[i]:
+                continue
+            if not _minus(h1, packed[j], h2):
+                continue
+            own2 = has_own or is_new[i] or is_new[j]
+            if ki + kj > best and (own2 or not (on_other[i] or on_other[j])):
+                best = ki + kj
+                sel[0] = i
+                sel[1] = j
+                sel[2] = -1
+            if max_moves < 3:
+                continue
+            for k in range(j + 1, n):
+                kk = keys[k]
+                if ki + kj + kk <= best:
+                    break
+                if targets[k] >= 0 and (targets[k] == targets[i] or targets[k] == targets[j]):
+                    continue
+                if not _minus(h2, packed[k], h3):
+                    continue
+                own3 = own2 or is_new[k]
+                if own3 or not (on_other[i] or on_other[j] or on_other[k]):
+                    best = ki + kj + kk
+                    sel[0] = i
+                    sel[1] = j
+                    sel[2] = k
+    return sel, best
