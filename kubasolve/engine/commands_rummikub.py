@@ -24,7 +24,7 @@ from kubasolve.engine.registry import (
     given,
     lookup_game,
 )
-from kubasolve.errors import KubasolveError
+from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
 
 MAX_RACK = 120
 MAX_SET = 32
@@ -180,16 +180,52 @@ def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
     return _answer(p.game, game, p.state, move=move)
 
 
+MAX_MOVES = 5000
+Count = Annotated[int, Meta(ge=0, le=1000)]
+
+
+class SavedState(Params):
+    """A saved game (``rummikub.state``): ``seed``, ``players`` and ``moves`` replay it; the other keys, when
+    present, must agree with the replay (``racks`` may be ``null``: hidden)."""
+
+    seed: SeedInt
+    players: Annotated[list[Name], Meta(min_length=2, max_length=MAX_PLAYERS)]
+    moves: Annotated[list[MoveSpec], Meta(max_length=MAX_MOVES)] = msgspec.field(default_factory=list)
+    rules: RummikubRulesSpec | UnsetType = UNSET
+    turn: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | UnsetType = UNSET
+    table: Annotated[list[SetList], Meta(max_length=MAX_SETS)] | UnsetType = UNSET
+    racks: Annotated[list[Annotated[list[TileText], Meta(max_length=1000)]], Meta(max_length=MAX_PLAYERS)] | None | UnsetType = UNSET
+    rack_sizes: Annotated[list[Count], Meta(max_length=MAX_PLAYERS)] | UnsetType = UNSET
+    pool_size: Count | UnsetType = UNSET
+    melded: Annotated[list[bool], Meta(max_length=MAX_PLAYERS)] | UnsetType = UNSET
+    over: bool | UnsetType = UNSET
+    winner: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None | UnsetType = UNSET
+    scores: Annotated[list[Annotated[int, Meta(ge=-100_000, le=100_000)]], Meta(max_length=MAX_PLAYERS)] | None | UnsetType = UNSET
+
+
 class LoadGameParams(Params):
-    state: Annotated[dict[str, Any], Meta(description="a saved state (rummikub.state): rules, seed, players, moves")]
+    state: SavedState
 
 
 @command("rummikub.load-game", LoadGameParams)
 def load_game(p: LoadGameParams, session: Session) -> dict[str, Any]:
-    """Rebuild a game from a saved ``state`` by replaying its moves from the seed (each move checked)."""
+    """Rebuild a game from a saved ``state`` by replaying its moves from the seed (each move checked); every
+    other key given must agree with the replay."""
     from kubasolve.games.rummikub.game import RummikubGame
 
-    game = RummikubGame.from_dict(p.state)
+    data = given(p.state)
+    try:
+        game = RummikubGame.from_dict(data)
+    except IllegalMoveError as exc:
+        raise StateError(f"params.state.moves: {exc}", key="params.state.moves") from None
+    except KubasolveError as exc:
+        raise StateError(f"params.state: {exc}", key="params.state") from None
+    replayed = game.to_dict()
+    for key, value in data.items():
+        if key in ("rules", "moves") or (key == "racks" and value is None):
+            continue  # the replay is made of these
+        if value != replayed[key]:
+            raise StateError(f"params.state.{key} disagrees with the replay of the moves from the seed", key=f"params.state.{key}")
     return _answer(session.add_game(game), game)
 
 

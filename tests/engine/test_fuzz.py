@@ -99,15 +99,58 @@ def _garbage_line(rng: random.Random, rid: int) -> bytes:
     return line if line.strip() else b"x"
 
 
+def _saved_states() -> list[tuple[str, dict[str, Any]]]:
+    """A mid-game Kubagram snapshot and a Rummikub one, as the engine's state commands give them."""
+    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.ai.rummikub import ai_move
+    from kubasolve.games.kubagram.game import default_referee
+    from kubasolve.games.rummikub.game import RummikubGame
+
+    referee = default_referee()
+    state = referee.new_game(3)
+    policy = make_policy("greedy")
+    for _ in range(30):
+        for action in policy.turn(referee, state):
+            state = referee.apply(state, action)
+    game = RummikubGame.new(3, 7)
+    for _ in range(12):
+        game.apply(ai_move(game, "greedy"))
+    return [("kubagram.new-game", json.loads(json.dumps(state.to_dict()))),
+            ("rummikub.load-game", json.loads(json.dumps(game.to_dict())))]
+
+
+def _tampered_state_line(rng: random.Random, rid: int, saved: list[tuple[str, dict[str, Any]]]) -> bytes:
+    """A saved game with one random leaf (or list) replaced: refused or resumed, never an internal error."""
+    cmd, state = rng.choice(saved)
+    data = json.loads(json.dumps(state))
+    node: Any = data
+    for _ in range(rng.randrange(1, 6)):
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = rng.choice(keys)
+        if isinstance(node[key], (dict, list)) and rng.random() < 0.8:
+            node = node[key]
+            continue
+        break
+    keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+    if keys:
+        node[rng.choice(keys)] = rng.choice([None, True, -1, 0, 1, 7, 2**70, 3.5, "x", "", [], {}, [1, 2], {"a": 1}, "r1", [["r1"]]])
+    return json.dumps({"id": rid, "cmd": cmd, "params": {"state": data}}).encode()
+
+
 def build_lines(seed: int = SEED, n: int = LINES) -> list[tuple[bytes, str, Any]]:
     """(line, id expectation, index of the valid template or None)."""
     rng = random.Random(seed)
+    saved = _saved_states()
     out: list[tuple[bytes, str, Any]] = []
     for rid in range(n):
         r = rng.random()
         if r < 0.15:
             line, k = _valid_line(rng, rid)
             out.append((line, ID_ECHOED, k))
+        elif r < 0.25:
+            out.append((_tampered_state_line(rng, rid, saved), ID_ECHOED, None))
         elif r < 0.6:
             out.append((_mutated_params_line(rng, rid), ID_ECHOED, None))
         else:

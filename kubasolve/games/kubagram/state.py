@@ -8,12 +8,13 @@ to the next.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from kubasolve.errors import PositionError
+from kubasolve.errors import KubasolveError, StateError
 from kubasolve.games.kubagram.actions import Action, action_from_dict
 from kubasolve.games.kubagram.game_rules import KubagramGameRules
 from kubasolve.games.kubagram.position import KubagramPosition, TableWord, Tile
@@ -191,33 +192,108 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        """Rebuild a state from :meth:`to_dict` output (with history)."""
+    def from_dict(cls, data: Mapping[str, Any], *, lexicon: Any = None, cube_set: Any = None,
+                  layout: Any = None) -> GameState:
+        """Rebuild a state from :meth:`to_dict` output (with history), verified before it is accepted.
+
+        The setup must be the deal of its own seed (default cube set and board unless ``cube_set``/``layout``
+        are given); the history is replayed from it by the referee (over ``lexicon``, default the bundled
+        Dutch one), every action checked and played by the player who had the move; every other key of the
+        snapshot (field, jokers, cubes taken, player to move, phase, table, scores, ...) must equal the
+        replay. Anything else raises :class:`StateError` naming the first disagreement. The result is the
+        replayed state, so nothing forged can reach a later move.
+        """
         if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
-            raise PositionError(f"not a kubagram game state (format must be {STATE_FORMAT!r})")
-        try:
-            setup = Setup.from_dict(data["setup"])
-            rules = KubagramRules.from_dict(data["rules"])
-            game_rules = KubagramGameRules.from_dict(data["game_rules"])
-            if data.get("history") is None:
-                raise PositionError("the state has no history; save it with history")
-            phase = data["phase"]
-            if phase not in PHASES:
-                raise PositionError(f"unknown phase {phase!r}")
-            return cls(
-                setup=setup, rules=rules, game_rules=game_rules, taken=int(data["taken"]), current=int(data["current"]),
-                phase=phase,
-                field=tuple(FieldTile(t["letter"], int(t["cube"]), bool(t["joker"])) for t in data["field"]),
-                held=tuple(tuple(HeldJoker(int(j["cube"]), j["letters"]) for j in h) for h in data["held"]),
-                table=tuple(TableWord(w["word"], int(w["owner"]), int(w["jokers"]), int(w["level"])) for w in data["table"]),
-                scores=tuple(int(s) for s in data["scores"]), skips=tuple(int(s) for s in data["skips"]),
-                turn=int(data["turn"]),
-                history=tuple((int(p), action_from_dict(a)) for p, a in data["history"]),
-                adjustments=tuple((int(p), int(v), str(r)) for p, v, r in data["adjustments"]),
-                last_player=data["last_player"],
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"malformed kubagram game state: {type(exc).__name__}: {exc}") from None
+            raise StateError(f"not a kubagram game state (format must be {STATE_FORMAT!r})")
+        unknown = sorted(str(k)[:40] for k in data if k not in STATE_KEYS)
+        if unknown:
+            raise StateError(f"state has unknown key(s) {', '.join(unknown)}")
+        missing = [k for k in ("setup", "rules", "game_rules", "history") if data.get(k) is None]
+        if missing:
+            raise StateError(f"state lacks {', '.join(missing)}" + (" (save it with history)" if "history" in missing else ""))
+        parts: dict[str, Any] = {}
+        for key, load in (("setup", Setup.from_dict), ("rules", KubagramRules.from_dict),
+                          ("game_rules", KubagramGameRules.from_dict)):
+            try:
+                parts[key] = load(data[key])
+            except _UNTRUSTED_ERRORS as exc:
+                raise StateError(f"state.{key}: {exc}") from None
+        setup: Setup = parts["setup"]
+        if setup.n_players != parts["game_rules"].n_players:
+            raise StateError(f"state.setup deals for {setup.n_players} players, state.game_rules says {parts['game_rules'].n_players}")
+        from kubasolve.games.kubagram.game import default_referee
+
+        referee = default_referee(parts["rules"], parts["game_rules"], lexicon)
+        state = referee.new_game(setup.seed, setup.n_players, cube_set, layout, rotation=setup.rotation)
+        if state.setup != setup:
+            raise StateError("state.setup is not the deal of its seed (board, cubes, draw order or start player differ)")
+        history = data["history"]
+        if not isinstance(history, list) or len(history) > MAX_HISTORY:
+            raise StateError(f"state.history must be a list of at most {MAX_HISTORY} [player, action] pairs")
+        for i, entry in enumerate(history):
+            if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and type(entry[0]) is int):
+                raise StateError(f"state.history[{i}] must be a [player, action] pair")
+            player, raw_action = entry
+            if player != state.current:
+                raise StateError(f"state.history[{i}]: player {player} plays, but player {state.current} has the move")
+            try:
+                action = action_from_dict(raw_action)
+            except _UNTRUSTED_ERRORS as exc:
+                raise StateError(f"state.history[{i}]: bad action: {exc}") from None
+            try:
+                state = referee.apply(state, action)
+            except KubasolveError as exc:
+                raise StateError(f"state.history[{i}] does not replay: {exc}") from None
+        replayed = state.to_dict()
+        for key, value in data.items():
+            if key != "history" and not _same(value, replayed[key]):
+                raise StateError(f"state.{key}{_first_difference(value, replayed[key])} disagrees with the replay of its history")
+        return state
+
+
+STATE_KEYS = frozenset(("format", "setup", "rules", "game_rules", "taken", "cubes_left", "next_cube", "current", "phase",
+                        "turn", "field", "held", "table", "scores", "skips", "adjustments", "last_player", "vowel_rule",
+                        "history"))
+"""Keys of a saved state (:meth:`GameState.to_dict`)."""
+MAX_HISTORY = 5000
+"""Longest history a saved state may hold (a game has a few hundred actions)."""
+_UNTRUSTED_ERRORS = (KubasolveError, TypeError, ValueError, KeyError, IndexError, AttributeError)
+"""What a loader may raise on malformed JSON it was not written to expect: all mean "bad state"."""
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality with types (``true`` is not ``1``, ``1.0`` is not ``1``)."""
+    if type(a) is not type(b) and not (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))):
+        return False
+    if isinstance(a, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where ``a`` (the snapshot) first differs from ``b`` (the replay), e.g. ``field[3].joker (true, replay false)``."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for k in list(b) + [k for k in a if k not in b]:
+            if k not in a or k not in b or not _same(a[k], b[k]):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{str(k)[:40]}")
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            return f"{path} (length {len(a)}, replay {len(b)})"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if not _same(x, y):
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path} ({_shown(a)}, replay {_shown(b)})"
+
+
+def _shown(value: Any) -> str:
+    """A short JSON rendering of a value for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # an integer too long to print, a non-JSON value
+        text = "a huge number" if isinstance(value, int) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 KubagramGameState = GameState
