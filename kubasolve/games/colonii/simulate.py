@@ -1,0 +1,98 @@
+"""Self-play of colonii AIs: many seeded games, optionally in parallel, with Wilson confidence intervals.
+
+The machinery is Kubagram's (:mod:`kubasolve.games.kubagram.simulate`: result rows, Wilson intervals,
+labels, progress) and :func:`kubasolve.scale.run_ordered` (ordered results on local processes or Ray):
+game ``k`` of a run with master seed ``S`` is dealt from a seed derived from ``(S, k)`` and seats the
+AIs rotated by ``k`` places, so the records do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+from kubasolve.errors import RulesError
+from kubasolve.games.kubagram.simulate import (
+    SimulationResult,
+    _progress,
+    labels,
+    wilson_interval,
+)
+from kubasolve.scale import run_ordered
+
+__all__ = ["SimulationResult", "game_seed", "simulate", "wilson_interval"]
+
+
+def game_seed(master: int, k: int) -> int:
+    """Deal seed of game ``k`` of a run with master seed ``master``."""
+    return random.Random(f"colonii-sim:{master}:{k}").randrange(2**62)
+
+
+def _play_one(args: tuple[list[str], int, int, dict[str, Any] | None]) -> dict[str, Any]:
+    """Worker: play game ``k``; its record with the AI label of each seat."""
+    from kubasolve.ai.colonii import make_policy
+    from kubasolve.games.colonii.game import default_referee, play_game
+    from kubasolve.games.colonii.rules import ColoniiRules
+
+    players, master, k, rules = args
+    n = len(players)
+    labs = labels(players)
+    seats = [(i + k) % n for i in range(n)]
+    seed = game_seed(master, k)
+    policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
+    referee = default_referee(ColoniiRules.from_dict(rules) if rules else None)
+    t0 = time.perf_counter()
+    rec = play_game(policies, seed, referee)
+    d = rec.to_dict()
+    d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
+             turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
+    return d
+
+
+def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, progress: bool = False,
+             records: IO[str] | None = None, stream: IO[str] | None = None, rules: dict[str, Any] | None = None,
+             backend: str = "local", address: str | None = None) -> SimulationResult:
+    """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to
+    ``records`` (without timings, so they are identical whatever the worker count)."""
+    from kubasolve.ai.colonii import policy_names
+
+    if not isinstance(games, int) or games < 1:
+        raise RulesError(f"--games must be at least 1, got {games}")
+    if not isinstance(workers, int) or workers < 1:
+        raise RulesError(f"--workers must be at least 1, got {workers}")
+    players = policy_names(players)
+    if not 1 <= len(players) <= 8:
+        raise RulesError("give 1 to 8 players, e.g. greedy,planner")
+    labs = labels(players)
+    res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
+                           {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
+    stream = stream or sys.stderr
+    start = time.perf_counter()
+    tasks = [(list(players), seed, k, rules) for k in range(games)]
+    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
+                                           init=_init_worker), 1):
+        seats = rec["seats"]
+        for s, lab in enumerate(seats):
+            res.score_sum[lab] += rec["scores"][s]
+            res.turn_seconds[lab] += rec["turn_seconds"][s]
+            res.turns[lab] += rec["turn_counts"][s]
+        for w in rec["winners"]:
+            res.wins[seats[w]] += 1 / len(rec["winners"])
+        if records is not None:
+            out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts", "wall_s", "mean_turn_ms")}
+            records.write(json.dumps(out, ensure_ascii=False) + "\n")
+        if progress:
+            _progress(done, games, start, stream)
+    res.wall_s = time.perf_counter() - start
+    return res
+
+
+def _init_worker() -> None:
+    """Load the lexicon and compile the kernels once per worker process."""
+    from kubasolve.games.colonii.game import default_referee
+
+    default_referee()

@@ -1,0 +1,135 @@
+"""Colonii games: referee (illegal actions refused with the reason, state unchanged), JSON state,
+exact replay, game ends, AIs and seeded simulation."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from kubasolve.ai.colonii import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
+from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.colonii.game import (
+    ColoniiState,
+    Referee,
+    TurnAction,
+    action_from_dict,
+    play_game,
+    replay,
+)
+from kubasolve.games.colonii.rules import ColoniiRules
+from kubasolve.games.colonii.simulate import simulate
+from kubasolve.games.colonii.table import Group
+
+from .helpers import small_lexicon
+
+
+@pytest.fixture(scope="module")
+def referee(ro) -> Referee:  # type: ignore[no-untyped-def]
+    return Referee(ro, ColoniiRules())
+
+
+def test_new_game_deals_hands_from_the_shuffled_deck(referee: Referee) -> None:
+    s = referee.new_game(5, 3)
+    assert [len(h) for h in s.hands] == [8, 8, 8] and len(s.deck) == 110 - 24
+    assert sorted("".join(s.hands) + "".join(s.deck)) == sorted(referee.rules.deck())
+    assert referee.new_game(5, 3) == s and referee.new_game(6, 3) != s
+
+
+def test_a_turn_scores_refills_and_passes_the_turn(referee: Referee) -> None:
+    s = next(x for x in (referee.new_game(seed, 2) for seed in range(10)) if referee.solver.best_turn(x.position()).moves)
+    turn = referee.solver.best_turn(s.position())
+    action = {"type": "turn", "moves": [{"play": m.play, "word": m.word, **({"target": m.target} if m.target is not None else {})}
+                                        for m in turn.moves]}
+    after = referee.apply(s, action)
+    assert after.scores[0] == turn.gain and after.current == 1 and after.turn == 2
+    assert len(after.hands[0]) == 8 and len(after.deck) == len(s.deck) - len(turn.cards)
+    assert after.history == ((0, action_from_dict(action)),)
+
+
+@pytest.mark.parametrize(("action", "reason"), [
+    ({"type": "turn", "moves": [{"play": "new", "word": "zzzzq"}]}, "not in the lexicon"),
+    ({"type": "turn", "moves": [{"play": "new", "word": "calorifer"}]}, "needs card"),
+    ({"type": "turn", "moves": [{"play": "extend", "target": 3, "word": "calul"}]}, "not a group on the table"),
+    ({"type": "turn", "moves": [{"play": "jump", "word": "cal"}]}, "play must be one of"),
+    ({"type": "turn", "moves": []}, "non-empty list"),
+    ({"type": "turn", "moves": [{"play": "new", "word": "cal", "colour": 1}]}, "unknown key"),
+    ({"type": "exchange", "cards": "qqq"}, "not in the hand"),
+    ({"type": "fly"}, "unknown action type"),
+])
+def test_illegal_actions_are_refused_with_the_reason_and_the_state_unchanged(referee: Referee, action, reason) -> None:  # type: ignore[no-untyped-def]
+    s = referee.new_game(1, 2)
+    before = s.to_json()
+    with pytest.raises(IllegalMoveError, match=reason):
+        referee.apply(s, action)
+    assert s.to_json() == before
+
+
+def test_a_later_move_is_judged_on_the_table_the_earlier_ones_left(ro) -> None:  # type: ignore[no-untyped-def]
+    rules = ColoniiRules()
+    ref = Referee(ro, rules)
+    s = ref.new_game(0, 2)
+    s = ColoniiState(rules, 0, 2, s.deck, ("caloriferx", "ziarabcd"), (Group(("cal",), 1, 4),), (0, 4))
+    with pytest.raises(IllegalMoveError, match="needs one of your own words"):
+        ref.apply(s, {"type": "turn", "moves": [{"play": "extend", "target": 0, "word": "calorifer"}]})
+    # CAL 4 + ORIFER 7: conquest A, after a new word that makes playing on others' words legal
+    small = Referee(small_lexicon(), rules)
+    after = small.apply(s, {"type": "turn", "moves": [{"play": "new", "word": "ac"}, {"play": "extend", "target": 0, "word": "calorifer"}]})
+    assert after.table[0] == Group(("calorifer",), 0, 11) and after.scores == (3 + 11, 0)
+    assert any("conquers 'cal'" in text for _, text in after.log)
+
+
+def test_exchange_returns_cards_under_the_deck_and_draws(referee: Referee) -> None:
+    s = referee.new_game(2, 2)
+    give = s.hands[0][:3]
+    after = referee.apply(s, {"type": "exchange", "cards": give})
+    assert after.deck[-3:] == tuple(give) and after.hands[0] == s.hands[0][3:] + "".join(s.deck[:3])
+    assert after.passes == 1 and after.scores == (0, 0)
+
+
+def test_games_replay_exactly_and_states_round_trip_through_json(referee: Referee) -> None:
+    rec = play_game([GreedyPolicy(), PlannerPolicy()], 11, referee)
+    assert rec.final is not None and rec.final.over
+    assert max(rec.scores) >= referee.rules.target_score or not rec.final.deck
+    state = replay(11, rec.actions, 2, referee)
+    assert state == rec.final
+    data = json.loads(state.to_json())
+    assert ColoniiState.from_dict(data, referee) == state
+    data["scores"][0] += 1
+    with pytest.raises(StateError, match="contradicts"):
+        ColoniiState.from_dict(data, referee)
+    with pytest.raises(IllegalMoveError, match="recorded for player 1"):
+        replay(11, [(1, rec.actions[0][1])], 2, referee)
+
+
+def test_deck_end_rule(ro) -> None:  # type: ignore[no-untyped-def]
+    """The rulebook's page ends before the game's end: ``end = "deck"`` ends it when the deck runs out."""
+    ref = Referee(ro, ColoniiRules().with_(end="deck"))
+    rec = play_game([GreedyPolicy(), GreedyPolicy()], 3, ref)
+    assert rec.final is not None and not rec.final.deck
+    before_last = replay(3, rec.actions[:-1], 2, ref)
+    assert before_last.deck and not before_last.over  # it ended on the turn the deck ran out
+
+
+def test_the_game_over_refuses_actions(referee: Referee) -> None:
+    rec = play_game([GreedyPolicy(), GreedyPolicy()], 4, referee)
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        referee.apply(rec.final, TurnAction("pass"))  # type: ignore[arg-type]
+
+
+def test_policies_by_name() -> None:
+    assert isinstance(make_policy("random", 3), RandomPolicy)
+    with pytest.raises(RulesError, match="unknown colonii AI"):
+        make_policy("oracle")
+
+
+def test_simulation_records_do_not_depend_on_the_worker_count() -> None:
+    one, two = io.StringIO(), io.StringIO()
+    r1 = simulate(4, ["greedy", "planner"], seed=3, workers=1, records=one)
+    r2 = simulate(4, ["greedy", "planner"], seed=3, workers=2, records=two)
+    assert one.getvalue() == two.getvalue() and r1.wins == r2.wins
+    lines = [json.loads(x) for x in one.getvalue().splitlines()]
+    assert [x["game"] for x in lines] == [0, 1, 2, 3] and lines[1]["seats"] == ["planner", "greedy"]
+    rows = r1.rows()
+    assert sum(r["wins"] for r in rows) == pytest.approx(4) and all(r["ci95_low"] <= r["win_rate"] <= r["ci95_high"] for r in rows)
