@@ -24,7 +24,7 @@ def hello(p: NoParams, session: Session) -> dict[str, Any]:
 
     Each command's parameters, as JSON Schema, come from ``schema``.
     """
-    from kubasolve.engine.server import PROTOCOL_VERSION
+    from kubasolve.engine.server import PROTOCOL_VERSION, UNAVAILABLE
 
     return {
         "engine": "kubasolve",
@@ -33,6 +33,7 @@ def hello(p: NoParams, session: Session) -> dict[str, Any]:
         "commands": sorted(COMMANDS),
         "errors": ERROR_CODES,
         "limits": LIMITS,
+        "unavailable": sorted(UNAVAILABLE),
     }
 
 

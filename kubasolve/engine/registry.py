@@ -67,8 +67,17 @@ __all__ = [
 ]
 
 
-class Params(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Base class of every command's parameters: unknown keys are refused by name."""
+class _ParamsMeta(msgspec.StructMeta):
+    """Makes every ``Params`` subclass keyword-only, so required fields may follow inherited optional ones."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any) -> Any:
+        kwargs.setdefault("kw_only", True)
+        return super().__new__(mcls, name, bases, namespace, **kwargs)
+
+
+class Params(msgspec.Struct, metaclass=_ParamsMeta, forbid_unknown_fields=True):
+    """Base class of every command's parameters: unknown keys are refused by name (subclasses inherit that;
+    fields are keyword-only, so a subclass may add required fields after inherited optional ones)."""
 
 
 class NoParams(Params):

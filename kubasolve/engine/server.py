@@ -49,17 +49,31 @@ _LEADING_ID = re.compile(r'\s*\{\s*"id"\s*:\s*(?P<id>-?\d{1,20}|"(?:[^"\\]|\\.){
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+UNAVAILABLE: dict[str, str] = {}
+"""Command modules that failed to import (module name -> the error), published by ``hello``."""
+_loaded = False
+
+
 def load_handlers() -> None:
-    """Import every ``kubasolve/engine/commands_*.py`` module: importing one registers its commands.
+    """Import every ``kubasolve/engine/commands_*.py`` module once: importing one registers its commands.
 
     Kept lazy (first request, not ``import kubasolve``) so the package import stays light; a game adds
-    its commands by adding such a module, nothing else.
+    its commands by adding such a module, nothing else. A module that fails to import is logged and
+    skipped (listed in ``UNAVAILABLE``): one broken game never takes the other games' commands down.
     """
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     import kubasolve.engine as package
 
     for info in pkgutil.iter_modules(package.__path__):
         if info.name.startswith("commands_"):
-            importlib.import_module(f"kubasolve.engine.{info.name}")
+            try:
+                importlib.import_module(f"kubasolve.engine.{info.name}")
+            except Exception as exc:
+                UNAVAILABLE[info.name] = f"{type(exc).__name__}: {exc}"
+                log.exception("engine command module %s failed to import; its commands are unavailable", info.name)
 
 
 def _error(req_id: Any, code: str, message: str, key: str | None = None) -> dict[str, Any]:

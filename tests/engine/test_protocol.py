@@ -243,3 +243,26 @@ def test_rules_given_reach_the_library() -> None:
     strict = ask(s, "rummikub.solve", table="r7 b7 o7 J", rack="k1 k2")["result"]
     free = ask(s, "rummikub.solve", table="r7 b7 o7 J", rack="k1 k2", rules={"joker_retrieval": "free"})["result"]
     assert not strict["found"] and free["played"] == ["k1", "k2"]
+
+
+def test_a_broken_command_module_does_not_take_the_engine_down(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import importlib
+    import pkgutil
+
+    from kubasolve.engine import server
+
+    real_import, real_iter = importlib.import_module, pkgutil.iter_modules
+
+    def fake_import(name: str) -> Any:
+        if name.endswith("commands_zz_broken"):
+            raise TypeError("a schema mistake")
+        return real_import(name)
+
+    monkeypatch.setattr(server, "_loaded", False)
+    monkeypatch.setattr(server, "UNAVAILABLE", {})
+    monkeypatch.setattr(server.importlib, "import_module", fake_import)
+    monkeypatch.setattr(server.pkgutil, "iter_modules", lambda path: [*real_iter(path), pkgutil.ModuleInfo(None, "commands_zz_broken", False)])  # type: ignore[arg-type]
+    hello = raw('{"id": 1, "cmd": "hello"}')
+    assert hello["ok"] and hello["result"]["unavailable"] == ["commands_zz_broken"]
+    assert "kubagram.best-words" in hello["result"]["commands"]
+    assert "commands_zz_broken" in caplog.text
