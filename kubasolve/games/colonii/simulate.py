@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from kubasolve.errors import RulesError
-from kubasolve.games.kubagram.simulate import (
-    SimulationResult,
-    _progress,
-    labels,
-    wilson_interval,
-)
+from kubasolve.games.kubagram.simulate import SimulationResult, labels, wilson_interval
 from kubasolve.scale import run_ordered
 
 __all__ = ["SimulationResult", "game_seed", "simulate", "wilson_interval"]
@@ -53,11 +47,12 @@ def _play_one(args: tuple[list[str], int, int, dict[str, Any] | None]) -> dict[s
     return d
 
 
-def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, progress: bool = False,
-             records: IO[str] | None = None, stream: IO[str] | None = None, rules: dict[str, Any] | None = None,
+def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, records: IO[str] | None = None,
+             rules: dict[str, Any] | None = None, on_game: Callable[[int, int], None] | None = None,
              backend: str = "local", address: str | None = None) -> SimulationResult:
     """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to
-    ``records`` (without timings, so they are identical whatever the worker count)."""
+    ``records`` (without timings, so they are identical whatever the worker count). ``on_game(done,
+    total)`` is called after each game (the CLI draws its progress bar with it; the library never prints)."""
     from kubasolve.ai.colonii import policy_names
 
     if not isinstance(games, int) or games < 1:
@@ -70,7 +65,6 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     labs = labels(players)
     res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
                            {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
-    stream = stream or sys.stderr
     start = time.perf_counter()
     tasks = [(list(players), seed, k, rules) for k in range(games)]
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
@@ -85,8 +79,8 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
         if records is not None:
             out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts", "wall_s", "mean_turn_ms")}
             records.write(json.dumps(out, ensure_ascii=False) + "\n")
-        if progress:
-            _progress(done, games, start, stream)
+        if on_game is not None:
+            on_game(done, games)
     res.wall_s = time.perf_counter() - start
     return res
 

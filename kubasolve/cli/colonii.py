@@ -1,0 +1,290 @@
+"""``kubasolve colonii``: best turn and moves for a hand and a table, terminal play against AIs, and
+AI self-play with confidence intervals. See ``docs/colonii.md``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+TABLE_HELP = ("table groups: WORD:OWNER[:STAKE][:p] for a word (stake: default its value; p: protected), "
+              "WORD+WORD+...:OWNER for a colony, e.g. cal:1 ziar+rânjet:0")
+
+PLAY_HELP = """commands (one per line; a turn may hold several moves, then an empty line or '.' ends it):
+  n WORD             build a new word from your cards
+  e GROUP WORD       extend the word of table group GROUP (e.g. e 0 calorifer)
+  c GROUP WORD       chain a perpendicular word from the last letter of group GROUP
+  .                  end the turn (play the moves typed so far)
+  u                  undo the moves typed so far
+  x CARDS            exchange cards (they go under the deck; you draw as many)
+  p                  pass
+  h                  hints: the best moves and the best turn
+  q                  quit
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("colonii", help="Word colonies (Romanian letter cards): best turn, play and simulate games")
+    csub = p.add_subparsers(dest="colonii_command", metavar="ACTION")
+    csub.required = True
+
+    b = csub.add_parser("best", help="best turn and moves for a hand, e.g. `kubasolve colonii best oriferânjet --table cal:1 ziar:1 tac:0`",
+                        description="Every legal move for the hand on the table, and the best combined turn (exact, up to 3 moves).")
+    b.add_argument("hand", help="the cards of the player to move, as letters (e.g. oriferânjet)")
+    b.add_argument("--table", nargs="*", default=[], metavar="GROUP", help=TABLE_HELP)
+    b.add_argument("--mover", type=int, default=0, help="player number of the mover (default 0)")
+    b.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    b.add_argument("--top", type=int, default=10, help="how many single moves to list (default 10; 0 = all)")
+    b.add_argument("--objective", choices=("gain", "swing"), default="gain",
+                   help="gain: own points (ties: more taken); swing: own points plus points taken from others")
+    b.add_argument("--max-moves", type=int, default=None, help="moves in the best turn (1-3; default the rules')")
+    _common(b)
+    b.set_defaults(func=run_best)
+
+    g = csub.add_parser("play", help="play colonii against AIs in the terminal")
+    g.add_argument("--players", default="human,planner", help="comma-separated seats: human, random, greedy, planner (default human,planner)")
+    g.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
+    _common(g, json_flag=False)
+    g.set_defaults(func=run_play)
+
+    s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
+    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("--players", default="greedy,planner", help="comma-separated AIs, one per seat (default greedy,planner)")
+    s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    s.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    s.add_argument("--records", metavar="PATH", default=None, help="write one JSON line per game to PATH ('-': stdout)")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    s.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/colonii.md)")
+    s.add_argument("--json", action="store_true", help="machine-readable summary")
+    s.set_defaults(func=run_simulate)
+
+
+def _common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
+    p.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/colonii.md)")
+    p.add_argument("--lexicon", default="ro", metavar="NAME|PATH", help="bundled lexicon or word-list file (default ro)")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _rules(path: Path | None) -> Any:
+    from kubasolve.games.colonii.rules import ColoniiRules
+
+    return ColoniiRules.from_toml(path) if path else ColoniiRules()
+
+
+def _lexicon(name: str, rules: Any) -> Any:
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon(name, alphabet=rules.alphabet) if Path(name).suffix else load_lexicon(name)
+
+
+def parse_group(spec: str, rules: Any) -> Any:
+    """A table group from ``WORD:OWNER[:STAKE][:p]`` or ``W1+W2+...:OWNER`` (a colony)."""
+    from kubasolve.errors import PositionError
+    from kubasolve.games.colonii.table import Group
+
+    parts = spec.split(":")
+    if len(parts) < 2 or not parts[0]:
+        raise PositionError(f"table group {spec!r}: write WORD:OWNER (e.g. cal:1) or W1+W2:OWNER for a colony")
+    words = tuple(w.strip().lower() for w in parts[0].split("+"))
+    protected = parts[-1].lower() == "p"
+    if protected:
+        parts = parts[:-1]
+    try:
+        owner = int(parts[1])
+        stake = int(parts[2]) if len(parts) > 2 else (rules.value(words[0]) if len(words) == 1 and all(c in rules.alphabet for c in words[0]) else 0)
+    except ValueError:
+        raise PositionError(f"table group {spec!r}: OWNER and STAKE are numbers") from None
+    if len(parts) > 3:
+        raise PositionError(f"table group {spec!r}: too many ':' fields")
+    return Group(words, owner, stake, protected)
+
+
+def run_best(args: argparse.Namespace) -> int:
+    """Handler of ``colonii best``."""
+    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.errors import PositionError
+    from kubasolve.games.colonii.movegen import solver_for
+    from kubasolve.games.colonii.table import ColoniiPosition
+
+    rules = _rules(args.rules)
+    if args.top < 0:
+        raise PositionError("--top must be >= 0")
+    table = tuple(parse_group(s, rules) for s in args.table)
+    position = ColoniiPosition(table, args.hand.strip().lower(), args.mover, args.players)
+    solver = solver_for(_lexicon(args.lexicon, rules), rules)
+    moves = solver.all_moves(position, args.objective, args.top or None)
+    count = len(solver.move_table(position))
+    turn = solver.best_turn(position, args.objective, args.max_moves)
+    if args.json:
+        emit_json({"ok": True, "count": count, "best_turn": turn.to_dict(), "moves": [m.to_dict() for m in moves]})
+        return 0
+    if table:
+        print(format_table(["group", "owner", "words", "stake"],
+                           [[i, g.owner, " + ".join(g.words) + (" (protected)" if g.protected else ""), g.stake] for i, g in enumerate(table)]))
+        print()
+    rows = [[k + 1, m.kind.value, "" if m.target is None else m.target, m.word.upper(), m.cards, m.gain, m.taken] for k, m in enumerate(moves)]
+    print(format_table(["#", "move", "group", "word", "cards", "gain", "taken"], rows))
+    print(f"\n{count} legal moves. Best turn: +{turn.gain} points, {turn.taken} taken from others"
+          + "".join(f"\n  {m.kind.value} {m.word.upper()}{'' if m.target is None else f' on group {m.target}'}: cards {m.cards}, +{m.gain}"
+                    for m in turn.moves))
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Handler of ``colonii simulate``."""
+    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.errors import KubasolveError
+    from kubasolve.games.colonii.simulate import simulate
+
+    rules = _rules(args.rules).to_dict() if args.rules else None
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    records: IO[str] | None = None
+    close = False
+    if args.records == "-":
+        records = sys.stdout
+    elif args.records:
+        try:
+            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise KubasolveError(f"cannot write records to {args.records!r}: {exc}") from None
+        close = True
+    bar: Any = None
+    on_game = None
+    if not args.no_progress:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
+        on_game = lambda done, total: bar.update(1)
+    try:
+        res = simulate(args.games, players, seed=args.seed, workers=args.workers, records=records, rules=rules, on_game=on_game)
+    finally:
+        if bar is not None:
+            bar.close()
+        if close and records is not None:
+            records.close()
+    out = sys.stderr if args.records == "-" else sys.stdout  # stdout carries the records then
+    if args.json:
+        if args.records == "-":
+            import json
+
+            out.write(json.dumps({"ok": True, **res.to_dict()}) + "\n")
+        else:
+            emit_json({"ok": True, **res.to_dict()})
+        return 0
+    rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%", f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]",
+             round(r["mean_score"], 1), round(r["mean_turn_ms"], 2)] for r in res.rows()]
+    out.write(format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows) + "\n")
+    out.write(f"{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s\n")
+    return 0
+
+
+def render(state: Any, names: list[str], viewer: int | None = None) -> str:
+    """The table, the scores and (for ``viewer``) the hand, as text."""
+    lines = [f"turn {state.turn}  deck {len(state.deck)} cards  scores: "
+             + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores))]
+    for i, g in enumerate(state.table):
+        kind = "colony" if g.is_colony else ("word, protected" if g.protected else f"word, stake {g.stake}")
+        lines.append(f"  [{i}] {' -> '.join(w.upper() for w in g.words)}  ({names[g.owner]}, {kind})")
+    if not state.table:
+        lines.append("  (the table is empty)")
+    if viewer is not None:
+        values = state.rules.letter_values
+        lines.append("your cards: " + " ".join(f"{c.upper()}{values[c]}" for c in state.hands[viewer]))
+    return "\n".join(lines)
+
+
+def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    """Handler of ``colonii play``: humans type moves, AIs play their turns."""
+    import random
+
+    from kubasolve.ai.colonii import make_policy
+    from kubasolve.errors import KubasolveError, RulesError
+    from kubasolve.games.colonii.game import Referee
+
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    seats = [p.strip().lower() for p in args.players.split(",") if p.strip()]
+    if not 1 <= len(seats) <= 8:
+        raise RulesError("give 1 to 8 seats, e.g. --players human,planner")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    policies = {i: make_policy(s, seed + i) for i, s in enumerate(seats) if s != "human"}
+    names = [f"{s}{i}" for i, s in enumerate(seats)]
+    rules = _rules(args.rules)
+    referee = Referee(_lexicon(args.lexicon, rules), rules)
+    state = referee.new_game(seed, len(seats))
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    say(f"Colonii, seed {seed}: {', '.join(names)}; first to {rules.target_score} points wins"
+        if rules.end == "target" else f"Colonii, seed {seed}: {', '.join(names)}; the game ends when the deck runs out")
+    say("Type ? for help.")
+    pending: list[dict[str, Any]] = []
+    shown = -1
+    while not state.over:
+        p = state.current
+        if p in policies:
+            action = policies[p].turn(referee, state)
+            before = state.scores
+            state = referee.apply(state, action)
+            what = ", ".join(f"{m.play} {m.word.upper()}" + ("" if m.target is None else f" on [{m.target}]") for m in action.moves) \
+                if action.type == "turn" else action.type
+            say(f"{names[p]}: {what}  ({'; '.join(f'{names[q]} {d:+d}' for q, d in enumerate(a - b for a, b in zip(state.scores, before)) if d)})")
+            continue
+        if shown != state.turn:
+            say(render(state, names, p))
+            shown = state.turn
+        out.write(f"{names[p]}{' (' + str(len(pending)) + ' moves typed)' if pending else ''}> ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            say("\n(end of input: game abandoned)")
+            return 0
+        words = line.split()
+        if not words and not pending:
+            continue
+        cmd = words[0].lower() if words else "."
+        try:
+            if cmd in ("?", "help"):
+                say(PLAY_HELP)
+            elif cmd == "q":
+                say("bye")
+                return 0
+            elif cmd == "h":
+                pos = state.position()
+                for m in referee.solver.all_moves(pos, top=8):
+                    say(f"  {m.kind.value:<13} {m.word.upper():<14} {'' if m.target is None else f'[{m.target}]':<5} +{m.gain}")
+                turn = referee.solver.best_turn(pos)
+                say(f"  best turn: {', '.join(m.word.upper() for m in turn.moves) or 'none'} (+{turn.gain})")
+            elif cmd == "u":
+                pending.clear()
+                say("moves cleared")
+            elif cmd == "n" and len(words) == 2:
+                pending.append({"play": "new", "word": words[1]})
+            elif cmd in ("e", "c") and len(words) == 3 and words[1].isdigit():
+                pending.append({"play": "extend" if cmd == "e" else "chain", "target": int(words[1]), "word": words[2]})
+            elif cmd in (".", "x", "p"):
+                if cmd == ".":
+                    if not pending:
+                        say("no moves typed (p passes)")
+                        continue
+                    action_dict: dict[str, Any] = {"type": "turn", "moves": list(pending)}
+                elif cmd == "x":
+                    action_dict = {"type": "exchange", "cards": "".join(words[1:])}
+                else:
+                    action_dict = {"type": "pass"}
+                pending.clear()
+                before = state.scores
+                state = referee.apply(state, action_dict)
+                say("ok: " + "; ".join(f"{names[q]} {d:+d}" for q, d in enumerate(a - b for a, b in zip(state.scores, before)) if d))
+            else:
+                say("not understood; type ? for help")
+        except KubasolveError as exc:
+            say(f"not allowed: {exc} (type the turn again)")
+    say(render(state, names))
+    winners = state.winners()
+    say("winner: " + " and ".join(names[w] for w in winners))
+    return 0

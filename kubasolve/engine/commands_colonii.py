@@ -1,0 +1,261 @@
+"""Engine commands of Word colonies (``colonii.*``); schemas and examples in ``docs/engine_colonii.md``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from kubasolve.engine.registry import (
+    MAX_INT,
+    UNSET,
+    GameId,
+    LexiconName,
+    Meta,
+    Name,
+    Params,
+    Session,
+    UnsetType,
+    command,
+    given,
+    lookup_game,
+)
+from kubasolve.errors import IllegalMoveError, KubasolveError
+
+MAX_PLAYERS = 8
+MAX_WORD = 60
+MAX_GROUPS = 200
+MAX_TOP = 5000
+Letter = Annotated[str, Meta(min_length=1, max_length=1)]
+Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
+AiName = Literal["random", "greedy", "planner"]
+WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
+
+
+class ColoniiRulesSpec(Params):
+    """Optional rule settings (docs/colonii.md); unset ones keep the defaults, letter tables override per letter."""
+
+    hand_size: Annotated[int, Meta(ge=1, le=30)] | UnsetType = UNSET
+    min_word_length: Annotated[int, Meta(ge=2, le=30)] | UnsetType = UNSET
+    supercolony_words: Annotated[int, Meta(ge=3, le=100)] | UnsetType = UNSET
+    supercolony_bonus: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    decolonisation_words: Annotated[int, Meta(ge=3, le=100)] | UnsetType = UNSET
+    end: Literal["target", "deck"] | UnsetType = UNSET
+    target_score: Annotated[int, Meta(ge=1, le=100_000)] | UnsetType = UNSET
+    builders: Literal["round-robin"] | UnsetType = UNSET
+    max_turn_moves: Annotated[int, Meta(ge=1, le=3)] | UnsetType = UNSET
+    letter_values: Annotated[dict[Letter, Annotated[int, Meta(ge=0, le=100)]], Meta(max_length=64)] | UnsetType = UNSET
+    card_counts: Annotated[dict[Letter, Annotated[int, Meta(ge=0, le=100)]], Meta(max_length=64)] | UnsetType = UNSET
+
+
+class GroupSpec(Params):
+    """A table group: one word, or a colony (a chain of words)."""
+
+    words: Annotated[list[Word], Meta(min_length=1, max_length=100)]
+    owner: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)]
+    stake: Annotated[int, Meta(ge=0, le=100_000)] = 0
+    protected: bool = False
+    supercolony: bool = False
+
+
+class PositionParams(Params):
+    hand: Annotated[str, Meta(max_length=30, description="the mover's cards as letters")]
+    table: Annotated[list[GroupSpec], Meta(max_length=MAX_GROUPS)] = msgspec.field(default_factory=list)
+    mover: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] = 0
+    players: Annotated[int, Meta(ge=1, le=MAX_PLAYERS)] = 2
+    objective: Literal["gain", "swing"] = "gain"
+    rules: ColoniiRulesSpec | UnsetType = UNSET
+    lexicon: LexiconName = "ro"
+
+
+class MovesParams(PositionParams):
+    top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
+
+
+class BestTurnParams(PositionParams):
+    max_moves: Annotated[int, Meta(ge=1, le=3)] | UnsetType = UNSET
+
+
+def _rules(spec: ColoniiRulesSpec | UnsetType) -> Any:
+    from kubasolve.games.colonii.rules import ColoniiRules
+
+    return ColoniiRules.from_dict(given(spec)) if spec is not UNSET else ColoniiRules()
+
+
+def _solver_and_position(p: PositionParams) -> tuple[Any, Any]:
+    from kubasolve.games.colonii.movegen import solver_for
+    from kubasolve.games.colonii.table import ColoniiPosition, Group
+    from kubasolve.lexicon import load_lexicon
+
+    rules = _rules(p.rules)
+    lexicon = load_lexicon(p.lexicon)
+    table = tuple(Group(tuple(w.lower() for w in g.words), g.owner, g.stake, g.protected, g.supercolony) for g in p.table)
+    position = ColoniiPosition(table, p.hand.lower(), p.mover, p.players)
+    return solver_for(lexicon, rules), position
+
+
+@command("colonii.moves", MovesParams)
+def moves(p: MovesParams, session: Session) -> dict[str, Any]:
+    """Every legal move for ``hand`` on ``table`` (new words, extensions, conquests A/B, colony
+    starts and additions), best first by ``objective``, each with every player's score change."""
+    solver, position = _solver_and_position(p)
+    table = solver.move_table(position)
+    found = solver.all_moves(position, p.objective, p.top)
+    return {"count": len(table), "moves": [m.to_dict() for m in found]}
+
+
+@command("colonii.best-turn", BestTurnParams)
+def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
+    """The best combined turn: up to ``max_moves`` (default the rules', at most 3) moves on disjoint
+    cards, exact; new words first (they make moves on others' words legal)."""
+    solver, position = _solver_and_position(p)
+    turn = solver.best_turn(position, p.objective, None if p.max_moves is UNSET else p.max_moves)
+    return turn.to_dict()
+
+
+# ------------------------------------------------------------------------------------------------ games
+@dataclass
+class ColoniiSessionGame:
+    """A running game in an engine session: the referee, the current state and the seat names."""
+
+    referee: Any
+    state: Any
+    players: list[str]
+
+
+class NewGameParams(Params):
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    players: Annotated[int, Meta(ge=1, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=1, max_length=MAX_PLAYERS)] | UnsetType = UNSET
+    rules: ColoniiRulesSpec | UnsetType = UNSET
+    state: Annotated[dict[str, Any], Meta(description="a saved state (colonii.state) to resume; excludes seed and rules")] | UnsetType = UNSET
+
+
+class GameParams(Params):
+    game: GameId
+
+
+class LegalMovesParams(GameParams):
+    top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
+    objective: Literal["gain", "swing"] = "gain"
+
+
+class MoveOfTurn(Params):
+    play: Literal["new", "extend", "chain"]
+    word: Word
+    target: Annotated[int, Meta(ge=0, le=10_000)] | UnsetType = UNSET
+
+
+class ActionSpec(Params):
+    """One turn: ``turn`` with moves, ``exchange`` with cards, or ``pass``."""
+
+    type: Literal["turn", "exchange", "pass"]
+    moves: Annotated[list[MoveOfTurn], Meta(max_length=40)] | UnsetType = UNSET
+    cards: Annotated[str, Meta(min_length=1, max_length=30)] | UnsetType = UNSET
+
+
+class ApplyMoveParams(GameParams):
+    move: ActionSpec
+    state: WithState = True
+
+
+class AiMoveParams(GameParams):
+    ai: AiName = "planner"
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    apply: Annotated[bool, Meta(description="apply the chosen turn (false: only show it)")] = True
+    state: WithState = True
+
+
+def _game(p: GameParams, session: Session) -> ColoniiSessionGame:
+    game: ColoniiSessionGame = lookup_game(p.game, session, ColoniiSessionGame, "colonii", "colonii.new-game")
+    return game
+
+
+def _answer(gid: str, game: ColoniiSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
+    s = game.state
+    if with_state:
+        out["state"] = s.to_dict()
+    else:
+        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
+    return out
+
+
+def _action_dict(spec: ActionSpec) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": spec.type}
+    if spec.moves is not UNSET:
+        d["moves"] = [given(m) for m in spec.moves]
+    if spec.cards is not UNSET:
+        d["cards"] = spec.cards
+    return d
+
+
+@command("colonii.new-game", NewGameParams)
+def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
+    """Deal a new game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume a
+    saved ``state`` (checked by replaying its history)."""
+    from kubasolve.games.colonii.game import ColoniiState, default_referee
+
+    if p.state is not UNSET:
+        clash = [k for k in ("seed", "rules") if getattr(p, k) is not UNSET]
+        if clash:
+            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+        state = ColoniiState.from_dict(p.state)
+        referee = default_referee(state.rules)
+        n = state.n_players
+    else:
+        referee = default_referee(_rules(p.rules))
+        players = 2 if p.players is UNSET else p.players
+        n = players if isinstance(players, int) else len(players)
+        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
+    if isinstance(p.players, list):
+        if len(p.players) != n:
+            raise KubasolveError(f"params.players: the game has {n} players, got {len(p.players)} names", key="params.players")
+        names = list(p.players)
+    elif isinstance(p.players, int) and p.players != n:
+        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
+    else:
+        names = [f"player{i}" for i in range(n)]
+    game = ColoniiSessionGame(referee, state, names)
+    return _answer(session.add_game(game), game)
+
+
+@command("colonii.state", GameParams)
+def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
+    """The full state of a running game (JSON snapshot, history included)."""
+    return _answer(p.game, _game(p, session))
+
+
+@command("colonii.legal-moves", LegalMovesParams)
+def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
+    """The ``top`` best legal single moves of the player to build, and the best combined turn."""
+    game = _game(p, session)
+    if game.state.over:
+        raise IllegalMoveError("the game is over")
+    pos = game.state.position()
+    solver = game.referee.solver
+    found = solver.all_moves(pos, p.objective, p.top)
+    return {"game": p.game, "player": game.state.current, "hand": pos.hand, "moves": [m.to_dict() for m in found],
+            "best_turn": solver.best_turn(pos, p.objective).to_dict()}
+
+
+@command("colonii.apply-move", ApplyMoveParams)
+def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
+    """Apply one turn for the player to build; an illegal turn is an error (the reason), state unchanged."""
+    game = _game(p, session)
+    game.state = game.referee.apply(game.state, _action_dict(p.move))
+    return _answer(p.game, game, p.state)
+
+
+@command("colonii.ai-move", AiMoveParams)
+def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
+    """Let AI ``ai`` choose the turn of the player to build; ``apply`` (default true) applies it."""
+    from kubasolve.ai.colonii import make_policy
+
+    game = _game(p, session)
+    if game.state.over:
+        raise IllegalMoveError("the game is over")
+    action = make_policy(p.ai, p.seed).turn(game.referee, game.state)
+    if p.apply:
+        game.state = game.referee.apply(game.state, action)
+    return _answer(p.game, game, p.state, action=action.to_dict())

@@ -1,0 +1,98 @@
+"""The colonii CLI (best, simulate, play) and engine commands (colonii.*)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from kubasolve.cli.main import main
+from kubasolve.engine.registry import Session
+from kubasolve.engine.server import handle_request
+
+TABLE = [{"words": ["cal"], "owner": 1, "stake": 4}, {"words": ["ziar"], "owner": 1, "stake": 6}, {"words": ["tac"], "owner": 0, "stake": 4}]
+
+
+def ask(session: Session, cmd: str, **params: Any) -> dict[str, Any]:
+    return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+
+def test_cli_best_finds_the_rulebook_conquests(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colonii", "best", "oriferânjet", "--table", "cal:1", "ziar:1", "tac:0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    kinds = {(m["kind"], m["word"]) for m in out["best_turn"]["moves"]}
+    assert kinds == {("conquest-a", "calorifer"), ("conquest-b", "rânjet")} and out["best_turn"]["gain"] == 24
+    assert out["count"] > 100 and len(out["moves"]) == 10
+
+
+def test_cli_best_reads_colonies_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colonii", "best", "axi", "--table", "ziar+rânjet:1", "cal:0", "--top", "3"]) == 0
+    assert "colony-add" in capsys.readouterr().out
+    assert main(["colonii", "best", "ab9"]) != 0
+    assert "not letters of the alphabet" in capsys.readouterr().err
+    assert main(["colonii", "best", "ab", "--table", "cal"]) != 0
+    assert "WORD:OWNER" in capsys.readouterr().err
+
+
+def test_cli_simulate_records_are_the_same_for_any_worker_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["colonii", "simulate", "--games", "3", "--seed", "4", "--records", "-", "--no-progress", "--json"]) == 0
+    one = capsys.readouterr()
+    assert main(["colonii", "simulate", "--games", "3", "--seed", "4", "--workers", "2", "--records", "-", "--no-progress", "--json"]) == 0
+    two = capsys.readouterr()
+    assert one.out == two.out and len(one.out.splitlines()) == 3
+    summary = json.loads(one.err)
+    assert summary["games"] == 3 and {r["ai"] for r in summary["summary"]} == {"greedy", "planner"}
+    assert main(["colonii", "simulate", "--games", "0", "--no-progress"]) != 0
+
+
+def test_cli_play_a_human_turn_then_quit() -> None:
+    from kubasolve.cli.colonii import run_play
+
+    args = argparse.Namespace(players="human,greedy", seed=7, rules=None, lexicon="ro")
+    out = io.StringIO()
+    assert run_play(args, io.StringIO("?\nn zzzz\n.\nh\np\nq\n"), out) == 0
+    text = out.getvalue()
+    assert "not allowed: move 0 (new 'zzzz')" in text and "best turn:" in text and "greedy1:" in text and "bye" in text
+
+
+def test_engine_moves_and_best_turn() -> None:
+    s = Session()
+    best = ask(s, "colonii.best-turn", hand="oriferânjet", table=TABLE)["result"]
+    assert best["gain"] == 24 and best["taken"] == 10
+    moves = ask(s, "colonii.moves", hand="oriferânjet", table=TABLE, top=5, objective="swing")["result"]
+    assert len(moves["moves"]) == 5 and moves["moves"][0]["kind"] == "conquest-b"
+    bad = ask(s, "colonii.moves", hand="ab", table=[{"words": ["cal"], "owner": 1, "colour": 2}])
+    assert bad["error"]["code"] == "bad-request" and bad["error"]["key"].endswith("colour")
+    bad = ask(s, "colonii.best-turn", hand="ab", max_moves=4)
+    assert bad["error"]["key"] == "params.max_moves"
+    bad = ask(s, "colonii.moves", hand="ab", rules={"hand_size": 0})
+    assert bad["error"]["key"] == "params.rules.hand_size"
+
+
+def test_engine_game_commands() -> None:
+    s = Session()
+    new = ask(s, "colonii.new-game", seed=3, players=["me", "ai"])["result"]
+    gid = new["game"]
+    legal = ask(s, "colonii.legal-moves", game=gid, top=3)["result"]
+    assert len(legal["moves"]) <= 3 and "best_turn" in legal
+    refused = ask(s, "colonii.apply-move", game=gid, move={"type": "turn", "moves": [{"play": "new", "word": "zzzz"}]})
+    assert refused["error"]["code"] == "illegal-move" and "not in the lexicon" in refused["error"]["message"]
+    assert ask(s, "colonii.state", game=gid)["result"]["state"] == new["state"]  # unchanged
+    played = ask(s, "colonii.ai-move", game=gid, ai="greedy", state=False)["result"]
+    assert played["turn"] == 2 and played["current"] == 1
+    saved = ask(s, "colonii.state", game=gid)["result"]["state"]
+    resumed = ask(s, "colonii.new-game", state=saved)["result"]
+    assert resumed["state"] == saved
+    saved["scores"][0] += 5
+    assert ask(s, "colonii.new-game", state=saved)["error"]["code"] == "bad-state"
+
+
+def test_engine_rule_schema_matches_the_rule_class() -> None:
+    from kubasolve.engine.commands_colonii import ColoniiRulesSpec
+    from kubasolve.games.colonii.rules import ColoniiRules
+
+    assert set(ColoniiRulesSpec.__struct_fields__) | {"alphabet"} == {f.name for f in fields(ColoniiRules)}
