@@ -266,3 +266,29 @@ def test_a_broken_command_module_does_not_take_the_engine_down(monkeypatch: pyte
     assert hello["ok"] and hello["result"]["unavailable"] == ["commands_zz_broken"]
     assert "kubagram.best-words" in hello["result"]["commands"]
     assert "commands_zz_broken" in caplog.text
+
+
+def test_rummikub_variants_too_large_to_solve_are_refused_up_front() -> None:
+    """Measured: 26 numbers, 8 colours, 4 jokers spent 70-90 s building the candidate sets of one solve."""
+    from kubasolve.engine.commands_rummikub import (
+        MAX_CANDIDATE_SETS,
+        candidate_set_estimate,
+    )
+    from kubasolve.games.rummikub import RummikubRules
+    from kubasolve.games.rummikub.sets import candidate_sets
+
+    for settings in ({}, {"jokers": 4}, {"numbers": 9, "colours": 3, "jokers": 3}, {"colours": 6, "min_set_size": 4}):
+        rules = RummikubRules.from_dict(settings)
+        exact = len(candidate_sets(rules).sets)
+        assert exact <= candidate_set_estimate(rules) <= 2 * exact  # an upper bound, and not a loose one
+    s = Session()
+    huge = {"numbers": 26, "colours": 8, "copies": 4, "jokers": 4}
+    start = time.perf_counter()
+    cases: list[tuple[str, dict[str, Any], str]] = [("rummikub.solve", {"rack": "r1", "rules": huge}, "params.rules"),
+                             ("rummikub.new-game", {"rules": huge}, "params.rules"),
+                             ("rummikub.simulate", {"rules": huge}, "params.rules"),
+                             ("rummikub.load-game", {"state": {"seed": 1, "players": ["a", "b"], "rules": huge}}, "params.state.rules")]
+    for cmd, params, key in cases:
+        assert error(ask(s, cmd, **params)) == ("limit-exceeded", key)
+    assert time.perf_counter() - start < 1
+    assert candidate_set_estimate(RummikubRules.from_dict(huge)) > MAX_CANDIDATE_SETS
