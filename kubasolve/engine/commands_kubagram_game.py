@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from kubasolve.engine.commands_kubagram import (
+    MAX_CLAIM_FIELD,
     MAX_WORD,
     KubagramRulesSpec,
     kubagram_rules,
@@ -24,7 +25,7 @@ from kubasolve.engine.registry import (
     given,
     lookup_game,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError
 
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^(random|greedy|planner(:[1-3])?)$",
@@ -191,6 +192,10 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     game = _game(p, session)
     if game.state.over:
         raise IllegalMoveError("the game is over")
+    tiles = len(game.state.tile_sources())
+    if tiles > MAX_CLAIM_FIELD:
+        raise LimitError(f"the AIs search fields of at most {MAX_CLAIM_FIELD} tiles, this one holds {tiles} "
+                         "(claim words to shrink it, or choose from kubagram.legal-moves)", key="params.game")
     policy = make_policy(p.ai, p.seed)
     actions = policy.turn(game.referee, game.state)
     if p.apply:

@@ -75,3 +75,20 @@ def test_state_false_answers_a_short_summary() -> None:
     assert "state" not in moved and moved["turn"] == 1 and moved["over"] is False and moved["move"]["type"] in ("draw", "play")
     drawn = ask("rummikub.apply-move", game=rummikub, move={"type": "draw"}, state=False)
     assert drawn == {"game": rummikub, "turn": 0, "over": False, "winner": None, "scores": None}
+
+
+def test_ai_move_refuses_a_field_too_large_to_search() -> None:
+    """A frontend that never claims lets the field grow; the AIs (no time budget yet) are bounded up front."""
+    session = Session()
+
+    def ask(cmd: str, **params: Any) -> dict[str, Any]:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    gid = ask("kubagram.new-game", seed=3, game_rules={"missed_claims": False})["result"]["game"]
+    while len(session.games[gid].state.tile_sources()) <= 32:
+        moves = ask("kubagram.legal-moves", game=gid, claims=1)["result"]["moves"]
+        move = next((m for m in moves if m["type"] in ("take", "place-zero")), None) or next(m for m in moves if m["type"] == "end")
+        assert ask("kubagram.apply-move", game=gid, move={k: v for k, v in move.items() if k != "text"}, state=False)["ok"]
+    refused = ask("kubagram.ai-move", game=gid)
+    assert refused["error"]["code"] == "limit-exceeded" and refused["error"]["key"] == "params.game"
+    assert ask("kubagram.legal-moves", game=gid)["ok"]
