@@ -14,13 +14,15 @@ from kubasolve.engine.commands_kubagram import (
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
-    GameId,
+    ApplyMove,
+    GameParams,
     Meta,
     Name,
     Params,
     Seed,
     Session,
     UnsetType,
+    WithState,
     command,
     given,
     lookup_game,
@@ -30,7 +32,6 @@ from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^(random|greedy|planner(:[1-3])?)$",
                              description="random, greedy, planner or planner:DEPTH (depth 1-3)")]
-WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, phase, turn, taken, scores)")]
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
@@ -62,10 +63,6 @@ class NewGameParams(Params):
     state: Annotated[dict[str, Any], Meta(description="a saved state (kubagram.state) to resume; excludes seed, rules, game_rules, rotation")] | UnsetType = UNSET
 
 
-class GameParams(Params):
-    game: GameId
-
-
 class LegalMovesParams(GameParams):
     claims: Annotated[int, Meta(ge=1, le=100, description="how many best word claims and best compounds to list")] = 10
 
@@ -89,7 +86,7 @@ class ApplyMoveParams(GameParams):
 class AiMoveParams(GameParams):
     ai: AiName = "planner"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
-    apply: Annotated[bool, Meta(description="apply the chosen actions (false: only show them)")] = True
+    apply: ApplyMove = True
     state: WithState = True
 
 

@@ -14,12 +14,15 @@ import msgspec
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
+    ApplyMove,
     GameId,
+    GameParams,
     Meta,
     Name,
     Params,
     Session,
     UnsetType,
+    WithState,
     command,
     given,
     lookup_game,
@@ -41,7 +44,6 @@ RackSpec = Annotated[str, Meta(max_length=MAX_TEXT, description='tiles separated
 ObjectiveName = Literal["tiles", "value", "keep-jokers", "penalty"]
 AiName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9:_-]+$", description="greedy or holdback")]
 SeedInt = Annotated[int, Meta(ge=0, le=MAX_INT)]
-WithState = Annotated[bool, Meta(description="answer with the whole state (false: only turn, over, winner, scores)")]
 
 
 class RummikubRulesSpec(Params):
@@ -88,10 +90,6 @@ def _rules(spec: RummikubRulesSpec | None | UnsetType) -> Any:
         raise LimitError(f"this variant has up to {size:,} candidate sets to consider (limit {MAX_CANDIDATE_SETS:,}): "
                          "fewer numbers, colours or jokers (or a larger min_set_size)", key="params.rules")
     return rules
-
-
-class GameParams(Params):
-    game: GameId
 
 
 def _game(gid: str, session: Session) -> Any:
@@ -188,7 +186,7 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 
 class AiMoveParams(GameParams):
     ai: AiName = "greedy"
-    apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
+    apply: ApplyMove = True
     state: WithState = True
 
 

@@ -97,6 +97,16 @@ MoveTimeMs = Annotated[int, Meta(ge=1, le=600_000, description="time budget in m
 MaxNodes = Annotated[int, Meta(ge=1, le=10**12, description="search node budget (answers with the best found so far)")]
 
 
+WithState = Annotated[bool, Meta(description="answer with the whole state (false: a short summary instead)")]
+ApplyMove = Annotated[bool, Meta(description="apply the chosen move (false: only show it)")]
+
+
+class GameParams(Params):
+    """Base of the parameters of a command on a running game (``game`` names it)."""
+
+    game: GameId
+
+
 class Budget(Params):
     """Mixin for commands that search: an optional time and/or node budget."""
 
