@@ -197,3 +197,52 @@ def test_fuzzed_engine_answers_every_line_once() -> None:
                 assert answer["ok"] and check(answer["result"]), (cmd, text[:300])
             valid_seen += 1
     assert valid_seen > 300
+
+
+def test_random_moves_in_running_games_are_answered_as_moves() -> None:
+    """Random (mostly illegal) moves and AI moves in running Kubagram and Rummikub games: each is applied or
+    refused as ``illegal-move`` (never another code, never an internal error), and the game stays playable."""
+    from kubasolve.engine.registry import Session
+    from kubasolve.engine.server import handle_request
+
+    session = Session()
+    rng = random.Random(SEED)
+
+    def ask(cmd: str, **params: Any) -> dict[str, Any]:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    codes: dict[str, int] = {}
+    for g in range(8):
+        kubagram = ask("kubagram.new-game", seed=g, players=rng.randint(1, 4))["result"]["game"]
+        rummikub = ask("rummikub.new-game", seed=g, players=rng.randint(2, 4))["result"]["game"]
+        for _ in range(120):
+            if rng.random() < 0.3:
+                answer = ask("kubagram.ai-move", game=kubagram, ai=rng.choice(["greedy", "random"]), state=False)
+            else:
+                move: dict[str, Any] = {"type": rng.choice(["take", "place-zero", "claim", "skip", "end"])}
+                if rng.random() < 0.5:
+                    move["letter"] = rng.choice("abcdeyz")
+                if rng.random() < 0.3:
+                    move["keep"] = rng.random() < 0.5
+                if rng.random() < 0.6:
+                    move["word"] = "".join(rng.choice("aeknorst") for _ in range(rng.randint(1, 8)))
+                if rng.random() < 0.5:
+                    move["tiles"] = [rng.randint(0, 30) for _ in range(rng.randint(0, 8))]
+                if rng.random() < 0.3:
+                    move["parts"] = [rng.choice([None, 0, 1, 2, 5]) for _ in range(rng.randint(0, 3))]
+                answer = ask("kubagram.apply-move", game=kubagram, move=move, state=False)
+            code = "ok" if answer["ok"] else answer["error"]["code"]
+            codes[code] = codes.get(code, 0) + 1
+            assert code in ("ok", "illegal-move"), answer
+            if rng.random() < 0.3:
+                answer = ask("rummikub.ai-move", game=rummikub, state=False)
+            else:
+                tiles = [rng.choice(["r1", "r2", "r3", "b1", "o1", "k1", "J", "r13", "b13", "o7"]) for _ in range(rng.randint(0, 5))]
+                rmove = rng.choice([{"type": "draw"}, {"type": "timeout"}, {"type": "play", "table": [tiles]},
+                                    {"type": "play", "table": " ".join(tiles)}])
+                answer = ask("rummikub.apply-move", game=rummikub, move=rmove, state=False)
+            code = "ok" if answer["ok"] else answer["error"]["code"]
+            codes[code] = codes.get(code, 0) + 1
+            assert code in ("ok", "illegal-move", "bad-position"), answer
+        assert ask("kubagram.state", game=kubagram)["ok"] and ask("rummikub.state", game=rummikub)["ok"]
+    assert codes["ok"] > 300 and codes["illegal-move"] > 300
