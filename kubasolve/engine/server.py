@@ -115,7 +115,7 @@ def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
     except msgspec.ValidationError:
         raise KubasolveError("a request must be a JSON object") from None
     except msgspec.DecodeError as exc:
-        message = str(exc)
+        message = str(exc).removeprefix("JSON is malformed: ")
         if ("truncated" in message or "escape" in message) and _SURROGATE_ESCAPE.search(text):
             message = "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair)"
         raise _Refused(_salvage_id(text), KubasolveError(f"malformed JSON: {message}")) from None
