@@ -1,0 +1,1 @@
+"""Data files of the crossword game (board layouts, tile sets)."""

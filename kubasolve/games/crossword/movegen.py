@@ -1,0 +1,226 @@
+"""Placement move generation for the crossword game: every legal placement, or the best one.
+
+The work is done by the numba kernel :mod:`kubasolve.kernels.board_movegen` on the lexicon's GADDAG
+(:mod:`kubasolve.lexicon.board_graph`); this module turns boards, racks and layouts into its flat
+arrays and its output back into :class:`Placement` objects.
+
+Counting rule (the golden files'): a move is its set of newly placed (square, tile) pairs, a blank
+carrying its letter; a one-tile move forming words both ways is one move (reported across); on an
+empty board the across and the down plays both count. Exchanges and passes are not placements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kubasolve.errors import PositionError
+from kubasolve.games.crossword.board import Board, grid_geometry
+from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
+from kubasolve.lexicon import Lexicon
+
+BLANK_FLAG = 64
+_MIN_CAPACITY = 4096
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One placement: the main word from (row, col) in ``direction``, the new tiles and the score."""
+
+    row: int
+    col: int
+    direction: str
+    word: str
+    """The whole main word, blanks lower case, played-through letters included."""
+    tiles: tuple[tuple[int, int, str], ...]
+    """Newly placed tiles ``(row, col, letter)`` in word order, lower case for a blank."""
+    score: int
+    bingo: bool = False
+
+    @property
+    def played(self) -> str:
+        """The main word with ``.`` on squares that were already occupied (the golden files' ``played``)."""
+        dr, dc = (0, 1) if self.direction == "across" else (1, 0)
+        new = {(r, c) for r, c, _ in self.tiles}
+        return "".join(ch if (self.row + i * dr, self.col + i * dc) in new else "." for i, ch in enumerate(self.word))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "col": self.col,
+            "dir": self.direction,
+            "word": self.word,
+            "played": self.played,
+            "tiles": [[r, c, ch] for r, c, ch in self.tiles],
+            "score": self.score,
+            "bingo": self.bingo,
+        }
+
+
+def sort_key(move: Placement) -> tuple[int, int, int, int, str]:
+    """Best first: score desc, then row, col, across before down, then ``played`` (code-point order)."""
+    return (-move.score, move.row, move.col, 0 if move.direction == "across" else 1, move.played)
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """``count``: all distinct legal placements; ``moves``: the best ``top`` of them (or all), best first."""
+
+    count: int
+    moves: list[Placement] = field(default_factory=list)
+    max_score: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"count": self.count, "max_score": self.max_score, "moves": [m.to_dict() for m in self.moves]}
+
+
+def parse_rack(rack: str, tiles: TileSet) -> tuple[str, int]:
+    """(upper-case letters, number of blanks) of a rack string such as ``"EKNOW??"``."""
+    if not isinstance(rack, str):
+        raise PositionError("the rack is a string of letters and '?' for blanks")
+    text = rack.strip().upper()
+    bad = sorted({ch for ch in text if ch != BLANK and ch not in tiles.values})
+    if bad:
+        raise PositionError(f"rack {rack!r} holds {''.join(bad)!r}: not tiles of the {tiles.name!r} set (letters, '?' for a blank)")
+    if len(text) > tiles.rack_size:
+        raise PositionError(f"rack {rack!r} has {len(text)} tiles, at most {tiles.rack_size}")
+    return "".join(ch for ch in text if ch != BLANK), text.count(BLANK)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """The flat arrays of one (lexicon, layout, tiles) combination, shared by every call."""
+
+    edges: np.ndarray
+    masks: np.ndarray
+    letter_mult: np.ndarray
+    word_mult: np.ndarray
+    centre: int
+    values: np.ndarray
+
+
+_SETUPS: dict[tuple[int, str, int, str, int], _Setup] = {}
+
+
+def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
+    key = (id(lexicon), layout.name, hash((layout.letter_mult, layout.word_mult, layout.centre)), tiles.name, hash(tuple(sorted(tiles.values.items()))))
+    hit = _SETUPS.get(key)
+    if hit is not None and hit.edges is _graph(lexicon, layout).edges:
+        return hit
+    graph = _graph(lexicon, layout)
+    alpha = lexicon.alphabet
+    values = np.array([tiles.values.get(ch.upper(), 0) for ch in alpha.letters], np.int64)
+    s = _Setup(
+        graph.edges,
+        graph.masks,
+        np.array(layout.letter_mult, np.int64).reshape(-1),
+        np.array(layout.word_mult, np.int64).reshape(-1),
+        layout.centre[0] * layout.cols + layout.centre[1],
+        values,
+    )
+    _SETUPS[key] = s
+    return s
+
+
+def _graph(lexicon: Lexicon, layout: BoardLayout):  # type: ignore[no-untyped-def]
+    from kubasolve.lexicon.board_graph import load_board_graph
+
+    return load_board_graph(lexicon, layout.max_word_length)
+
+
+def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> tuple[_Setup, Any, np.ndarray, int]:
+    if board.shape != (layout.rows, layout.cols):
+        raise PositionError(f"the board is {board.shape[0]}x{board.shape[1]}, the layout {layout.name!r} is {layout.rows}x{layout.cols}")
+    if board.alphabet.letters != lexicon.alphabet.letters:
+        raise PositionError("the board and the lexicon use different alphabets")
+    letters, n_blanks = parse_rack(rack, tiles)
+    alpha = lexicon.alphabet
+    counts = np.zeros(len(alpha), np.int64)
+    for ch in letters:
+        low = ch.lower()
+        if low not in alpha:
+            raise PositionError(f"rack letter {ch!r} is not in the lexicon's alphabet {alpha.letters!r}")
+        counts[alpha.code(low)] += 1
+    return _setup(lexicon, layout, tiles), grid_geometry(layout.rows, layout.cols), counts, n_blanks
+
+
+def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, bingo_bonus: int, mode: int, capacity: int) -> tuple[int, int, np.ndarray, np.ndarray, Any]:
+    from kubasolve.kernels.board_movegen import generate
+
+    s, geo, counts, n_blanks = _inputs(board, rack, lexicon, layout, tiles)
+    letters = np.ascontiguousarray(board.letters.reshape(-1))
+    blank = np.ascontiguousarray(board.blank.reshape(-1))
+    while True:
+        out_meta = np.zeros((capacity, 4), np.int32)
+        out_tiles = np.full((capacity, geo.max_line), -1, np.int8)
+        count, best = generate(s.edges, s.masks, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+                               s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
+                               mode, out_meta, out_tiles)
+        if mode != 0 or count <= capacity:
+            return int(count), int(best), out_meta, out_tiles, geo
+        capacity = int(count)
+
+
+def move_arrays(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> tuple[np.ndarray, np.ndarray]:
+    """All placements as raw kernel arrays: ``meta[i] = (line, start, end, score)`` and
+    ``tiles[i, pos]`` (letter code, +64 for a blank, -1 for a tile already on the board)."""
+    count, _, meta, out_tiles, _ = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 0, _MIN_CAPACITY)
+    return meta[:count], out_tiles[:count]
+
+
+def count_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> tuple[int, int | None]:
+    """(number of distinct legal placements, highest score or None), without storing moves."""
+    count, best, _, _, _ = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 2, 1)
+    return count, (best if count else None)
+
+
+def _decode(board: Board, geo: Any, layout: BoardLayout, meta_row: np.ndarray, tile_row: np.ndarray, rack_size: int, lexicon: Lexicon) -> Placement:
+    line, start, end, score = (int(v) for v in meta_row)
+    letters = lexicon.alphabet.letters
+    direction = "across" if int(geo.line_dir[line]) == 0 else "down"
+    word = []
+    placed = []
+    for p in range(start, end + 1):
+        cell = int(geo.lines[line, p])
+        r, c = divmod(cell, layout.cols)
+        t = int(tile_row[p])
+        if t < 0:
+            word.append(board.square(r, c))
+        else:
+            ch = letters[t & ~BLANK_FLAG]
+            ch = ch if t & BLANK_FLAG else ch.upper()
+            word.append(ch)
+            placed.append((r, c, ch))
+    r0, c0 = divmod(int(geo.lines[line, start]), layout.cols)
+    return Placement(r0, c0, direction, "".join(word), tuple(placed), score, len(placed) == rack_size)
+
+
+def generate_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, top: int | None = None, bingo_bonus: int = 50) -> MoveList:
+    """All legal placements of ``rack`` on ``board``: the exact count and the best ``top`` (all if None)."""
+    if top is not None and top < 0:
+        raise PositionError("top must be >= 0")
+    count, best, meta, out_tiles, geo = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 0, _MIN_CAPACITY)
+    meta = meta[:count]
+    scores = meta[:, 3]
+    if top is not None and top < count:
+        if top == 0:
+            return MoveList(count, [], best if count else None)
+        cutoff = np.partition(-scores, top - 1)[top - 1]
+        chosen = np.nonzero(-scores <= cutoff)[0]  # every move tied with the top-th, ordered below
+    else:
+        chosen = np.arange(count)
+    moves = [_decode(board, geo, layout, meta[i], out_tiles[i], tiles.rack_size, lexicon) for i in chosen]
+    moves.sort(key=sort_key)
+    if top is not None:
+        moves = moves[:top]
+    return MoveList(count, moves, best if count else None)
+
+
+def best_move(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Placement | None:
+    """The highest-scoring placement (branch and bound; ties: some move of the best score), or None."""
+    _, best, meta, out_tiles, geo = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 1, 1)
+    if best < 0:
+        return None
+    return _decode(board, geo, layout, meta[0], out_tiles[0], tiles.rack_size, lexicon)

@@ -1,0 +1,188 @@
+"""The board move generator's lexicon graph: a minimised GADDAG in one flat array, cached mmapped.
+
+Built from any :class:`~kubasolve.lexicon.Lexicon` (words of length 2..``max_len``) by
+``kubasolve/kernels/gaddag_build.py``, which documents the layout: ``edges`` int64 (symbol, accepts
+bit, child count, first child edge) and ``masks`` int64 (symbol set of the target's children); a node
+is named by the edge entering it, edge 0 enters the root; symbol ``n_letters`` is the separator.
+
+The arrays are saved next to the lexicon's compiled cache (``board_graph-v<F>-len<N>/``), written
+to a temporary folder and renamed into place, and checked on load (format, lexicon key, sizes,
+shapes and a CRC-32 of each array, which also faults every page in once); anything wrong means:
+rebuild. Lexicons built in memory keep their graph in memory for the process's lifetime.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import weakref
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kubasolve.lexicon.compiled import encode_words
+from kubasolve.lexicon.lexicon import Lexicon
+
+log = logging.getLogger("kubasolve.lexicon")
+
+GRAPH_FORMAT = 1
+"""Bump when the arrays change meaning; older cached graphs are then rebuilt."""
+
+ARRAYS = ("edges", "masks")
+
+
+@dataclass(frozen=True)
+class BoardGraph:
+    """GADDAG arrays plus what they were built from; ``build_s``/``load_s`` are wall times."""
+
+    edges: np.ndarray
+    masks: np.ndarray
+    n_letters: int
+    max_len: int
+    n_words: int
+    build_s: float = 0.0
+    load_s: float = 0.0
+    from_cache: bool = False
+
+    @property
+    def separator(self) -> int:
+        return self.n_letters
+
+    @property
+    def n_edges(self) -> int:
+        return int(self.edges.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.edges.nbytes + self.masks.nbytes)
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "edges": self.n_edges,
+            "bytes": self.nbytes,
+            "words": self.n_words,
+            "max_len": self.max_len,
+            "build_s": self.build_s,
+            "load_s": self.load_s,
+            "from_cache": self.from_cache,
+        }
+
+
+def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15) -> BoardGraph:
+    """Compile the GADDAG of ``words`` (letters of ``alphabet_letters``; lengths outside 2..max_len skipped)."""
+    from kubasolve.kernels.gaddag_build import (
+        build_trie,
+        gaddag_keys,
+        layout_edges,
+        minimise,
+    )
+    from kubasolve.lexicon.alphabet import Alphabet
+
+    t0 = time.perf_counter()
+    n_letters = len(alphabet_letters)
+    if n_letters > 62:
+        raise ValueError("the board graph supports alphabets of at most 62 letters")
+    kept = [w for w in words if 2 <= len(w) <= max_len]
+    codes, offsets = encode_words(kept, Alphabet(alphabet_letters))
+    n_key = (max_len + 1 + 9) // 10
+    keys = gaddag_keys(codes, offsets, n_letters, n_key)
+    if keys.shape[0] == 0:
+        edges = np.zeros(1, np.int64)
+        masks = np.zeros(1, np.int64)
+    else:
+        order = np.lexsort(tuple(keys[:, k] for k in range(n_key - 1, -1, -1))).astype(np.int64)
+        del_keys = keys
+        parent, label, terminal = build_trie(del_keys, order)
+        del keys, del_keys, order
+        cls, c_term, c_first, c_count, slot_sym, slot_cls = minimise(parent, label, terminal)
+        edges, masks = layout_edges(int(cls[0]), c_term, c_first, c_count, slot_sym, slot_cls)
+    return BoardGraph(edges, masks, n_letters, max_len, len(kept), build_s=time.perf_counter() - t0)
+
+
+_MEMO: weakref.WeakKeyDictionary[Lexicon, dict[int, BoardGraph]] = weakref.WeakKeyDictionary()
+
+
+def _folder(lexicon: Lexicon, max_len: int) -> Path | None:
+    if lexicon.cache_dir is None:
+        return None
+    return Path(lexicon.cache_dir) / f"board_graph-v{GRAPH_FORMAT}-len{max_len}"
+
+
+def _crc(arr: np.ndarray) -> int:
+    return zlib.crc32(np.ascontiguousarray(arr).view(np.uint8).data)
+
+
+def _save(folder: Path, graph: BoardGraph, lexicon: Lexicon) -> None:
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-graph-", dir=folder.parent))
+        try:
+            meta: dict[str, Any] = {"format": GRAPH_FORMAT, "lexicon": str(lexicon.cache_dir), "n_words_lexicon": len(lexicon),
+                                    "n_letters": graph.n_letters, "max_len": graph.max_len, "n_words": graph.n_words,
+                                    "build_s": graph.build_s, "arrays": {}}
+            for name in ARRAYS:
+                arr = getattr(graph, name)
+                np.save(tmp / f"{name}.npy", arr)
+                meta["arrays"][name] = {"shape": list(arr.shape), "bytes": (tmp / f"{name}.npy").stat().st_size, "crc32": _crc(arr)}
+            (tmp / "meta.json").write_text(json.dumps(meta, indent=1))
+            if folder.exists():
+                shutil.rmtree(folder, ignore_errors=True)
+            os.replace(tmp, folder)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    except OSError as exc:
+        log.warning("cannot write the board graph cache in %s (%s); using it from memory only", folder, exc)
+
+
+def _load(folder: Path, lexicon: Lexicon, max_len: int) -> BoardGraph | None:
+    meta_path = folder / "meta.json"
+    if not meta_path.exists():
+        return None
+    t0 = time.perf_counter()
+    try:
+        meta = json.loads(meta_path.read_text())
+        if meta.get("format") != GRAPH_FORMAT or meta.get("max_len") != max_len:
+            raise ValueError("stale (other format or word length)")
+        if meta.get("n_letters") != len(lexicon.alphabet) or meta.get("n_words_lexicon") != len(lexicon):
+            raise ValueError("built from another lexicon")
+        arrays = {}
+        for name in ARRAYS:
+            info = meta["arrays"][name]
+            path = folder / f"{name}.npy"
+            if path.stat().st_size != info["bytes"]:
+                raise ValueError(f"{name}.npy has the wrong size")
+            arr = np.load(path, mmap_mode="r", allow_pickle=False)
+            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != 1:
+                raise ValueError(f"{name}.npy has the wrong shape or type")
+            if _crc(arr) != info["crc32"]:
+                raise ValueError(f"{name}.npy is damaged (checksum)")
+            arrays[name] = np.asarray(arr).view(np.ndarray)
+        if arrays["edges"].shape != arrays["masks"].shape or arrays["edges"].shape[0] < 1:
+            raise ValueError("edges and masks disagree")
+        return BoardGraph(arrays["edges"], arrays["masks"], meta["n_letters"], max_len, meta["n_words"],
+                          build_s=float(meta.get("build_s", 0.0)), load_s=time.perf_counter() - t0, from_cache=True)
+    except Exception as exc:  # noqa: BLE001 - any damage means: rebuild
+        log.warning("board graph cache %s is unusable (%s); rebuilding it", folder, exc)
+        return None
+
+
+def load_board_graph(lexicon: Lexicon, max_len: int = 15, *, use_cache: bool = True) -> BoardGraph:
+    """The GADDAG of ``lexicon`` for words up to ``max_len`` letters: from memory, the disk cache, or built."""
+    per_lex = _MEMO.setdefault(lexicon, {})
+    if max_len in per_lex:
+        return per_lex[max_len]
+    folder = _folder(lexicon, max_len) if use_cache else None
+    graph = _load(folder, lexicon, max_len) if folder is not None else None
+    if graph is None:
+        graph = build_board_graph(list(lexicon), lexicon.alphabet.letters, max_len)
+        if folder is not None:
+            _save(folder, graph, lexicon)
+    per_lex[max_len] = graph
+    return graph
