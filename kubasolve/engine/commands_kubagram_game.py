@@ -74,7 +74,7 @@ class MoveSpec(Params):
     letter: Annotated[str, Meta(min_length=1, max_length=1)] | UnsetType = UNSET
     keep: bool | UnsetType = UNSET
     word: Annotated[str, Meta(min_length=1, max_length=MAX_WORD)] | UnsetType = UNSET
-    tiles: Annotated[list[Annotated[int, Meta(ge=0, le=200)]], Meta(max_length=MAX_WORD)] | None | UnsetType = UNSET
+    tiles: Annotated[list[Annotated[int, Meta(ge=0, le=200)]], Meta(max_length=MAX_WORD)] | UnsetType | None = UNSET
     parts: Annotated[list[Annotated[int, Meta(ge=0, le=200)] | None], Meta(max_length=16)] | UnsetType = UNSET
 
 

@@ -81,7 +81,7 @@ def candidate_set_estimate(rules: Any) -> int:
     return runs + groups
 
 
-def _rules(spec: RummikubRulesSpec | None | UnsetType) -> Any:
+def _rules(spec: RummikubRulesSpec | UnsetType | None) -> Any:
     from kubasolve.games.rummikub import RummikubRules
 
     rules = RummikubRules.from_dict(given(spec) if isinstance(spec, RummikubRulesSpec) else {})
@@ -127,14 +127,14 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
         clash = [k for k in ("table", "rack", "rules") if getattr(p, k) is not UNSET]
         if clash:
             raise KubasolveError(f"params.{clash[0]}: not allowed with game (the game holds it)", key=f"params.{clash[0]}")
-        return _game(p.game, session).best_move(p.objective).to_dict()  # type: ignore[no-any-return]
+        return _game(p.game, session).best_move(p.objective).to_dict()
     if p.rack is UNSET:
         raise KubasolveError('params.rack: required (with "table"), or give "game"', key="params.rack")
     rules = _rules(p.rules)
     table = parse_table(p.table if p.table is not UNSET else [], rules)
     rack = parse_tiles(p.rack, rules)
     sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld, minimise_changes=p.fewest_changes, method=p.method)
-    return sol.to_dict()  # type: ignore[no-any-return]
+    return sol.to_dict()
 
 
 class NewGameParams(Params):
@@ -216,13 +216,13 @@ class SavedState(Params):
     rules: RummikubRulesSpec | UnsetType = UNSET
     turn: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | UnsetType = UNSET
     table: Annotated[list[SetList], Meta(max_length=MAX_SETS)] | UnsetType = UNSET
-    racks: Annotated[list[Annotated[list[TileText], Meta(max_length=1000)]], Meta(max_length=MAX_PLAYERS)] | None | UnsetType = UNSET
+    racks: Annotated[list[Annotated[list[TileText], Meta(max_length=1000)]], Meta(max_length=MAX_PLAYERS)] | UnsetType | None = UNSET
     rack_sizes: Annotated[list[Count], Meta(max_length=MAX_PLAYERS)] | UnsetType = UNSET
     pool_size: Count | UnsetType = UNSET
     melded: Annotated[list[bool], Meta(max_length=MAX_PLAYERS)] | UnsetType = UNSET
     over: bool | UnsetType = UNSET
-    winner: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | None | UnsetType = UNSET
-    scores: Annotated[list[Annotated[int, Meta(ge=-100_000, le=100_000)]], Meta(max_length=MAX_PLAYERS)] | None | UnsetType = UNSET
+    winner: Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1)] | UnsetType | None = UNSET
+    scores: Annotated[list[Annotated[int, Meta(ge=-100000, le=100000)]], Meta(max_length=MAX_PLAYERS)] | UnsetType | None = UNSET
 
 
 class LoadGameParams(Params):
@@ -268,4 +268,4 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
     from kubasolve.ai.rummikub import simulate
 
-    return simulate(p.games, p.players, p.seed, _rules(p.rules)).to_dict()  # type: ignore[no-any-return]
+    return simulate(p.games, p.players, p.seed, _rules(p.rules)).to_dict()
