@@ -3,11 +3,11 @@ after melding until it can go out or the end is near, which scores better over a
 
 from __future__ import annotations
 
+import json
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.game import RummikubGame, solution_move
@@ -85,14 +85,31 @@ class SimulationResult:
         }
 
 
+def _play_one(task: tuple[list[str], int, int, dict[str, Any]]) -> dict[str, Any]:
+    """Worker: play game ``i`` (seats, deal seed, index, rules); its record (the seed and the moves
+    replay it exactly)."""
+    seats, deal_seed, i, rules = task
+    game = RummikubGame.new(len(seats), deal_seed, RummikubRules.from_dict(rules), players=seats)
+    play_game(game, seats)
+    return {"game": i, "seed": deal_seed, "seats": seats, "finished": bool(game.over and game.scores is not None),
+            "winner": game.winner, "scores": game.scores, "moves": game.moves}
+
+
 def simulate(
     games: int,
     kinds: Sequence[str],
     seed: int = 0,
     rules: RummikubRules | None = None,
-    progress: bool = False,
+    workers: int = 1,
+    records: IO[str] | None = None,
+    on_game: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``games`` AI-vs-AI games; game ``i`` is dealt from seed ``seed*100003+i`` with seats rotated by ``i``."""
+    """Play ``games`` AI-vs-AI games; game ``i`` is dealt from the ``i``-th draw of ``Random(seed)`` with
+    seats rotated by ``i``. ``workers`` processes play them (the result does not depend on how many);
+    one JSON line per game goes to ``records``; ``on_game(done, total)`` is called after each game (the
+    CLI draws its progress bar with it; the library never prints)."""
+    from kubasolve.scale import run_ordered
+
     kinds = list(kinds)
     for k in kinds:
         if k not in AIS:
@@ -101,26 +118,27 @@ def simulate(
         raise PositionError("a simulation needs at least 2 players, e.g. greedy,holdback")
     if games < 1:
         raise PositionError("--games must be at least 1")
+    if workers < 1:
+        raise PositionError("--workers must be at least 1")
     rules = rules or RummikubRules()
     wins = {k: 0 for k in kinds}
     total = {k: 0 for k in kinds}
     unfinished = 0
     rng = random.Random(seed)
+    tasks = []
     for i in range(games):
         shift = i % len(kinds)
-        seats = kinds[shift:] + kinds[:shift]
-        game = RummikubGame.new(len(seats), rng.randrange(2**31), rules, players=seats)
-        play_game(game, seats)
-        if not game.over or game.scores is None:
+        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict()))
+    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers), 1):
+        seats = rec["seats"]
+        if not rec["finished"]:
             unfinished += 1
         else:
-            assert game.winner is not None
-            wins[seats[game.winner]] += 1
+            wins[seats[rec["winner"]]] += 1
             for p, k in enumerate(seats):
-                total[k] += game.scores[p]
-        if progress:
-            sys.stderr.write(f"\rrummikub simulate: {i + 1}/{games} games")
-            sys.stderr.flush()
-    if progress:
-        sys.stderr.write("\n")
+                total[k] += rec["scores"][p]
+        if records is not None:
+            records.write(json.dumps(rec) + "\n")
+        if on_game is not None:
+            on_game(done, games)
     return SimulationResult(games=games, kinds=kinds, wins=wins, total_score=total, unfinished=unfinished)

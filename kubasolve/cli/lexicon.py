@@ -2,7 +2,7 @@
 
 Subcommands: ``info``, ``check``, ``build``, ``prefix``, ``suffix``, ``make-nl`` and ``measure``.
 Human output by default, ``--json`` for machines. User mistakes raise
-:class:`~kubasolve.errors.LexiconError`, which the dispatcher prints as one line (exit 2).
+:class:`~kubasolve.errors.LexiconError`, which the dispatcher prints as one line (exit 1).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kubasolve.cli.common import check_output_path, count
 from kubasolve.errors import LexiconError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     for kind in ("prefix", "suffix"):
         q = lsub.add_parser(kind, help=f"words with a given {kind}, in alphabet order")
         q.add_argument("text", metavar=kind[0].upper(), help=f"the {kind}")
-        q.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help=f"show at most this many words (default {DEFAULT_LIMIT}; 0: all)")
+        q.add_argument("--limit", type=count(0), default=DEFAULT_LIMIT, help=f"show at most this many words (default {DEFAULT_LIMIT}; 0: all)")
         common(q, lexicon_option=True)
         q.set_defaults(func=cmd_prefix if kind == "prefix" else cmd_suffix)
 
@@ -245,8 +246,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _affix(args: argparse.Namespace, kind: str) -> int:
     from kubasolve.cli.output import emit_json
 
-    if args.limit < 0:
-        raise LexiconError("--limit must be 0 (all) or a positive number")
     lex, _ = _open(args.lexicon, args.alphabet)
     text = lex.alphabet.normalize(args.text)
     found = lex.words_with_prefix(text) if kind == "prefix" else lex.words_with_suffix(text)
@@ -278,7 +277,7 @@ def cmd_make_nl(args: argparse.Namespace) -> int:
     from kubasolve.lexicon.bundled import BUNDLED, wordlist_dir
     from kubasolve.lexicon.wordlist import opentaal_game_words, read_text, write_wordlist
 
-    out = Path(args.output) if args.output else wordlist_dir() / BUNDLED["nl"].file
+    out = check_output_path(args.output, "the word list") if args.output else wordlist_dir() / BUNDLED["nl"].file
     lines = read_text(args.source).splitlines()
     words = opentaal_game_words(lines)
     if not words:

@@ -1,9 +1,10 @@
-"""Entry point of the ``kubasolve`` command: builds the argparse tree and maps user errors to exit code 2.
+"""Entry point of the ``kubasolve`` command: builds the argparse tree and maps errors to exit codes.
 
 Each subcommand lives in its own module of ``kubasolve.cli`` exposing ``add_parser(subparsers)`` (found
-automatically); the handler it sets
-(``func``) returns an exit code. A :class:`~kubasolve.errors.KubasolveError` raised by a handler is
-printed as one clear line (or a JSON error object with ``--json``), never as a traceback.
+automatically); the handler it sets (``func``) returns an exit code. A
+:class:`~kubasolve.errors.KubasolveError` (or an ``OSError``) raised by a handler is printed as one
+clear line on stderr (or, with ``--json``, a JSON error object on stdout), never as a traceback. Exit
+codes (``kubasolve.cli.common``): 0 success, 1 domain error, 2 usage error. See ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from kubasolve import __version__
+from kubasolve.cli.common import error_payload, exit_code, watch_compilation
 from kubasolve.errors import KubasolveError
 
 
@@ -51,22 +53,37 @@ def command_modules() -> list[ModuleType]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code (0 ok, 1 failure, 2 user error)."""
+    """Run the CLI; returns the process exit code (0 ok, 1 domain error, 2 usage error)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # usage errors exit 2 here
+    notice = watch_compilation(estimate_s=getattr(args, "compile_estimate_s", 60.0))
     try:
         return int(args.func(args) or 0)
-    except KubasolveError as exc:
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except (KubasolveError, OSError) as exc:
         if getattr(args, "json", False):
-            sys.stdout.write(json.dumps({"ok": False, "error": str(exc), "kind": type(exc).__name__}) + "\n")
+            sys.stdout.write(json.dumps(error_payload(exc), ensure_ascii=False) + "\n")
         else:
             sys.stderr.write(f"kubasolve: error: {exc}\n")
-        return 2
+        return exit_code(exc)
     except KeyboardInterrupt:
         sys.stderr.write("kubasolve: interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 0
+    finally:
+        notice.finish()
+
+
+def _silence_stdout() -> None:
+    """After the reader of stdout went away (``kubasolve ... | head``): no second error at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

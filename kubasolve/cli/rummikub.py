@@ -1,14 +1,33 @@
 """``kubasolve rummikub``: solve a position (``solve``) or let AIs play many games (``simulate``).
 
 Tile text: a colour letter and a number (``r7``; colours r, b, o, k by default) or ``J`` for a joker.
-Table sets are separated by ``|`` (or ``;``): ``kubasolve rummikub solve "r1 r2 r3 | b10 o10 k10" --rack "r4 J b11"``.
+Table sets are separated by ``|`` (or ``;``): ``kubasolve rummikub solve "r1 r2 r3 | b10 o10 k10" --rack "r4 J b11"``;
+several table arguments are joined with spaces (``r1 r2 r3 '|' b10 o10 k10`` is the same table).
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from kubasolve.cli.common import (
+    add_json_argument,
+    add_rules_argument,
+    add_simulate_arguments,
+    ascii_text,
+    emit_summary,
+    open_output,
+    progress,
+)
 from kubasolve.errors import KubasolveError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kubasolve.games.rummikub import RummikubRules
+
+
+OBJECTIVES = ("tiles", "value", "keep-jokers", "penalty")
+AI_NAMES = ("greedy", "holdback")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -20,11 +39,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "solve", help='best play: TABLE sets separated by "|", e.g. "r1 r2 r3 | b10 o10 k10" --rack "r4 J"'
     )
     s.add_argument(
-        "table", nargs="*", help='table sets, "|" between sets (several arguments are joined); empty for an empty table'
+        "table",
+        nargs="*",
+        help='table tiles, "|" between sets; several arguments are joined with spaces, so '
+        "`r1 r2 r3 '|' b10 o10 k10` is the same as one quoted argument; none for an empty table",
     )
     s.add_argument("--rack", required=True, help='rack tiles, e.g. "r4 J b11"')
     s.add_argument(
-        "--objective", default="tiles", help="tiles (default), value, keep-jokers or penalty (joker = 30 points)"
+        "--objective", default="tiles", choices=OBJECTIVES,
+        help="tiles (default), value, keep-jokers or penalty (joker = 30 points)",
     )
     s.add_argument(
         "--first-meld", action="store_true", help="first meld: own tiles only, worth >= min_first_meld points"
@@ -35,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="tie-break: change as few table sets as possible (integer programme)",
     )
     s.add_argument("--method", default="auto", choices=["auto", "dp", "ilp"], help="solver engine (both exact)")
-    s.add_argument("--rules", default=None, metavar="TOML", help="rule variant file (see docs/rummikub.md)")
+    add_rules_argument(s, "docs/rummikub.md")
     s.add_argument(
         "--joker-retrieval",
         default=None,
@@ -43,22 +66,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="strict (rulebook, default): a table joker moves only when the tile it stands for replaces it;"
         " free: table jokers move to any set (as rummikub-solver)",
     )
-    s.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_argument(s)
     s.set_defaults(func=run_solve)
 
     m = rsub.add_parser("simulate", help="AI vs AI games from a seed; wins and mean scores per AI")
-    m.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    m.add_argument(
-        "--players", default="greedy,holdback", help="comma-separated AIs: greedy, holdback (default greedy,holdback)"
-    )
-    m.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    m.add_argument("--rules", default=None, metavar="TOML", help="rule variant file")
+    add_simulate_arguments(m, players="greedy,holdback", players_help=", ".join(AI_NAMES), rules_doc="docs/rummikub.md",
+                           lexicon=None, games=10, max_games=100_000)
     m.add_argument("--joker-retrieval", default=None, choices=["strict", "free"], help="joker rule (default strict)")
-    m.add_argument("--json", action="store_true", help="machine-readable output")
     m.set_defaults(func=run_simulate)
 
 
-def _rules(path: str | None, joker_retrieval: str | None = None):  # type: ignore[no-untyped-def]
+def _rules(path: Path | None, joker_retrieval: str | None = None) -> RummikubRules:
     from dataclasses import replace
 
     from kubasolve.games.rummikub import RummikubRules
@@ -72,8 +90,8 @@ def run_solve(args: argparse.Namespace) -> int:
     from kubasolve.games.rummikub import parse_table, parse_tiles, solve
 
     rules = _rules(args.rules, args.joker_retrieval)
-    table = parse_table(" | ".join(args.table), rules)
-    rack = parse_tiles(args.rack, rules)
+    table = parse_table(ascii_text(" ".join(args.table), "table"), rules)
+    rack = parse_tiles(ascii_text(args.rack, "--rack"), rules)
     if not rack:
         raise KubasolveError("the rack is empty")
     sol = solve(
@@ -99,16 +117,16 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from kubasolve.ai.rummikub import simulate
-    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.cli.output import format_table
 
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-    res = simulate(args.games, kinds, seed=args.seed, rules=_rules(args.rules, args.joker_retrieval), progress=True)
+    rules = _rules(args.rules, args.joker_retrieval)
+    with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
+        res = simulate(args.games, args.players, seed=args.seed, rules=rules, workers=args.workers, records=records,
+                       on_game=on_game)
     d = res.to_dict()
-    if args.json:
-        emit_json({"ok": True, **d})
-        return 0
     rows = [[k, res.wins[k], round(d["mean_score"][k], 2)] for k in res.wins]
-    print(format_table(["AI", "wins", "mean score"], rows))
+    text = format_table(["AI", "wins", "mean score"], rows)
     if res.unfinished:
-        print(f"{res.unfinished} game(s) hit the move limit")
+        text += f"\n{res.unfinished} game(s) hit the move limit"
+    emit_summary(args, {**d, "seed": args.seed, "workers": args.workers}, text)
     return 0

@@ -25,13 +25,14 @@ def test_cli_best_human_and_json(capsys, nl):
     assert data["words"][0]["score"] == (22 + 75) * 2
 
 
-def test_cli_user_errors_exit_2_without_traceback(capsys):
-    assert main(["kubagram", "best", "ab1"]) == 2
+def test_cli_user_errors_exit_1_without_traceback(capsys):
+    """Domain errors exit 1 (docs/cli.md); JSON errors carry the engine's error code."""
+    assert main(["kubagram", "best", "ab1"]) == 1
     err = capsys.readouterr().err
     assert "outside the alphabet" in err and "Traceback" not in err
-    assert main(["kubagram", "best", "abc", "--min-length", "1", "--json"]) == 2
-    assert json.loads(capsys.readouterr().out)["kind"] == "RulesError"
-    assert main(["kubagram", "best", "abc", "--table", "word:x"]) == 2
+    assert main(["kubagram", "best", "abc", "--min-length", "1", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad-rules"
+    assert main(["kubagram", "best", "abc", "--table", "word:x"]) == 1
     assert "word[:owner" in capsys.readouterr().err
 
 

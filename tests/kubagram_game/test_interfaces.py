@@ -110,12 +110,12 @@ def test_cli_play_ai_only_game_finishes() -> None:
 
 
 def test_main_cli_wires_play_and_simulate(capsys) -> None:
-    """`kubasolve kubagram simulate` through the real entry point; bad input is a clean error (exit 2)."""
+    """`kubasolve kubagram simulate` through the real entry point; bad input is a clean error (exit 1)."""
     from kubasolve.cli.main import main
 
     assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,random", "--no-progress", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
-    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,oracle"]) == 2
+    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,oracle"]) == 1
     assert "unknown AI" in capsys.readouterr().err
 
 

@@ -96,19 +96,26 @@ def test_build_reports_skips_then_hits_cache(fresh_cache: Path, ro_list: Path, c
         (["lexicon", "info", "xx"], "no bundled lexicon 'xx'"),
         (["lexicon", "check", "--lexicon", "nope.txt", "kat"], "does not exist"),
         (["lexicon", "build", "nl", "--alphabet", "aab"], "repeats"),
-        (["lexicon", "prefix", "a", "--limit", "-1"], "--limit"),
         (["lexicon", "make-nl", "/no/such/dutch"], "does not exist"),
     ],
 )
 def test_user_errors_are_one_line(capsys: Capsys, argv: list[str], message: str) -> None:
     code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("kubasolve: error: ") and message in err and err.count("\n") == 1
     assert "Traceback" not in err
     code, out, err = run(capsys, *argv, "--json")
-    assert code == 2 and err == ""
+    assert code == 1 and err == ""
     data = json.loads(out)
-    assert data["ok"] is False and message in data["error"] and data["kind"] == "LexiconError"
+    assert data["ok"] is False and message in data["error"]["message"] and data["error"]["code"] == "bad-lexicon"
+
+
+@pytest.mark.parametrize("limit", ["-1", "５", "2.5"])
+def test_bad_limit_is_a_usage_error(capsys: Capsys, limit: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["lexicon", "prefix", "a", "--limit", limit])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == "" and "--limit" in err and "Traceback" not in err
 
 
 def test_bad_inputs_through_build(tmp_path: Path, capsys: Capsys) -> None:
@@ -118,13 +125,18 @@ def test_bad_inputs_through_build(tmp_path: Path, capsys: Capsys) -> None:
     empty.write_text("\n\n")
     for path, message in [(latin1, "not UTF-8: byte 0xe9 on line 2"), (empty, "no usable word"), (tmp_path, "is a directory")]:
         code, out, err = run(capsys, "lexicon", "build", str(path))
-        assert code == 2 and message in err and "Traceback" not in err
+        assert code == 1 and message in err and "Traceback" not in err
 
 
 def test_make_nl_from_a_small_source(tmp_path: Path, capsys: Capsys) -> None:
     source = tmp_path / "dutch"
     source.write_text("ideeën\ncafé\nAmsterdam\ne-mail\nzo'n\ntocht\n", encoding="utf-8")
     out_file = tmp_path / "out" / "nl.txt.xz"
+    code, out, err = run(capsys, "lexicon", "make-nl", str(source), "-o", str(out_file))
+    assert code == 1 and "does not exist" in err and not out_file.parent.exists()  # never created silently
+    code, out, err = run(capsys, "lexicon", "make-nl", str(source), "-o", str(tmp_path))
+    assert code == 1 and "is a folder" in err and "Traceback" not in err
+    out_file.parent.mkdir()
     code, out, _ = run(capsys, "lexicon", "make-nl", str(source), "-o", str(out_file))
     assert code == 0 and "6 lines" in out and "3 game words" in out
     from kubasolve.lexicon.wordlist import read_text
@@ -135,13 +147,13 @@ def test_make_nl_from_a_small_source(tmp_path: Path, capsys: Capsys) -> None:
     assert code == 0 and data["unchanged"] is True and data["words"] == 3
     source.write_text("Amsterdam\nAOW\n", encoding="utf-8")
     code, _, err = run(capsys, "lexicon", "make-nl", str(source), "-o", str(out_file))
-    assert code == 2 and "no game word" in err
+    assert code == 1 and "no game word" in err
 
 
 def test_real_process_shows_no_traceback(tmp_path: Path) -> None:
     env = {**os.environ, "KUBASOLVE_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-m", "kubasolve", "lexicon", "check", "--lexicon", str(tmp_path / "x.txt"), "kat"], capture_output=True, text=True, env=env, timeout=120)
-    assert proc.returncode == 2
+    assert proc.returncode == 1
     assert proc.stderr.strip() == f"kubasolve: error: word list {str(tmp_path / 'x.txt')!r} does not exist"
 
 

@@ -136,9 +136,11 @@ def test_cli_solve_text_json_and_errors() -> None:
     data = json.loads(js.stdout)
     assert data["ok"] and data["played"] == ["r4"] and data["jokers_played"] == 0
     bad = _cli("solve", "r1 r2 q3", "--rack", "r4")
-    assert bad.returncode == 2 and "unknown colour" in bad.stderr and "Traceback" not in bad.stderr
-    badj = _cli("solve", "r1 r2 r3", "--rack", "r4", "--objective", "nope", "--json")
-    assert badj.returncode == 2 and json.loads(badj.stdout)["ok"] is False
+    assert bad.returncode == 1 and "unknown colour" in bad.stderr and "Traceback" not in bad.stderr
+    badj = _cli("solve", "r1 r2 q3", "--rack", "r4", "--json")
+    assert badj.returncode == 1 and json.loads(badj.stdout)["ok"] is False
+    usage = _cli("solve", "r1 r2 r3", "--rack", "r4", "--objective", "nope", "--json")
+    assert usage.returncode == 2 and usage.stdout == "" and "invalid choice" in usage.stderr
     strict = _cli("solve", "r7 b7 o7 J", "--rack", "k1 k2")
     assert strict.returncode == 0 and "no move" in strict.stdout
     free = _cli("solve", "r7 b7 o7 J", "--rack", "k1 k2", "--joker-retrieval", "free")
@@ -185,7 +187,7 @@ def test_cli_reads_a_rules_variant(tmp_path) -> None:  # type: ignore[no-untyped
     out = _cli("solve", "--rack", "r1 r2 r3 o4 o5 o6", "--first-meld", "--rules", str(variant), "--json")
     assert json.loads(out.stdout)["played"] == ["r1", "r2", "r3", "o4", "o5", "o6"]
     bad = _cli("solve", "--rack", "r10", "--rules", str(variant))
-    assert bad.returncode == 2 and "numbers go from 1 to 9" in bad.stderr
+    assert bad.returncode == 1 and "numbers go from 1 to 9" in bad.stderr
 
 
 def test_importing_the_api_compiles_nothing() -> None:
