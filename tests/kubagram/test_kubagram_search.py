@@ -100,3 +100,22 @@ def test_many_choice_tiles_use_the_multiword_bitset(words, fixed, flex):
     assert [(m.word, m.jokers, m.score) for m in got] == reference_words(words, position, rules)
     for m in got:
         check_move(m, position, rules)
+
+
+def test_top_beyond_the_answer_costs_nothing(nl, rules):
+    """``top`` far beyond the number of words gives all of them, without allocating from ``top`` (issue 8:
+    ``--top 1000000000`` took 24 s and 8 GB)."""
+    import resource
+
+    from kubasolve.games.kubagram import solver_for
+    from kubasolve.games.kubagram.position import KubagramPosition
+
+    solver = solver_for(nl, rules)
+    position = KubagramPosition.from_letters("kroegentoch")
+    every = solver.word_table(position)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux (numba memory included)
+    huge = solver.word_table(position, top=10**9)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before
+    assert list(huge.word_ids) == list(every.word_ids) and len(every) > 100
+    assert grown < 200_000
+    assert list(solver.word_table(position, top=5000).scores) == list(every.scores[:5000])

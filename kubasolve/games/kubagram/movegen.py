@@ -19,6 +19,9 @@ from kubasolve.games.kubagram.position import KubagramPosition
 from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
+_MAX_KERNEL_TOP = 4096
+"""Largest ``top`` given to the word-search kernel's branch-and-bound (its k-best array is sized by it)."""
+
 Objective = Literal["gain", "swing"]
 """``gain``: the mover's own score change; ``swing``: gain plus the points taken from others."""
 
@@ -92,10 +95,13 @@ class KubagramSolver:
 
         lo, hi = self.root
         r = self.rules
+        # branch-and-bound keeps the k best scores in an array of size k: a huge ``top`` (beyond any
+        # answer) would allocate from the request, so it searches everything and cuts afterwards
+        kernel_top = top if top <= _MAX_KERNEL_TOP else 0
         while True:
             ranks, lengths, jokers, scores, codes, complete = search_words(
                 self.arrays.search_edges, self.arrays.edge_rank, lo, hi, pool.fixed_counts, pool.flex_masks, pool.flex_joker,
-                min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, top, pool.topsum, self._capacity, with_codes,
+                min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum, self._capacity, with_codes,
             )
             if complete:
                 break
