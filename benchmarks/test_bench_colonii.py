@@ -14,7 +14,7 @@ SCENARIOS = scenarios()
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
-def test_colonii_scenario(benchmark, scenario) -> None:  # type: ignore[no-untyped-def]
+def test_colonii_scenario(benchmark, scenario) -> None:
     fn = scenario.setup()
     benchmark.group = scenario.group
     benchmark.extra_info.update({"baseline": scenario.baseline, "target_ms": scenario.target_ms})

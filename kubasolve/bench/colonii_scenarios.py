@@ -67,8 +67,8 @@ def _solver_setup(method: str) -> Callable[[], Callable[[], object]]:
         lex, rules, items = positions()
         solver = ColoniiSolver(lex, rules)
         if method == "all":
-            return cycle(items, lambda p: solver.move_table(p))
-        return cycle(items, lambda p: solver.best_turn(p))
+            return cycle(items, solver.move_table)
+        return cycle(items, solver.best_turn)
 
     return setup
 

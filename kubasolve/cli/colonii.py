@@ -24,7 +24,20 @@ PLAY_HELP = """commands (one per line; a turn may hold several moves, then an em
 """
 
 
+RULES_DOC = "docs/colonii.md: settings at top level or under [colonii]"
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from kubasolve.cli.common import (
+        add_json_argument,
+        add_lexicon_argument,
+        add_rules_argument,
+        add_simulate_arguments,
+        count,
+        player_list,
+    )
+    from kubasolve.cli.common import seed as seed_type
+
     p = sub.add_parser("colonii", help="Word colonies (Romanian letter cards): best turn, play and simulate games")
     csub = p.add_subparsers(dest="colonii_command", metavar="ACTION")
     csub.required = True
@@ -33,38 +46,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         description="Every legal move for the hand on the table, and the best combined turn (exact, up to 3 moves).")
     b.add_argument("hand", help="the cards of the player to move, as letters (e.g. oriferânjet)")
     b.add_argument("--table", nargs="*", default=[], metavar="GROUP", help=TABLE_HELP)
-    b.add_argument("--mover", type=int, default=0, help="player number of the mover (default 0)")
-    b.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    b.add_argument("--top", type=int, default=10, help="how many single moves to list (default 10; 0 = all)")
+    b.add_argument("--mover", type=count(0, 7), default=0, help="player number of the mover (default 0)")
+    b.add_argument("--players", type=count(1, 8), default=2, help="number of players (default 2)")
+    b.add_argument("--top", type=count(0, 100_000), default=10, help="how many single moves to list (default 10; 0 = all)")
     b.add_argument("--objective", choices=("gain", "swing"), default="gain",
                    help="gain: own points (ties: more taken); swing: own points plus points taken from others")
-    b.add_argument("--max-moves", type=int, default=None, help="moves in the best turn (1-3; default the rules')")
-    _common(b)
+    b.add_argument("--max-moves", type=count(1, 3), default=None, help="moves in the best turn (1-3; default the rules')")
+    add_rules_argument(b, RULES_DOC)
+    add_lexicon_argument(b, "ro")
+    add_json_argument(b)
     b.set_defaults(func=run_best)
 
     g = csub.add_parser("play", help="play colonii against AIs in the terminal")
-    g.add_argument("--players", default="human,planner", help="comma-separated seats: human, random, greedy, planner (default human,planner)")
-    g.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
-    _common(g, json_flag=False)
+    g.add_argument("--players", type=player_list, default=player_list("human,planner"),
+                   help="comma-separated seats: human, random, greedy, planner (default human,planner)")
+    g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
+    add_rules_argument(g, RULES_DOC)
+    add_lexicon_argument(g, "ro")
     g.set_defaults(func=run_play)
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
-    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    s.add_argument("--players", default="greedy,planner", help="comma-separated AIs, one per seat (default greedy,planner)")
-    s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    s.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
-    s.add_argument("--records", metavar="PATH", default=None, help="write one JSON line per game to PATH ('-': stdout)")
-    s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    s.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/colonii.md)")
-    s.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner", rules_doc=RULES_DOC, lexicon="ro")
     s.set_defaults(func=run_simulate)
-
-
-def _common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
-    p.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/colonii.md)")
-    p.add_argument("--lexicon", default="ro", metavar="NAME|PATH", help="bundled lexicon or word-list file (default ro)")
-    if json_flag:
-        p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _rules(path: Path | None) -> Any:
@@ -134,49 +137,19 @@ def run_best(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Handler of ``colonii simulate``."""
-    from kubasolve.cli.output import emit_json, format_table
-    from kubasolve.errors import KubasolveError
+    from kubasolve.cli.common import emit_summary, open_output, progress
+    from kubasolve.cli.output import format_table
     from kubasolve.games.colonii.simulate import simulate
 
     rules = _rules(args.rules).to_dict() if args.rules else None
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    records: IO[str] | None = None
-    close = False
-    if args.records == "-":
-        records = sys.stdout
-    elif args.records:
-        try:
-            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise KubasolveError(f"cannot write records to {args.records!r}: {exc}") from None
-        close = True
-    bar: Any = None
-    on_game = None
-    if not args.no_progress:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, leave=False)
-        on_game = lambda done, total: bar.update(1)
-    try:
-        res = simulate(args.games, players, seed=args.seed, workers=args.workers, records=records, rules=rules, on_game=on_game)
-    finally:
-        if bar is not None:
-            bar.close()
-        if close and records is not None:
-            records.close()
-    out = sys.stderr if args.records == "-" else sys.stdout  # stdout carries the records then
-    if args.json:
-        if args.records == "-":
-            import json
-
-            out.write(json.dumps({"ok": True, **res.to_dict()}) + "\n")
-        else:
-            emit_json({"ok": True, **res.to_dict()})
-        return 0
+    with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
+        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, records=records, rules=rules,
+                       on_game=on_game, lexicon=None if args.lexicon == "ro" else args.lexicon)
     rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%", f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]",
              round(r["mean_score"], 1), round(r["mean_turn_ms"], 2)] for r in res.rows()]
-    out.write(format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows) + "\n")
-    out.write(f"{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s\n")
+    text = (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
+            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s")
+    emit_summary(args, res.to_dict(), text)
     return 0
 
 
@@ -205,7 +178,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
-    seats = [p.strip().lower() for p in args.players.split(",") if p.strip()]
+    seats = [p.strip().lower() for p in args.players]
     if not 1 <= len(seats) <= 8:
         raise RulesError("give 1 to 8 seats, e.g. --players human,planner")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)

@@ -13,6 +13,11 @@ cannot beat the incumbent (later keys are no larger), so it is exact. Card multi
 letter per byte with a guard bit (``pack_cards``): a set of cards fits the hand iff subtracting
 it from the guarded hand leaves every guard bit set (no borrow), four 64-bit words per test. Moves on
 other players' groups count only if the player owns a group or the turn also builds a new word.
+
+``keep_useful`` first shrinks the move list without changing the optimum: of the moves with the
+same card multiset (and the same on-other flag) a turn of at most three moves never needs more than
+the three best with distinct targets (any other is replaceable by one of them whose target is not
+taken by the turn's other two moves), so only those are searched.
 """
 
 from __future__ import annotations
@@ -71,6 +76,45 @@ def pack_cards(codes, lengths):
             c = np.int64(codes[i, t])
             out[i, c >> 3] += np.uint64(1) << np.uint64((c & 7) * 8)
     return out
+
+
+@njit(cache=True)
+def keep_useful(order, packed, targets, on_other, per_group):
+    """Keep mask over moves (sorted best first): per (cards, on_other) group, the first
+    ``per_group`` moves with distinct targets (new words, target -1, count as distinct).
+    ``order`` lists the moves grouped by (cards, on_other), best first within a group."""
+    n = order.shape[0]
+    keep = np.zeros(n, np.bool_)
+    start = 0
+    while start < n:
+        a = order[start]
+        end = start + 1
+        while end < n:
+            b = order[end]
+            same = on_other[a] == on_other[b]
+            for w in range(PACK_WORDS):
+                if packed[a, w] != packed[b, w]:
+                    same = False
+            if not same:
+                break
+            end += 1
+        kept = 0
+        seen = np.full(per_group, -2, np.int64)
+        for t in range(start, end):
+            m = order[t]
+            if kept == per_group:
+                break
+            dup = False
+            if targets[m] >= 0:
+                for q in range(kept):
+                    if seen[q] == targets[m]:
+                        dup = True
+            if not dup:
+                seen[kept] = targets[m]
+                kept += 1
+                keep[m] = True
+        start = end
+    return keep
 
 
 @njit(cache=True, inline="always")

@@ -32,9 +32,9 @@ def test_cli_best_finds_the_rulebook_conquests(capsys: pytest.CaptureFixture[str
 def test_cli_best_reads_colonies_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["colonii", "best", "axi", "--table", "ziar+rânjet:1", "cal:0", "--top", "3"]) == 0
     assert "colony-add" in capsys.readouterr().out
-    assert main(["colonii", "best", "ab9"]) != 0
+    assert main(["colonii", "best", "ab9"]) == 1
     assert "not letters of the alphabet" in capsys.readouterr().err
-    assert main(["colonii", "best", "ab", "--table", "cal"]) != 0
+    assert main(["colonii", "best", "ab", "--table", "cal"]) == 1
     assert "WORD:OWNER" in capsys.readouterr().err
 
 
@@ -46,13 +46,17 @@ def test_cli_simulate_records_are_the_same_for_any_worker_count(capsys: pytest.C
     assert one.out == two.out and len(one.out.splitlines()) == 3
     summary = json.loads(one.err)
     assert summary["games"] == 3 and {r["ai"] for r in summary["summary"]} == {"greedy", "planner"}
-    assert main(["colonii", "simulate", "--games", "0", "--no-progress"]) != 0
+    with pytest.raises(SystemExit) as usage:
+        main(["colonii", "simulate", "--games", "0", "--no-progress"])
+    assert usage.value.code == 2
+    assert main(["colonii", "simulate", "--games", "1", "--players", "greedy,oracle", "--no-progress"]) == 1
+    assert "unknown colonii AI" in capsys.readouterr().err
 
 
 def test_cli_play_a_human_turn_then_quit() -> None:
     from kubasolve.cli.colonii import run_play
 
-    args = argparse.Namespace(players="human,greedy", seed=7, rules=None, lexicon="ro")
+    args = argparse.Namespace(players=["human", "greedy"], seed=7, rules=None, lexicon="ro")
     out = io.StringIO()
     assert run_play(args, io.StringIO("?\nn zzzz\n.\nh\np\nq\n"), out) == 0
     text = out.getvalue()

@@ -26,7 +26,7 @@ from .helpers import small_lexicon
 
 
 @pytest.fixture(scope="module")
-def referee(ro) -> Referee:  # type: ignore[no-untyped-def]
+def referee(ro) -> Referee:
     return Referee(ro, ColoniiRules())
 
 
@@ -58,7 +58,7 @@ def test_a_turn_scores_refills_and_passes_the_turn(referee: Referee) -> None:
     ({"type": "exchange", "cards": "qqq"}, "not in the hand"),
     ({"type": "fly"}, "unknown action type"),
 ])
-def test_illegal_actions_are_refused_with_the_reason_and_the_state_unchanged(referee: Referee, action, reason) -> None:  # type: ignore[no-untyped-def]
+def test_illegal_actions_are_refused_with_the_reason_and_the_state_unchanged(referee: Referee, action, reason) -> None:
     s = referee.new_game(1, 2)
     before = s.to_json()
     with pytest.raises(IllegalMoveError, match=reason):
@@ -66,7 +66,7 @@ def test_illegal_actions_are_refused_with_the_reason_and_the_state_unchanged(ref
     assert s.to_json() == before
 
 
-def test_a_later_move_is_judged_on_the_table_the_earlier_ones_left(ro) -> None:  # type: ignore[no-untyped-def]
+def test_a_later_move_is_judged_on_the_table_the_earlier_ones_left(ro) -> None:
     rules = ColoniiRules()
     ref = Referee(ro, rules)
     s = ref.new_game(0, 2)
@@ -103,7 +103,7 @@ def test_games_replay_exactly_and_states_round_trip_through_json(referee: Refere
         replay(11, [(1, rec.actions[0][1])], 2, referee)
 
 
-def test_deck_end_rule(ro) -> None:  # type: ignore[no-untyped-def]
+def test_deck_end_rule(ro) -> None:
     """The rulebook's page ends before the game's end: ``end = "deck"`` ends it when the deck runs out."""
     ref = Referee(ro, ColoniiRules().with_(end="deck"))
     rec = play_game([GreedyPolicy(), GreedyPolicy()], 3, ref)

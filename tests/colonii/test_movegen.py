@@ -31,12 +31,12 @@ R = ColoniiRules()
 LETTERS = "acilrtezău"
 
 
-def _key(m):  # type: ignore[no-untyped-def]
+def _key(m):
     return (m.kind, m.target, m.word, m.cards, m.gain, m.deltas)
 
 
 @st.composite
-def cases(draw):  # type: ignore[no-untyped-def]
+def cases(draw):
     """A small lexicon with words, their extensions and chains; a table on it; a hand that can play."""
     base = draw(st.lists(st.text(LETTERS, min_size=2, max_size=5), max_size=25))
     grown = [w + draw(st.text(LETTERS, min_size=1, max_size=3)) for w in base[:10]]
@@ -78,7 +78,7 @@ def cases(draw):  # type: ignore[no-untyped-def]
 
 @settings(max_examples=200, deadline=None)
 @given(cases())
-def test_all_moves_equal_the_reference(case) -> None:  # type: ignore[no-untyped-def]
+def test_all_moves_equal_the_reference(case) -> None:
     lex, rules, pos = case
     fast = ColoniiSolver(lex, rules).all_moves(pos)
     ref = reference_moves(pos, lex, rules)
@@ -88,7 +88,7 @@ def test_all_moves_equal_the_reference(case) -> None:  # type: ignore[no-untyped
 
 @settings(max_examples=60, deadline=None)
 @given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3))
-def test_best_turn_equals_exhaustive_search_and_is_legal(case, objective, max_moves) -> None:  # type: ignore[no-untyped-def]
+def test_best_turn_equals_exhaustive_search_and_is_legal(case, objective, max_moves) -> None:
     lex, rules, pos = case
     turn = ColoniiSolver(lex, rules).best_turn(pos, objective, max_moves)
     assert turn_key(turn.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
@@ -128,7 +128,7 @@ def test_bad_requests_are_refused() -> None:
         solver.best_turn(position([], "ab"), max_moves=4)
 
 
-def test_real_lexicon_rulebook_moves(ro) -> None:  # type: ignore[no-untyped-def]
+def test_real_lexicon_rulebook_moves(ro) -> None:
     solver = ColoniiSolver(ro, R)
     pos = position([word("cal", 1), word("ziar", 1), word("tac", 0)], "oriferânjet")
     moves = solver.all_moves(pos)
@@ -182,3 +182,12 @@ def test_real_lexicon_moves_equal_the_scan_on_benchmark_positions() -> None:
         fast = solver.all_moves(pos)
         assert len(fast) > 50
         assert sorted(map(_key, fast)) == sorted(map(_key, scan_moves(pos, lex, rules)))
+
+
+def test_best_turn_uses_moves_with_the_same_cards_on_different_targets() -> None:
+    """Three colony starts, each with one A card (CA on TAC, RAC and LAC): all three fit a hand AAA."""
+    lex = small_lexicon(["tac", "rac", "lac", "ca"])
+    pos = position([word("tac", 0), word("rac", 0), word("lac", 0)], "aaa")
+    turn = ColoniiSolver(lex, R).best_turn(pos)
+    assert sorted(m.target for m in turn.moves) == [0, 1, 2] and turn.gain == 3
+    assert ColoniiSolver(lex, R).best_turn(pos, max_moves=2).gain == 2

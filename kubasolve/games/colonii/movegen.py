@@ -207,7 +207,7 @@ class ColoniiSolver:
             if letter not in chain_cache:
                 lo, hi, base_rank = (int(x) for x in chain_nodes[letter])
                 if lo < 0:
-                    chain_cache[letter] = (np.zeros(0, np.int64),) * 2 + (np.zeros(0, np.int64), np.zeros((0, 1), np.uint8))  # type: ignore[assignment]
+                    chain_cache[letter] = (np.zeros(0, np.int64),) * 2 + (np.zeros(0, np.int64), np.zeros((0, 1), np.uint8))
                 else:
                     ranks, lengths, scores, codes = self._search(lo, hi, counts, max(1, rules.min_word_length - 1))
                     chain_cache[letter] = (ranks + base_rank, lengths, scores, codes)
@@ -275,7 +275,7 @@ class ColoniiSolver:
         """The best combined turn: up to ``max_moves`` (default the rules' ``max_turn_moves``, at
         most 3) moves on disjoint cards and distinct table groups, maximising the summed objective.
         Exact: every such set is covered by the kernel's branch-and-bound."""
-        from kubasolve.kernels.colonii_search import best_turn, pack_cards
+        from kubasolve.kernels.colonii_search import best_turn, keep_useful, pack_cards
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
         if not 1 <= limit <= 3:
@@ -290,6 +290,10 @@ class ColoniiSolver:
             return Turn()
         sub = table.select(order)
         packed = pack_cards(sub.cards, sub.n_cards)
+        # the 3 best moves with distinct targets per card multiset suffice for a turn of <= 3 moves
+        grouping = np.lexsort((np.arange(len(order)), sub.on_other, packed[:, 3], packed[:, 2], packed[:, 1], packed[:, 0]))
+        useful = keep_useful(grouping, packed, sub.target.astype(np.int64), sub.on_other, limit)
+        order, sub, packed = order[useful], sub.select(useful), packed[useful]
         hand = pack_cards(np.array([[self._code[c] for c in position.hand]], np.uint8), np.array([len(position.hand)], np.int64))[0]
         is_new = sub.kind == KIND_CODE[MoveKind.NEW]
         sel, _value = best_turn(keys[order], packed, sub.target.astype(np.int64), sub.on_other, is_new, hand, position.has_own(), limit)

@@ -8,6 +8,7 @@ AIs rotated by ``k`` places, so the records do not depend on the number of worke
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
@@ -26,19 +27,40 @@ def game_seed(master: int, k: int) -> int:
     return random.Random(f"colonii-sim:{master}:{k}").randrange(2**62)
 
 
-def _play_one(args: tuple[list[str], int, int, dict[str, Any] | None]) -> dict[str, Any]:
-    """Worker: play game ``k``; its record with the AI label of each seat."""
-    from kubasolve.ai.colonii import make_policy
-    from kubasolve.games.colonii.game import default_referee, play_game
+Setting = tuple[dict[str, Any] | None, str | None]
+"""What a worker needs to build its referee: the rules (a dict) and the lexicon name or path."""
+
+
+@functools.cache
+def _lexicon(name: str) -> Any:
+    """One lexicon object per name in a process (the referee cache is keyed by the lexicon object)."""
+    from kubasolve.games.colonii.wordlist import ROMANIAN_ALPHABET
+    from kubasolve.lexicon import load_lexicon
+    from kubasolve.lexicon.bundled import BUNDLED
+
+    return load_lexicon(name) if name in BUNDLED else load_lexicon(name, alphabet=ROMANIAN_ALPHABET)
+
+
+def _referee(setting: Setting) -> Any:
+    from kubasolve.games.colonii.game import default_referee
     from kubasolve.games.colonii.rules import ColoniiRules
 
-    players, master, k, rules = args
+    rules, lexicon = setting
+    return default_referee(ColoniiRules.from_dict(rules) if rules else None, _lexicon(lexicon) if lexicon else None)
+
+
+def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
+    """Worker: play game ``k``; its record with the AI label of each seat."""
+    from kubasolve.ai.colonii import make_policy
+    from kubasolve.games.colonii.game import play_game
+
+    players, master, k, setting = args
     n = len(players)
     labs = labels(players)
     seats = [(i + k) % n for i in range(n)]
     seed = game_seed(master, k)
     policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
-    referee = default_referee(ColoniiRules.from_dict(rules) if rules else None)
+    referee = _referee(setting)
     t0 = time.perf_counter()
     rec = play_game(policies, seed, referee)
     d = rec.to_dict()
@@ -49,10 +71,12 @@ def _play_one(args: tuple[list[str], int, int, dict[str, Any] | None]) -> dict[s
 
 def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, records: IO[str] | None = None,
              rules: dict[str, Any] | None = None, on_game: Callable[[int, int], None] | None = None,
-             backend: str = "local", address: str | None = None) -> SimulationResult:
+             lexicon: str | None = None, backend: str = "local", address: str | None = None) -> SimulationResult:
     """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to
     ``records`` (without timings, so they are identical whatever the worker count). ``on_game(done,
-    total)`` is called after each game (the CLI draws its progress bar with it; the library never prints)."""
+    total)`` is called after each game (the CLI draws its progress bar with it; the library never prints).
+    ``rules``: settings as a dict (default the documented ones); ``lexicon``: a bundled name or a
+    word-list path (default the bundled Romanian list)."""
     from kubasolve.ai.colonii import policy_names
 
     if not isinstance(games, int) or games < 1:
@@ -65,10 +89,12 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     labs = labels(players)
     res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
                            {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
+    setting: Setting = (dict(rules) if rules else None, lexicon)
+    _referee(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
     start = time.perf_counter()
-    tasks = [(list(players), seed, k, rules) for k in range(games)]
+    tasks = [(list(players), seed, k, setting) for k in range(games)]
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
-                                           init=_init_worker), 1):
+                                           init=functools.partial(_init_worker, setting)), 1):
         seats = rec["seats"]
         for s, lab in enumerate(seats):
             res.score_sum[lab] += rec["scores"][s]
@@ -85,8 +111,6 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     return res
 
 
-def _init_worker() -> None:
+def _init_worker(setting: Setting) -> None:
     """Load the lexicon and compile the kernels once per worker process."""
-    from kubasolve.games.colonii.game import default_referee
-
-    default_referee()
+    _referee(setting)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from kubasolve.errors import IllegalMoveError, PositionError
@@ -32,7 +32,7 @@ from kubasolve.lexicon import Lexicon
 PLAYS = ("new", "extend", "chain")
 
 
-class MoveKind(str, Enum):
+class MoveKind(StrEnum):
     """What a legal play does (see the module docstring)."""
 
     NEW = "new"
