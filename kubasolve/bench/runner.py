@@ -46,6 +46,11 @@ class BenchResult:
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
+    def met_target(self) -> bool | None:
+        """Whether the median is within the target (None: the scenario has no target)."""
+        return None if self.target_ms is None else self.median_ms <= self.target_ms
+
+    @property
     def speedup(self) -> float | None:
         """Speed-up against the first baseline, if measured."""
         return next(iter(self.speedups.values()), None)
@@ -60,6 +65,7 @@ class BenchResult:
             "min_ms": self.min_ms,
             "max_ms": self.max_ms,
             "target_ms": self.target_ms,
+            "met_target": self.met_target,
             "baseline": self.baseline,
             "speedup_vs_baseline": self.speedup,
             "speedups": dict(self.speedups),
@@ -108,7 +114,10 @@ def run_scenarios(
     min_time_s: float = 0.5,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[BenchResult]:
-    """Run all scenarios, then fill in each one's speed-up against its group baseline."""
+    """Run all scenarios, then fill in each one's speed-up against its group baseline.
+
+    ``progress(name, i, n)`` is called before scenario ``i`` of ``n`` (the CLI draws its bar with it;
+    the library never prints)."""
     scenarios = list(scenarios)
     results: list[BenchResult] = []
     for i, sc in enumerate(scenarios):

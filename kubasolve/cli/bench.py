@@ -1,4 +1,7 @@
-"""``kubasolve bench``: run the benchmark scenarios and print medians, spreads and speed-up ratios."""
+"""``kubasolve bench``: run the benchmark scenarios and print medians, spreads and speed-up ratios.
+
+With ``--check`` the exit code says whether every scenario met its target (1 when one missed it).
+"""
 
 from __future__ import annotations
 
@@ -6,15 +9,25 @@ import argparse
 import sys
 
 from kubasolve.bench.catalog import SUITES, load_suite
+from kubasolve.cli.common import UsageError, add_json_argument, progress, seconds
 from kubasolve.errors import KubasolveError
+
+
+class TargetMissed(KubasolveError):
+    """``bench --check``: at least one scenario's median exceeded its target."""
+
+    code = "limit-exceeded"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="run benchmark scenarios (ratios against baselines of the same run)")
-    p.add_argument("suites", nargs="*", metavar="SUITE", help=f"suites to run (default: all of {', '.join(SUITES)})")
-    p.add_argument("--min-time", type=float, default=0.5, help="seconds of timing per scenario (default 0.5)")
+    p.add_argument("suites", nargs="*", metavar="SUITE",
+                   help=f"suites to run (default: all of {', '.join(SUITES)})")
+    p.add_argument("--min-time", type=seconds(0.0, 3600.0), default=0.5, help="seconds of timing per scenario (default 0.5)")
     p.add_argument("--filter", default=None, help="only scenarios whose name contains this text")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--check", action="store_true", help="exit 1 when a scenario's median misses its target")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_json_argument(p)
     p.set_defaults(func=run)
 
 
@@ -25,26 +38,30 @@ def run(args: argparse.Namespace) -> int:
     names = args.suites or list(SUITES)
     unknown = [n for n in names if n not in SUITES]
     if unknown:
-        raise KubasolveError(f"unknown suite(s) {', '.join(unknown)}; known: {', '.join(SUITES)}")
+        raise UsageError(f"unknown suite(s) {', '.join(unknown)}; choose from {', '.join(SUITES)}")
     scenarios = [sc for n in names for sc in load_suite(n) if not args.filter or args.filter in sc.name]
     if not scenarios:
         raise KubasolveError("no scenario matches")
-
-    def progress(name: str, i: int, n: int) -> None:
-        sys.stderr.write(f"\r[{i + 1}/{n}] {name:<60}")
-        sys.stderr.flush()
-
-    results = run_scenarios(scenarios, min_time_s=args.min_time, progress=progress)
-    sys.stderr.write("\r" + " " * 72 + "\r")
+    with progress(args, len(scenarios), unit="scenario") as update:
+        results = run_scenarios(scenarios, min_time_s=args.min_time, progress=lambda name, i, n: update(i, n))
+        update(len(scenarios), len(scenarios))
+    missed = [r for r in results if r.met_target is False]
     if args.json:
-        emit_json({"ok": True, "results": [r.as_dict() for r in results]})
-        return 0
-    rows = []
-    for r in results:
-        target = "" if r.target_ms is None else f"<= {r.target_ms:g}"
-        ratio = ", ".join(f"{_ratio(v)} vs {k}" for k, v in r.speedups.items())
-        rows.append([r.group, r.name, round(r.median_ms, 4), round(r.iqr_ms, 4), r.rounds, target, ratio])
-    print(format_table(["group", "scenario", "median ms", "IQR ms", "rounds", "target ms", "speed-up"], rows))
+        emit_json({"ok": not (args.check and missed), "results": [r.as_dict() for r in results],
+                   "missed_targets": [r.name for r in missed]})
+    else:
+        rows = []
+        for r in results:
+            target = "" if r.target_ms is None else f"<= {r.target_ms:g}{'' if r.met_target else '  MISSED'}"
+            ratio = ", ".join(f"{_ratio(v)} vs {k}" for k, v in r.speedups.items())
+            rows.append([r.group, r.name, round(r.median_ms, 4), round(r.iqr_ms, 4), r.rounds, target, ratio])
+        print(format_table(["group", "scenario", "median ms", "IQR ms", "rounds", "target ms", "speed-up"], rows))
+    if args.check and missed:
+        sys.stdout.flush()
+        if args.json:  # the JSON document above already says so; no second document on stdout
+            sys.stderr.write(f"kubasolve: {len(missed)} scenario(s) missed their target\n")
+            return 1
+        raise TargetMissed(f"{len(missed)} scenario(s) missed their target: {', '.join(r.name for r in missed)}")
     return 0
 
 

@@ -6,6 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from kubasolve.cli.common import add_json_argument, add_lexicon_argument, add_rules_argument, ascii_text, count
+from kubasolve.errors import RulesError
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("kubagram", help="Kubagram: best words, compounds, claims; play and simulate games")
@@ -20,14 +23,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--joker", action="append", default=[], metavar="LETTERS", help="a held joker, e.g. EYGR (repeatable)")
     b.add_argument("--choice", action="append", default=[], metavar="LETTERS", help="a cube just taken from a III square, e.g. abc (repeatable)")
     b.add_argument("--table", nargs="*", default=[], metavar="WORD[:OWNER[:JOKERS[:LEVEL]]]", help="words on the table, for compounds")
-    b.add_argument("--mover", type=int, default=0, help="player index of the mover (for compound gains)")
-    b.add_argument("--min-length", type=int, default=None, help="shortest word (default 5)")
+    b.add_argument("--mover", type=count(0, 7), default=0, help="player index of the mover (for compound gains)")
+    b.add_argument("--min-length", type=count(1, 64), default=None, help="shortest word (default 5)")
     b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")
-    b.add_argument("--top", type=int, default=10, help="how many moves to show (default 10; 0 = all)")
+    b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all)")
     b.add_argument("--claim", action="store_true", help="also show the best whole claim (up to 3 words/compounds)")
-    b.add_argument("--rules", type=Path, default=None, metavar="TOML", help="rule settings file (see docs/kubagram.md)")
-    b.add_argument("--lexicon", default="nl", metavar="NAME|PATH", help="bundled lexicon or word-list file (default nl)")
-    b.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_argument(b, "docs/kubagram.md")
+    add_lexicon_argument(b, "nl")
+    add_json_argument(b)
     b.set_defaults(func=run_best)
     try:
         from kubasolve.cli.kubagram_game import add_game_commands
@@ -38,19 +41,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
-    from kubasolve.errors import PositionError
-    from kubasolve.games.kubagram import KubagramPosition, KubagramRules, solver_for
+    from kubasolve.games.kubagram import KubagramPosition, solver_for
     from kubasolve.games.kubagram.position import parse_table_spec
     from kubasolve.lexicon import load_lexicon
 
-    rules = KubagramRules.from_toml(args.rules) if args.rules else KubagramRules()
+    rules, _ = load_rules(args.rules)
     if args.min_length is not None:
         rules = rules.with_(min_length=args.min_length)
-    if args.top < 0:
-        raise PositionError("--top must be >= 0")
     lexicon = load_lexicon(args.lexicon)
+    table = parse_table_spec([ascii_text(spec, "--table") for spec in args.table])
     position = KubagramPosition.from_letters(
-        args.letters, jokers=args.joker, choices=args.choice, table=parse_table_spec(args.table), last_cube=args.last_cube, mover=args.mover
+        args.letters, jokers=args.joker, choices=args.choice, table=table, last_cube=args.last_cube, mover=args.mover
     )
     solver = solver_for(lexicon, rules)
     top = args.top or None
@@ -86,6 +87,23 @@ def run_best(args: argparse.Namespace) -> int:
         items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
         print(f"best claim: {', '.join(items) if items else '(nothing)'}  gain {claim.gain}, taken from others {claim.taken}")
     return 0
+
+
+def load_rules(path: Path | None) -> tuple[Any, Any]:
+    """Scoring rules and game rules from a ``--rules`` TOML file (defaults when None): scoring settings at
+    top level or under ``[kubagram]``, game settings (players, vowel rule, penalty...) under ``[game]``."""
+    import tomllib
+
+    from kubasolve.games.kubagram import KubagramRules
+    from kubasolve.games.kubagram.game_rules import KubagramGameRules
+
+    if path is None:
+        return KubagramRules(), KubagramGameRules()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))  # checked by the --rules type
+    scoring = data.get("kubagram", {k: v for k, v in data.items() if k != "game"})
+    if not isinstance(scoring, dict) or not isinstance(data.get("game", {}), dict):
+        raise RulesError("[kubagram] and [game] must be tables of settings")
+    return KubagramRules.from_dict(scoring), KubagramGameRules.from_dict(data.get("game", {}))
 
 
 def _tiles_text(move: Any, position: Any) -> str:

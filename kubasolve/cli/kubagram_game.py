@@ -4,10 +4,26 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import IO, Any
 
-from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError
+from kubasolve.cli.common import (
+    UsageError,
+    add_lexicon_argument,
+    add_rules_argument,
+    add_simulate_arguments,
+    check_output_path,
+    emit_summary,
+    open_output,
+    player_list,
+    progress,
+)
+from kubasolve.cli.common import seed as seed_type
+from kubasolve.cli.kubagram import load_rules
+from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError, StateError
+from kubasolve.scale.runner import BACKENDS
 
 PLAY_HELP = """commands (one per line):
   t [LETTER]      take the next cube (LETTER: on III, a joker, or under the vowel rule)
@@ -17,71 +33,75 @@ PLAY_HELP = """commands (one per line):
   c WORD [TILES]  claim WORD from the field (TILES: tile numbers like 0,3,5,1,2; default: best choice)
   cc WORD PARTS   claim a compound: PARTS are table word numbers and 'new' for a field word, e.g. 3+new
   e               end the turn
-  h               hints: legal moves with the best claims
+  h               hints: what you may type now, with the points each brings
   b               draw the board again
-  q               quit
+  w [FILE]        save the game (resume with: kubasolve kubagram play --resume FILE)
+  q               quit: show the scores (and save to --save FILE if given)
 """
 
 
 def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     """Add ``play`` and ``simulate`` to the ``kubasolve kubagram`` subcommands."""
     p = kubagram_sub.add_parser("play", help="play Kubagram against AIs in the terminal")
-    p.add_argument("--players", default="human,planner",
+    p.add_argument("--players", type=player_list, default=None,
                    help="comma-separated seats: human, random, greedy, planner[:DEPTH] (default human,planner)")
-    p.add_argument("--seed", type=int, default=None, help="deal seed (default: random, printed)")
-    p.add_argument("--rotation", default=None, metavar="TURN",
+    p.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
+    p.add_argument("--rotation", default=None, metavar="TURN", choices=ROTATIONS,
                    help="the last player's board turn: 0, 90, 180, 270 or the corner that becomes the start cube "
                         "(bottom-left, bottom-right, top-right, top-left); default: seeded random")
     p.add_argument("--no-board", action="store_true", help="do not draw the board every turn")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="save the game to FILE when you quit (q) or the input ends; 'w FILE' saves at any time")
+    p.add_argument("--resume", metavar="FILE", default=None, help="go on with a game saved by --save or 'w FILE'")
+    add_rules_argument(p, RULES_DOC)
+    add_lexicon_argument(p, "nl")
     p.set_defaults(func=run_play)
 
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
-    s.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    s.add_argument("--players", default="greedy,planner", help="comma-separated AIs, one per seat (default greedy,planner)")
-    s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    s.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
-    s.add_argument("--records", metavar="PATH", default=None, help="write one JSON line per game to PATH ('-': stdout)")
-    s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    s.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH]",
+                           rules_doc=RULES_DOC, lexicon="nl")
+    s.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run (default local)")
+    s.add_argument("--address", default=None, help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
     s.set_defaults(func=run_simulate)
+
+
+RULES_DOC = "docs/kubagram.md and docs/kubagram_game.md: scoring settings at top level or under [kubagram], game settings under [game]"
+ROTATIONS = ("0", "90", "180", "270", "bottom-left", "bottom-right", "top-right", "top-left")
+
 
 
 # ------------------------------------------------------------------------------------------------ simulate
 def run_simulate(args: argparse.Namespace) -> int:
     """Handler of ``kubagram simulate``."""
-    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.cli.output import format_table
     from kubasolve.games.kubagram.simulate import simulate
 
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    records: IO[str] | None = None
-    close = False
-    if args.records == "-":
-        records = sys.stdout
-    elif args.records:
-        try:
-            records = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed in the finally below
-        except OSError as exc:
-            raise KubasolveError(f"cannot write records to {args.records!r}: {exc}") from None
-        close = True
-    try:
-        res = simulate(args.games, players, seed=args.seed, workers=args.workers, progress=not args.no_progress,
-                       records=records)
-    finally:
-        if close and records is not None:
-            records.close()
-    if args.json:
-        emit_json({"ok": True, **res.to_dict()})
-        return 0
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address goes with --backend ray")
+    rules, game_rules = (r.to_dict() for r in load_rules(args.rules)) if args.rules else (None, None)
+    with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
+        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, records=records, on_game=on_game,
+                       backend=args.backend, address=args.address, rules=rules, game_rules=game_rules,
+                       lexicon=None if args.lexicon == "nl" else args.lexicon)
     rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%",
              f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]", round(r["mean_score"], 1),
              round(r["mean_turn_ms"], 2)] for r in res.rows()]
-    print(format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows))
-    print(f"{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s "
-          f"({res.games / res.wall_s:.2f} games/s)")
+    text = (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
+            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s "
+            f"({res.games / res.wall_s:.2f} games/s)")
+    emit_summary(args, res.to_dict(), text)
     return 0
 
 
 # ------------------------------------------------------------------------------------------------ play
+def _numbers(text: str, what: str) -> tuple[int, ...]:
+    """Comma-separated tile numbers (ASCII digits only), e.g. ``0,3,5``."""
+    items = [x.strip() for x in text.split(",")]
+    if not all(x.isascii() and x.isdigit() for x in items):
+        raise IllegalMoveError(f"{what} look like 0,3,5 (digits 0-9), got {text!r}")
+    return tuple(int(x) for x in items)
+
+
 def _parse_command(line: str, state: Any) -> Any:
     """An action from a typed command (None for commands that are not actions)."""
     from kubasolve.games.kubagram.actions import Claim, EndTurn, PlaceZero, Skip, Take
@@ -103,13 +123,7 @@ def _parse_command(line: str, state: Any) -> Any:
     if cmd == "c":
         if not rest:
             raise IllegalMoveError("say which word: c WORD")
-        tiles = None
-        if len(rest) > 1:
-            try:
-                tiles = tuple(int(x) for x in rest[1].replace(" ", "").split(","))
-            except ValueError:
-                raise IllegalMoveError("tile numbers look like 0,3,5") from None
-        return Claim(rest[0], tiles)
+        return Claim(rest[0], _numbers(rest[1], "tile numbers") if len(rest) > 1 else None)
     if cmd == "cc":
         if len(rest) < 2:
             raise IllegalMoveError("a compound needs the word and its parts: cc WORD 3+new")
@@ -117,16 +131,90 @@ def _parse_command(line: str, state: Any) -> Any:
         for x in rest[1].split("+"):
             if x.lower() == "new":
                 pieces.append(None)
+            elif x.isascii() and x.isdigit():
+                pieces.append(int(x))
             else:
-                try:
-                    pieces.append(int(x))
-                except ValueError:
-                    raise IllegalMoveError(f"a part is a table word number or 'new', got {x!r}") from None
-        tiles = None
-        if len(rest) > 2:
-            tiles = tuple(int(x) for x in rest[2].split(","))
-        return Claim(rest[0], tiles, tuple(pieces))
+                raise IllegalMoveError(f"a part is a table word number or 'new', got {x!r}")
+        return Claim(rest[0], _numbers(rest[2], "tile numbers") if len(rest) > 2 else None, tuple(pieces))
     raise IllegalMoveError(f"unknown command {cmd!r}; type ? for help")
+
+
+def command_text(action: Any) -> str:
+    """What to type at the prompt for ``action`` (the inverse of :func:`_parse_command`)."""
+    from kubasolve.games.kubagram.actions import Claim, EndTurn, PlaceZero, Skip, Take
+
+    if isinstance(action, Take):
+        return "k" if action.keep else f"t {action.letter}" if action.letter else "t"
+    if isinstance(action, PlaceZero):
+        return f"p {action.letter}"
+    if isinstance(action, Skip):
+        return "s"
+    if isinstance(action, EndTurn):
+        return "e"
+    if isinstance(action, Claim):
+        tiles = "" if action.tiles is None else " " + ",".join(map(str, action.tiles))
+        if action.parts:
+            parts = "+".join("new" if x is None else str(x) for x in action.parts)
+            return f"cc {action.word} {parts}{tiles}"
+        return f"c {action.word}{tiles}"
+    return str(action.describe())  # pragma: no cover - every action is listed above
+
+
+def hint_lines(referee: Any, state: Any, claims: int = 8) -> list[str]:
+    """The legal actions as the commands to type, with what each does and the points it brings."""
+    player = state.current
+    lines = []
+    for action in referee.legal_actions(state, claims=claims):
+        try:
+            after = referee.apply(state, action)
+        except KubasolveError:  # pragma: no cover - legal_actions lists legal actions only
+            continue
+        delta = after.scores[player] - state.scores[player]
+        points = f"{delta:+d} points" if delta else ""
+        lines.append(f"  {command_text(action):<24} {action.describe():<28} {points}".rstrip())
+    return lines
+
+
+def scores_text(state: Any, names: list[str], final: bool) -> str:
+    """The scores, best first; the winner(s) marked when ``final``."""
+    order = sorted(range(len(names)), key=lambda p: -state.scores[p])
+    best = max(state.scores)
+    rows = [f"  {names[p]:<12} {state.scores[p]:>5}{'  winner' if final and state.scores[p] == best else ''}" for p in order]
+    return ("final scores:" if final else "scores so far:") + "\n" + "\n".join(rows)
+
+
+SAVE_FORMAT = "kubasolve-kubagram-play-1"
+
+
+def save_game(path: str, seats: list[str], seed: int, state: Any) -> None:
+    """Write a game in progress to ``path`` (JSON: the seats, the seed and the whole state with history)."""
+    target = check_output_path(path, "the game")
+    data = {"format": SAVE_FORMAT, "seats": seats, "seed": seed, "state": state.to_dict()}
+    try:
+        target.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise KubasolveError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
+
+
+def load_game(path: str, lexicon: Any) -> tuple[list[str], int, Any]:
+    """Seats, seed and state of a saved game; the state is verified by replaying its history."""
+    from kubasolve.games.kubagram.state import GameState
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StateError(f"no saved game {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise StateError(f"cannot read the saved game {path}: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise StateError(f"{path} is not a game saved by kubasolve kubagram play")
+    seats, game_seed = data.get("seats"), data.get("seed")
+    if not (isinstance(seats, list) and all(isinstance(x, str) for x in seats) and type(game_seed) is int):
+        raise StateError(f"{path}: bad seats or seed")
+    state = GameState.from_dict(data.get("state"), lexicon=lexicon)  # type: ignore[arg-type]
+    if state.n_players != len(seats):
+        raise StateError(f"{path}: {len(seats)} seats for a game of {state.n_players} players")
+    return seats, game_seed, state
 
 
 def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
@@ -136,26 +224,46 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     from kubasolve.ai.kubagram import make_policy
     from kubasolve.games.kubagram.game import default_referee
     from kubasolve.games.kubagram.render import render_field, render_state
+    from kubasolve.lexicon import load_lexicon
 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
-    seats = [p.strip().lower() for p in args.players.split(",") if p.strip()]
-    if not 1 <= len(seats) <= 8:
-        raise RulesError("give 1 to 8 seats, e.g. --players human,planner")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    policies = {i: make_policy(s, seed + i) for i, s in enumerate(seats) if s != "human"}
-    names = [f"{s}{i}" for i, s in enumerate(seats)]
-    referee = default_referee()
-    rotation: int | str | None = args.rotation
-    if isinstance(rotation, str) and rotation.isdigit():
-        rotation = int(rotation)
-    state = referee.new_game(seed, n_players=len(seats), rotation=rotation)
+    rules, game_rules = load_rules(getattr(args, "rules", None))
+    lexicon = load_lexicon(getattr(args, "lexicon", "nl"))
+    if getattr(args, "save", None):
+        check_output_path(args.save, "the game")
+    if getattr(args, "resume", None):
+        seats, game_seed, state = load_game(args.resume, lexicon)
+        if args.players is not None and [x.lower() for x in args.players] != seats:
+            raise UsageError(f"the saved game seats {','.join(seats)}; leave out --players or give the same seats")
+        referee = default_referee(state.rules, state.game_rules, lexicon)
+    else:
+        seats = [x.lower() for x in (args.players or ["human", "planner"])]
+        if not 1 <= len(seats) <= 8:
+            raise RulesError("give 1 to 8 seats, e.g. --players human,planner")
+        game_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+        referee = default_referee(rules, game_rules, lexicon)
+        rotation: int | str | None = args.rotation
+        if isinstance(rotation, str) and rotation.isdigit():
+            rotation = int(rotation)
+        state = referee.new_game(game_seed, n_players=len(seats), rotation=rotation)
+    policies = {i: make_policy(x, game_seed + i) for i, x in enumerate(seats) if x != "human"}
+    names = [f"{x}{i}" for i, x in enumerate(seats)]
 
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
-    say(f"Kubagram, seed {seed}: {', '.join(names)}; {names[state.current]} starts. Type ? for help.")
+    def leave(why: str) -> int:
+        say(why)
+        say(scores_text(state, names, final=False))
+        if getattr(args, "save", None):
+            save_game(args.save, seats, game_seed, state)
+            say(f"game saved to {args.save}; go on with: kubasolve kubagram play --resume {args.save}")
+        return 0
+
+    resumed = " (resumed)" if getattr(args, "resume", None) else ""
+    say(f"Kubagram, seed {game_seed}{resumed}: {', '.join(names)}; {names[state.current]} to move. Type ? for help.")
     shown_turn = -1
     while not state.over:
         p = state.current
@@ -173,8 +281,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         out.flush()
         line = stdin.readline()
         if not line:
-            say("\n(end of input: game abandoned)")
-            return 0
+            return leave("\n(end of input: game stopped)")
         line = line.strip()
         if not line:
             continue
@@ -182,14 +289,26 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             say(PLAY_HELP)
             continue
         if line == "q":
-            say("bye")
-            return 0
+            return leave("bye")
         if line == "b":
             say(render_state(state, names))
             continue
         if line == "h":
-            for a in referee.legal_actions(state, claims=8):
-                say(f"  {a.describe():<30} {a.to_dict()}")
+            say("type one of these (best claims first):")
+            for hint in hint_lines(referee, state):
+                say(hint)
+            continue
+        if line.split()[0] == "w":
+            target = line[1:].strip() or getattr(args, "save", None)
+            if not target:
+                say("say where: w FILE")
+                continue
+            try:
+                save_game(target, seats, game_seed, state)
+            except KubasolveError as exc:
+                say(f"not saved: {exc}")
+                continue
+            say(f"game saved to {target}; go on with: kubasolve kubagram play --resume {target}")
             continue
         try:
             action = _parse_command(line, state)
@@ -203,4 +322,5 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         if state.current == p and not state.over:
             say(render_field(state))
     say(render_state(state, names, board=False))
+    say(scores_text(state, names, final=True))
     return 0

@@ -7,12 +7,12 @@ Win rates come with Wilson score confidence intervals (a tie for first counts as
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
-import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -49,19 +49,43 @@ def labels(players: Sequence[str]) -> list[str]:
     return out
 
 
-def _play_one(args: tuple[list[str], int, int]) -> dict[str, Any]:
+Setting = tuple[Mapping[str, Any] | None, Mapping[str, Any] | None, str | None]
+"""What a worker needs to build its referee: scoring rules, game rules (dicts) and the lexicon name/path."""
+
+
+def _referee(setting: Setting) -> Any:
+    """The (cached) referee of a simulation setting."""
+    from kubasolve.games.kubagram.game import default_referee
+    from kubasolve.games.kubagram.game_rules import KubagramGameRules
+    from kubasolve.games.kubagram.rules import KubagramRules
+
+    rules, game_rules, lexicon = setting
+    return default_referee(KubagramRules.from_dict(rules) if rules else None,
+                           KubagramGameRules.from_dict(game_rules) if game_rules else None,
+                           _lexicon(lexicon) if lexicon else None)
+
+
+@functools.cache
+def _lexicon(name: str) -> Any:
+    """One lexicon object per name in a process (the referee cache is keyed by the lexicon object)."""
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon(name)
+
+
+def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     """Worker: play game ``k``; returns its record with AI labels per seat."""
     from kubasolve.ai.kubagram import make_policy
-    from kubasolve.games.kubagram.game import default_referee, play_game
+    from kubasolve.games.kubagram.game import play_game
 
-    players, master, k = args
+    players, master, k, setting = args
     n = len(players)
     labs = labels(players)
     seats = [(i + k) % n for i in range(n)]  # seat s is played by AI seats[s]
     seed = game_seed(master, k)
     policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
     t0 = time.perf_counter()
-    rec = play_game(policies, seed, default_referee())
+    rec = play_game(policies, seed, _referee(setting))
     d = rec.to_dict()
     d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
              turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
@@ -105,23 +129,15 @@ class SimulationResult:
                 "summary": self.rows()}
 
 
-def _progress(done: int, total: int, start: float, stream: IO[str]) -> None:
-    """Draw a progress bar on ``stream`` (stderr)."""
-    width = 30
-    filled = int(width * done / total) if total else width
-    el = time.perf_counter() - start
-    eta = el / done * (total - done) if done else 0.0
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {el:6.1f}s  eta {eta:6.1f}s")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
-
-
-def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, progress: bool = False,
-             records: IO[str] | None = None, stream: IO[str] | None = None, backend: str = "local",
-             address: str | None = None) -> SimulationResult:
+def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1,
+             records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
+             backend: str = "local", address: str | None = None, rules: Mapping[str, Any] | None = None,
+             game_rules: Mapping[str, Any] | None = None, lexicon: str | None = None) -> SimulationResult:
     """Play ``games`` AI games (``players``: AI names, one per seat) and summarise; JSON lines to ``records``.
 
+    ``on_game(done, total)`` is called after each game (the CLI draws its progress bar with it; the
+    library never prints). ``rules``/``game_rules``: scoring and game settings as dicts (default the
+    rulebook's); ``lexicon``: a bundled name or word-list path (default the bundled Dutch list).
     ``backend``/``address``: where the games run (:func:`kubasolve.scale.run_ordered`); the records and
     the summary are the same for every backend and worker count.
     """
@@ -137,11 +153,12 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     labs = labels(players)
     res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
                            {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
-    stream = stream or sys.stderr
+    setting: Setting = (dict(rules) if rules else None, dict(game_rules) if game_rules else None, lexicon)
+    _referee(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
     start = time.perf_counter()
-    tasks = [(list(players), seed, k) for k in range(games)]
+    tasks = [(list(players), seed, k, setting) for k in range(games)]
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
-                                                  init=_init_worker), 1):
+                                           init=functools.partial(_init_worker, setting)), 1):
         seats = rec["seats"]
         for s, lab in enumerate(seats):
             res.score_sum[lab] += rec["scores"][s]
@@ -152,17 +169,15 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
         if records is not None:
             out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}
             records.write(json.dumps(out) + "\n")
-        if progress:
-            _progress(done, games, start, stream)
+        if on_game is not None:
+            on_game(done, games)
     res.wall_s = time.perf_counter() - start
     return res
 
 
-def _init_worker() -> None:
+def _init_worker(setting: Setting) -> None:
     """Load the lexicon and compile kernels once per worker process."""
-    from kubasolve.games.kubagram.game import default_referee
-
-    default_referee()
+    _referee(setting)
 
 
 simulate_kubagram = simulate
