@@ -44,7 +44,8 @@ def test_round_trip_is_memory_mapped_and_identical(fresh_cache: Path, wordlist: 
     first = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
     assert not first.from_cache
     assert first.cache_dir is not None and first.cache_dir.is_relative_to(fresh_cache)
-    assert {p.name for p in first.cache_dir.iterdir()} == {"meta.json", "words.marisa", "rwords.marisa", *(f"{n}.npy" for n in ARRAY_NAMES)}
+    assert {p.name for p in first.cache_dir.iterdir()} == {"meta.json", "verified.json", "words.marisa", "rwords.marisa",
+                                                           *(f"{n}.npy" for n in ARRAY_NAMES)}
     second = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
     assert second.from_cache and second.cache_dir == first.cache_dir
     assert all(isinstance(a, np.memmap) for a in second.compiled.arrays().values())
@@ -96,6 +97,65 @@ def test_corrupt_cache_is_rebuilt(fresh_cache: Path, wordlist: Path, damage: str
     again = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
     assert again.from_cache  # the rebuild repaired the cache
     assert answers(again) == expected
+
+
+def _flip_bytes(p: Path) -> None:
+    """Same-size damage: invert a few bytes spread over the file (its size and name stay the same)."""
+    data = bytearray(p.read_bytes())
+    for pos in {len(data) // 3, len(data) // 2, len(data) - 2}:
+        data[pos] ^= 0xFF
+    p.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("name", cache.cache_files())
+def test_same_size_damage_of_each_file_is_detected_and_rebuilt(fresh_cache: Path, wordlist: Path, name: str) -> None:
+    """Issue 8: same-size damage gave silently wrong answers or crashes; now every file is checksummed."""
+    good = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
+    expected = answers(good)
+    assert good.cache_dir is not None
+    size = (good.cache_dir / name).stat().st_size
+    _flip_bytes(good.cache_dir / name)
+    assert (good.cache_dir / name).stat().st_size == size
+    rebuilt = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
+    assert not rebuilt.from_cache and answers(rebuilt) == expected
+    again = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
+    assert again.from_cache and answers(again) == expected
+
+
+def test_warm_load_reads_no_file_to_verify(fresh_cache: Path, wordlist: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checksums are verified once per file state: an unchanged cache is trusted without hashing."""
+    Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
+
+    def no_hashing(path: Path) -> str:
+        raise AssertionError(f"{path} hashed again")
+
+    monkeypatch.setattr(cache, "file_checksum", no_hashing)
+    assert Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN).from_cache
+
+
+def test_lost_stamp_means_one_check(fresh_cache: Path, wordlist: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN)
+    assert first.cache_dir is not None
+    (first.cache_dir / cache.STAMP).unlink()
+    hashed: list[str] = []
+    real = cache.file_checksum
+    monkeypatch.setattr(cache, "file_checksum", lambda p: hashed.append(p.name) or real(p))
+    assert Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN).from_cache
+    assert sorted(hashed) == sorted(cache.cache_files())
+    hashed.clear()
+    assert Lexicon.from_wordlist(wordlist, alphabet=ROMANIAN).from_cache and hashed == []
+
+
+def test_verify_files_helper(tmp_path: Path) -> None:
+    """The reusable helper other caches (the board graph) may use."""
+    (tmp_path / "a.bin").write_bytes(b"abc" * 1000)
+    (tmp_path / "b.bin").write_bytes(b"")
+    sums = cache.file_checksums(tmp_path, ["a.bin", "b.bin"])
+    assert cache.verify_files(tmp_path, sums) and (tmp_path / cache.STAMP).exists()
+    assert cache.verify_files(tmp_path, sums)
+    _flip_bytes(tmp_path / "a.bin")
+    assert not cache.verify_files(tmp_path, sums)
+    assert not cache.verify_files(tmp_path, {**sums, "missing.bin": "00000000"})
 
 
 @pytest.mark.parametrize("field,value", [("format", FORMAT_VERSION - 1), ("format", FORMAT_VERSION + 1), ("key", "0" * 64)])

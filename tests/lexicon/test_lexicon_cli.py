@@ -124,7 +124,7 @@ def test_bad_inputs_through_build(tmp_path: Path, capsys: Capsys) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n")
     for path, message in [(latin1, "not UTF-8: byte 0xe9 on line 2"), (empty, "no usable word"), (tmp_path, "is a directory")]:
-        code, out, err = run(capsys, "lexicon", "build", str(path))
+        code, _, err = run(capsys, "lexicon", "build", str(path))
         assert code == 1 and message in err and "Traceback" not in err
 
 
