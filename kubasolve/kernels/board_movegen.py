@@ -9,19 +9,25 @@ Per position the kernel does:
    walk ``rev(P)``, the separator, then each child ``x`` and ``S`` (accepting at the end); with no
    prefix, walk ``rev(S)`` and keep the accepting children. No perpendicular tiles: every letter,
    no cross word.
-2. **Anchors.** Empty cells next to a tile (the centre cell on an empty board).
-3. **Generation per line and anchor.** From the anchor the walk goes left through the GADDAG,
-   placing rack tiles (a real tile and a blank standing for the same letter are separate branches)
-   or following tiles already on the board, then crosses the separator and goes right from the
-   square after the anchor. Left of the anchor it only places tiles on *non-anchor* empty cells, so
-   each placement is produced exactly once: from the leftmost anchor it covers. Scores are
-   accumulated incrementally: main-word letter sum (premiums on new tiles only), word-multiplier
-   product (premiums multiply: x4, x9, also under a blank) and the cross-word total; a bingo adds
-   the bonus when the whole (full) rack is played.
+2. **Anchors, wolges-style.** Each line is scanned right to left. A group of tiles on the line
+   anchors every move whose rightmost group it is: the walk starts on its rightmost tile and follows
+   the tiles leftwards through the GADDAG (the known letters prune at once), may go on left over
+   anything, and may not touch the group to its right. Between groups, each *hook* square (empty,
+   with perpendicular neighbours) anchors the moves that touch no group and have it as their
+   rightmost hook. So every placement is produced exactly once. On an empty board the centre square
+   is the one anchor.
+3. **Generation per anchor.** From the anchor the walk goes left through the GADDAG, placing rack
+   tiles (a real tile and a blank standing for the same letter are separate branches) or following
+   tiles already on the board, then crosses the separator and goes right from the square after the
+   anchor. It is a depth-first search with an explicit stack (one frame per square), not recursion.
+   Scores are accumulated incrementally: main-word letter sum (premiums on new tiles only),
+   word-multiplier product (premiums multiply: x4, x9, also under a blank) and the cross-word
+   total; a bingo adds the bonus when the whole (full) rack is played.
 4. **One-tile moves** that form words in both directions are kept only in the across pass.
 
-Child lookup is O(1): a node's children are contiguous, sorted by symbol, and ``masks[e]`` holds
-their symbol set, so the child for ``x`` is ``first + popcount(mask & ((1 << x) - 1))``.
+Child lookup is O(1): a node's children are contiguous, sorted by symbol, and ``g[e, 1]`` holds
+their symbol set, so the child for ``x`` is ``first + popcount(mask & ((1 << x) - 1))``; the edge
+word ``g[e, 0]`` and the mask share a cache line (``kubasolve/kernels/gaddag_build.py``).
 
 Outputs go into fixed-capacity arrays (no allocation in the walk); the count is exact even when the
 capacity is exceeded (the caller then retries with a larger buffer). In best-move mode nothing is
@@ -45,6 +51,9 @@ L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR = 0, 1, 2, 3, 4
 # slots of the scalar context ``ctx``
 C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK = range(12)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
+# columns of a stack frame
+(F_POS, F_NODE, F_PHASE, F_START, F_MSUM, F_WPROD, F_XSUM, F_NPLACED, F_ALLOWED, F_CODE, F_STAGE,
+ F_CHILD, F_NMSUM, F_NWPROD, F_NXSUM, F_NNPLACED) = range(16)
 
 
 @njit(cache=True, inline="always")
@@ -56,16 +65,16 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
-def _child(edges, masks, e, x):
+def _child(g, e, x):
     """Edge entering the child of node ``e`` by symbol ``x``, or -1."""
-    m = masks[e]
+    m = g[e, 1]
     if ((m >> x) & 1) == 0:
         return -1
-    return (edges[e] >> FIRST_SHIFT) + _popcount(m & ((np.int64(1) << x) - 1))
+    return (g[e, 0] >> FIRST_SHIFT) + _popcount(m & ((np.int64(1) << x) - 1))
 
 
 @njit(cache=True)
-def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, edges, masks, n_letters):
+def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters):
     """``xmask[cell, d]`` (letters allowed for a tile placed in a direction-``d`` line) and
     ``xscore[cell, d]`` (perpendicular tiles' value sum, -1 when no cross word)."""
     n_cells = letters.shape[0]
@@ -100,13 +109,13 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, e
                 e = 0
                 q = p - 1
                 while q >= lo and e >= 0:
-                    e = _child(edges, masks, e, letters[lines[k, q]])
+                    e = _child(g, e, letters[lines[k, q]])
                     q -= 1
                 if e >= 0:
-                    e = _child(edges, masks, e, sep)
+                    e = _child(g, e, sep)
                 if e >= 0:
-                    cm = masks[e]
-                    first = edges[e] >> FIRST_SHIFT
+                    cm = g[e, 1]
+                    first = g[e, 0] >> FIRST_SHIFT
                     idx = first
                     for x in range(n_letters):
                         if (cm >> x) & 1:
@@ -114,22 +123,22 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, e
                             idx += 1
                             q = p + 1
                             while q <= hi and c >= 0:
-                                c = _child(edges, masks, c, letters[lines[k, q]])
+                                c = _child(g, c, letters[lines[k, q]])
                                 q += 1
-                            if c >= 0 and (edges[c] >> ACCEPT_BIT) & 1:
+                            if c >= 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
                                 m |= np.int64(1) << x
             else:
                 e = 0
                 q = hi
                 while q > p and e >= 0:
-                    e = _child(edges, masks, e, letters[lines[k, q]])
+                    e = _child(g, e, letters[lines[k, q]])
                     q -= 1
                 if e >= 0:
-                    cm = masks[e]
-                    idx = edges[e] >> FIRST_SHIFT
+                    cm = g[e, 1]
+                    idx = g[e, 0] >> FIRST_SHIFT
                     for x in range(n_letters):
                         if (cm >> x) & 1:
-                            if (edges[idx] >> ACCEPT_BIT) & 1:
+                            if (g[idx, 0] >> ACCEPT_BIT) & 1:
                                 m |= np.int64(1) << x
                             idx += 1
             xmask[cell, d] = m
@@ -162,108 +171,172 @@ def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles):
         out_tiles[i, q] = word[q]
 
 
+@njit(cache=True, inline="always")
+def _ctz(b):
+    return _popcount((b & -b) - 1)
+
+
 @njit(cache=True)
-def _extend(pos, e, phase, start, msum, wprod, xsum, nplaced, edges, masks, lin, rack, word, ctx, val, bound, out_meta, out_tiles):
-    """Fill square ``pos`` of the current line from node ``e`` (phase 0: leftwards from the anchor,
-    1: rightwards after the separator, the word starting at ``start``)."""
+def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, fr):
+    """All placements of the current line through square ``anchor`` within squares ``left..right-1``.
+
+    A depth-first walk with an explicit stack (one frame per square; no recursion, so the compiled
+    kernel caches safely): frame ``i`` of ``fr`` holds the square, the GADDAG node it extends, the
+    phase (0 leftwards, 1 rightwards), the word start, the running score terms, the choice in
+    progress (``2 * letter + variant``, variant 1 = a blank) and the stage of its continuation
+    (0 next choice, 1 cross the separator, 2 extend one square further).
+    """
     nl = ctx[C_NL]
     n = ctx[C_LEN]
-    anchor = ctx[C_ANCHOR]
-    m = masks[e]
+    best_mode = ctx[C_MODE] == MODE_BEST
+    depth = _push(0, anchor, 0, 0, 0, 0, 1, 0, 0, g, lin, rack, ctx, bound, fr, best_mode)
+    while depth > 0:
+        i = depth - 1
+        pos = fr[i, F_POS]
+        stage = fr[i, F_STAGE]
+        if stage == 0:
+            # undo the previous choice of this frame, then take the next one
+            code = fr[i, F_CODE]
+            letter = lin[L_LETTER, pos]
+            if code >= 0 and letter < 0:
+                if code & 1:
+                    rack[nl] += 1
+                else:
+                    x = code >> 1
+                    rack[x] += 1
+                    rack[nl + 1] |= np.int64(1) << x
+            e = fr[i, F_NODE]
+            if letter >= 0:
+                if code >= 0:
+                    depth -= 1
+                    continue
+                x = letter
+                code = 2 * x
+            else:
+                allowed = fr[i, F_ALLOWED]
+                code += 1
+                x = code >> 1
+                found = False
+                while True:
+                    if code & 1:
+                        if rack[nl] > 0 and (allowed >> x) & 1:
+                            found = True
+                            break
+                        code += 1
+                        x += 1
+                    rest = allowed & ~((np.int64(1) << x) - 1) if x < 63 else np.int64(0)
+                    if rest == 0:
+                        break
+                    x = _ctz(rest)
+                    code = 2 * x
+                    if rack[x] > 0:
+                        found = True
+                        break
+                    code += 1
+                if not found:
+                    depth -= 1
+                    continue
+            fr[i, F_CODE] = code
+            c = (g[e, 0] >> FIRST_SHIFT) + _popcount(g[e, 1] & ((np.int64(1) << x) - 1))
+            msum = fr[i, F_MSUM]
+            wprod = fr[i, F_WPROD]
+            xsum = fr[i, F_XSUM]
+            npl = fr[i, F_NPLACED]
+            if letter >= 0:
+                msum += lin[L_VALUE, pos]
+                word[pos] = -1
+            else:
+                wm = lin[L_WMULT, pos]
+                xs = lin[L_XSCORE, pos]
+                if code & 1:
+                    v = 0
+                    rack[nl] -= 1
+                    word[pos] = x | BLANK_FLAG
+                else:
+                    v = val[x] * lin[L_LMULT, pos]
+                    rack[x] -= 1
+                    if rack[x] == 0:
+                        rack[nl + 1] &= ~(np.int64(1) << x)
+                    word[pos] = x
+                msum += v
+                wprod *= wm
+                if xs >= 0:
+                    xsum += (xs + v) * wm
+                npl += 1
+            fr[i, F_CHILD] = c
+            fr[i, F_NMSUM] = msum
+            fr[i, F_NWPROD] = wprod
+            fr[i, F_NXSUM] = xsum
+            fr[i, F_NNPLACED] = npl
+            fr[i, F_STAGE] = 1
+            if npl > 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
+                if fr[i, F_PHASE] == 0:
+                    if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
+                        sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
+                        _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
+                    sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
+                    _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
+            continue
+        has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
+        c = fr[i, F_CHILD]
+        if stage == 1:
+            fr[i, F_STAGE] = 2
+            if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and (g[c, 1] >> nl) & 1:
+                s = (g[c, 0] >> FIRST_SHIFT) + _popcount(g[c, 1] & ((np.int64(1) << nl) - 1))
+                depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                              g, lin, rack, ctx, bound, fr, best_mode)
+            continue
+        fr[i, F_STAGE] = 0
+        if fr[i, F_PHASE] == 0:
+            if pos > left and (lin[L_LETTER, pos - 1] >= 0 or has_tiles):
+                depth = _push(depth, pos - 1, c, 0, 0, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                              g, lin, rack, ctx, bound, fr, best_mode)
+        elif pos + 1 < right and (lin[L_LETTER, pos + 1] >= 0 or has_tiles):
+            depth = _push(depth, pos + 1, c, 1, fr[i, F_START], fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                          g, lin, rack, ctx, bound, fr, best_mode)
+
+
+@njit(cache=True, inline="always")
+def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack, ctx, bound, fr, best_mode):
+    """Push the frame filling square ``pos`` from node ``e`` when it has any choice; the new depth."""
+    nl = ctx[C_NL]
+    m = g[e, 1]
     letter = lin[L_LETTER, pos]
-    nb = rack[nl]
     if letter >= 0:
         if ((m >> letter) & 1) == 0:
-            return
+            return depth
         allowed = np.int64(1) << letter
     else:
         allowed = m & lin[L_XMASK, pos]
-        if nb == 0:
+        if rack[nl] == 0:
             allowed &= rack[nl + 1]
         if allowed == 0:
-            return
-    if ctx[C_MODE] == MODE_BEST:
+            return depth
+    if best_mode:
         # cut: nothing reachable from here can beat the best move found
         left = ctx[C_NRACK] - nplaced
         ub = (msum + bound[0] + left * bound[2]) * wprod * bound[1] + xsum + left * bound[3]
         if ctx[C_NRACK] == ctx[C_RACKSIZE]:
             ub += ctx[C_BINGO]
         if ub <= ctx[C_BEST]:
-            return
-    first = edges[e] >> FIRST_SHIFT
-    lm = lin[L_LMULT, pos]
-    wm = lin[L_WMULT, pos]
-    xs = lin[L_XSCORE, pos]
-    idx = first
-    mm = m
-    x = 0
-    while mm != 0:
-        if mm & 1:
-            if (allowed >> x) & 1:
-                c = idx
-                for variant in range(2):
-                    if letter >= 0:
-                        if variant == 1:
-                            break
-                        nm = msum + lin[L_VALUE, pos]
-                        nw = wprod
-                        nx = xsum
-                        npl = nplaced
-                        word[pos] = -1
-                    elif variant == 0:
-                        cnt = rack[x]
-                        if cnt == 0:
-                            continue
-                        v = val[x] * lm
-                        nm = msum + v
-                        nw = wprod * wm
-                        nx = xsum + ((xs + v) * wm if xs >= 0 else 0)
-                        npl = nplaced + 1
-                        rack[x] = cnt - 1
-                        if cnt == 1:
-                            rack[nl + 1] &= ~(np.int64(1) << x)
-                        word[pos] = x
-                    else:
-                        if nb == 0:
-                            break
-                        nm = msum
-                        nw = wprod * wm
-                        nx = xsum + (xs * wm if xs >= 0 else 0)
-                        npl = nplaced + 1
-                        rack[nl] = nb - 1
-                        word[pos] = x | BLANK_FLAG
-                    has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
-                    if phase == 0:
-                        if pos == 0 or lin[L_LETTER, pos - 1] < 0:
-                            if npl > 0 and (edges[c] >> ACCEPT_BIT) & 1 and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
-                                sc = nm * nw + nx + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
-                                _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
-                            if anchor + 1 < n and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles):
-                                s = _child(edges, masks, c, nl)
-                                if s >= 0:
-                                    _extend(anchor + 1, s, 1, pos, nm, nw, nx, npl, edges, masks, lin, rack, word, ctx, val, bound, out_meta, out_tiles)
-                        if pos > 0 and (lin[L_LETTER, pos - 1] >= 0 or (lin[L_ANCHOR, pos - 1] == 0 and has_tiles)):
-                            _extend(pos - 1, c, 0, 0, nm, nw, nx, npl, edges, masks, lin, rack, word, ctx, val, bound, out_meta, out_tiles)
-                    else:
-                        if (pos + 1 == n or lin[L_LETTER, pos + 1] < 0) and npl > 0 and (edges[c] >> ACCEPT_BIT) & 1:
-                            sc = nm * nw + nx + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
-                            _record(start, pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
-                        if pos + 1 < n and (lin[L_LETTER, pos + 1] >= 0 or has_tiles):
-                            _extend(pos + 1, c, 1, start, nm, nw, nx, npl, edges, masks, lin, rack, word, ctx, val, bound, out_meta, out_tiles)
-                    # undo the rack
-                    if letter < 0:
-                        if variant == 0:
-                            rack[x] += 1
-                            rack[nl + 1] |= np.int64(1) << x
-                        else:
-                            rack[nl] = nb
-            idx += 1
-        mm >>= 1
-        x += 1
+            return depth
+    fr[depth, F_POS] = pos
+    fr[depth, F_NODE] = e
+    fr[depth, F_PHASE] = phase
+    fr[depth, F_START] = start
+    fr[depth, F_MSUM] = msum
+    fr[depth, F_WPROD] = wprod
+    fr[depth, F_XSUM] = xsum
+    fr[depth, F_NPLACED] = nplaced
+    fr[depth, F_ALLOWED] = allowed
+    fr[depth, F_CODE] = -1
+    fr[depth, F_STAGE] = 0
+    return depth + 1
 
 
 @njit(cache=True)
-def generate(edges, masks, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
+def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
              centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, out_meta, out_tiles):
     """Generate the placements of a rack on a board; returns ``(count, best score)``.
 
@@ -281,7 +354,7 @@ def generate(edges, masks, letters, blank, lines, line_len, line_dir, cell_line,
             empty_board = False
             if not blank[cell]:
                 values_on_board[cell] = val[letters[cell]]
-    xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, edges, masks, n_letters)
+    xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters)
     anchor = np.zeros(n_cells, np.bool_)
     if empty_board:
         anchor[centre] = True
@@ -317,6 +390,7 @@ def generate(edges, masks, letters, blank, lines, line_len, line_dir, cell_line,
     lin = np.zeros((7, width), np.int64)
     word = np.full(width, -1, np.int64)
     bound = np.zeros(4, np.int64)
+    frames = np.zeros((width + 2, 16), np.int64)
     for k in range(lines.shape[0]):
         d = line_dir[k]
         n = line_len[k]
@@ -339,10 +413,39 @@ def generate(edges, masks, letters, blank, lines, line_len, line_dir, cell_line,
         ctx[C_LEN] = n
         if mode == MODE_BEST:
             _line_bound(lin, n, best_val, n_rack, bound)
-        for a in range(n):
-            if lin[L_ANCHOR, a]:
-                ctx[C_ANCHOR] = a
-                _extend(a, 0, 0, 0, 0, 1, 0, 0, edges, masks, lin, rack, word, ctx, val, bound, out_meta, out_tiles)
+        if empty_board:
+            ctx[C_ANCHOR] = cell_pos[centre, d]
+            _walk_anchor(cell_pos[centre, d], 0, n, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+            continue
+        # Right to left: each group of tiles anchors the moves whose rightmost group it is (they may
+        # reach left over anything but not touch the group to the right); between groups, each hook
+        # square (perpendicular neighbours) anchors the moves that touch no group and have it as
+        # their rightmost hook.
+        lo = n
+        while True:
+            hi = lo
+            while lo > 0 and lin[L_LETTER, lo - 1] < 0:
+                lo -= 1
+            if lo > 0:
+                ctx[C_ANCHOR] = lo - 1
+                _walk_anchor(lo - 1, 0, hi, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+            start_free = lo + 1 if lo > 0 else 0
+            for a in range(hi - 1, start_free - 1, -1):
+                if lin[L_XSCORE, a] >= 0:
+                    if hi - start_free < 2:
+                        break
+                    if lin[L_XMASK, a] != 0:
+                        ctx[C_ANCHOR] = a
+                        _walk_anchor(a, start_free, hi, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+                    hi = a
+            if lo == 0:
+                break
+            gstart = lo - 1  # skip the group to its leftmost tile
+            while gstart > 0 and lin[L_LETTER, gstart - 1] >= 0:
+                gstart -= 1
+            if gstart < 3:  # fewer than 2 squares left of the empty square before the group
+                break
+            lo = gstart - 1  # moves further left must not cover this square (it touches the group)
     return ctx[C_COUNT], ctx[C_BEST]
 
 

@@ -16,12 +16,13 @@ Steps (all here, in numba):
    equality checked on the stored edge lists). The result is the minimal automaton (a DAG).
 4. ``layout_edges``: the classes laid out breadth-first from the root into the final arrays.
 
-Final layout (``lexicon/board_graph.py`` documents it too): a node is named by the index of the edge
-that enters it; edge 0 is a pseudo-edge entering the root. ``edges[e]`` (int64) packs bits 0-5 the
-symbol, bit 6 "accepts" (the path through this edge spells a complete GADDAG string), bits 8-15
-the number of children of the target node, bits 32-62 the index of the target's first child edge.
-``masks[e]`` (int64) is the set of symbols of the target's children (bit = symbol code), so the
-child with symbol ``x`` is ``first + popcount(mask & ((1 << x) - 1))``: O(1), no scan.
+Final layout (``lexicon/board_graph.py`` documents it too): ``nodes`` int64[n_edges, 2]; a node is
+named by the index of the edge that enters it; edge 0 is a pseudo-edge entering the root.
+``nodes[e, 0]`` packs bits 0-5 the symbol, bit 6 "accepts" (the path through this edge spells a
+complete GADDAG string), bits 8-15 the number of children of the target node, bits 32-62 the index
+of the target's first child edge. ``nodes[e, 1]`` is the set of symbols of the target's children
+(bit = symbol code), so the child with symbol ``x`` is ``first + popcount(mask & ((1 << x) - 1))``:
+O(1), no scan, and both words of a step share a cache line.
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def minimise(parent, label, terminal):
 
 @njit(cache=True)
 def layout_edges(root_cls, c_term, c_first, c_count, slot_sym, slot_cls):
-    """Final ``(edges, masks)``: classes placed breadth-first from the root, children contiguous."""
+    """Final ``nodes[e] = (edge word, child mask)``: classes placed breadth-first from the root,
+    children contiguous; the two words of an edge side by side (one cache line per step)."""
     n_cls = c_term.shape[0]
     n_edges = 1 + slot_sym.shape[0]
     edges = np.zeros(n_edges, np.int64)
@@ -242,4 +244,7 @@ def layout_edges(root_cls, c_term, c_first, c_count, slot_sym, slot_cls):
         for j in range(nc):
             m |= np.int64(1) << (edges[first + j] & 63)
         masks[e] = m
-    return edges[:next_free].copy(), masks[:next_free].copy()
+    nodes = np.empty((next_free, 2), np.int64)
+    nodes[:, 0] = edges[:next_free]
+    nodes[:, 1] = masks[:next_free]
+    return nodes

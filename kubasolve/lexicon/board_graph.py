@@ -1,9 +1,9 @@
 """The board move generator's lexicon graph: a minimised GADDAG in one flat array, cached mmapped.
 
 Built from any :class:`~kubasolve.lexicon.Lexicon` (words of length 2..``max_len``) by
-``kubasolve/kernels/gaddag_build.py``, which documents the layout: ``edges`` int64 (symbol, accepts
-bit, child count, first child edge) and ``masks`` int64 (symbol set of the target's children); a node
-is named by the edge entering it, edge 0 enters the root; symbol ``n_letters`` is the separator.
+``kubasolve/kernels/gaddag_build.py``, which documents the layout: ``nodes`` int64[n, 2], per edge
+(symbol, accepts bit, child count, first child edge) and the symbol set of the target's children; a
+node is named by the edge entering it, edge 0 enters the root; symbol ``n_letters`` is the separator.
 
 The arrays are saved next to the lexicon's compiled cache (``board_graph-v<F>-len<N>/``), written
 to a temporary folder and renamed into place, and checked on load (format, lexicon key, sizes,
@@ -32,18 +32,17 @@ from kubasolve.lexicon.lexicon import Lexicon
 
 log = logging.getLogger("kubasolve.lexicon")
 
-GRAPH_FORMAT = 1
+GRAPH_FORMAT = 2
 """Bump when the arrays change meaning; older cached graphs are then rebuilt."""
 
-ARRAYS = ("edges", "masks")
+ARRAYS = ("nodes",)
 
 
 @dataclass(frozen=True)
 class BoardGraph:
     """GADDAG arrays plus what they were built from; ``build_s``/``load_s`` are wall times."""
 
-    edges: np.ndarray
-    masks: np.ndarray
+    nodes: np.ndarray
     n_letters: int
     max_len: int
     n_words: int
@@ -57,11 +56,11 @@ class BoardGraph:
 
     @property
     def n_edges(self) -> int:
-        return int(self.edges.shape[0])
+        return int(self.nodes.shape[0])
 
     @property
     def nbytes(self) -> int:
-        return int(self.edges.nbytes + self.masks.nbytes)
+        return int(self.nodes.nbytes)
 
     def info(self) -> dict[str, Any]:
         return {
@@ -94,16 +93,15 @@ def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15
     n_key = (max_len + 1 + 9) // 10
     keys = gaddag_keys(codes, offsets, n_letters, n_key)
     if keys.shape[0] == 0:
-        edges = np.zeros(1, np.int64)
-        masks = np.zeros(1, np.int64)
+        nodes = np.zeros((1, 2), np.int64)
     else:
         order = np.lexsort(tuple(keys[:, k] for k in range(n_key - 1, -1, -1))).astype(np.int64)
         del_keys = keys
         parent, label, terminal = build_trie(del_keys, order)
         del keys, del_keys, order
         cls, c_term, c_first, c_count, slot_sym, slot_cls = minimise(parent, label, terminal)
-        edges, masks = layout_edges(int(cls[0]), c_term, c_first, c_count, slot_sym, slot_cls)
-    return BoardGraph(edges, masks, n_letters, max_len, len(kept), build_s=time.perf_counter() - t0)
+        nodes = layout_edges(int(cls[0]), c_term, c_first, c_count, slot_sym, slot_cls)
+    return BoardGraph(nodes, n_letters, max_len, len(kept), build_s=time.perf_counter() - t0)
 
 
 _MEMO: weakref.WeakKeyDictionary[Lexicon, dict[int, BoardGraph]] = weakref.WeakKeyDictionary()
@@ -159,14 +157,14 @@ def _load(folder: Path, lexicon: Lexicon, max_len: int) -> BoardGraph | None:
             if path.stat().st_size != info["bytes"]:
                 raise ValueError(f"{name}.npy has the wrong size")
             arr = np.load(path, mmap_mode="r", allow_pickle=False)
-            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != 1:
+            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != 2 or arr.shape[1] != 2:
                 raise ValueError(f"{name}.npy has the wrong shape or type")
             if _crc(arr) != info["crc32"]:
                 raise ValueError(f"{name}.npy is damaged (checksum)")
             arrays[name] = np.asarray(arr).view(np.ndarray)
-        if arrays["edges"].shape != arrays["masks"].shape or arrays["edges"].shape[0] < 1:
-            raise ValueError("edges and masks disagree")
-        return BoardGraph(arrays["edges"], arrays["masks"], meta["n_letters"], max_len, meta["n_words"],
+        if arrays["nodes"].shape[0] < 1:
+            raise ValueError("no root")
+        return BoardGraph(arrays["nodes"], meta["n_letters"], max_len, meta["n_words"],
                           build_s=float(meta.get("build_s", 0.0)), load_s=time.perf_counter() - t0, from_cache=True)
     except Exception as exc:  # noqa: BLE001 - any damage means: rebuild
         log.warning("board graph cache %s is unusable (%s); rebuilding it", folder, exc)

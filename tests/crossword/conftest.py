@@ -14,21 +14,21 @@ GOLDEN = Path(__file__).parent / "data" / "golden-public.jsonl.xz"
 
 
 @pytest.fixture(scope="session")
-def nl_lexicon():  # type: ignore[no-untyped-def]
+def nl_lexicon():
     from kubasolve import load_lexicon
 
     return load_lexicon("nl")
 
 
 @pytest.fixture(scope="session")
-def standard_layout():  # type: ignore[no-untyped-def]
+def standard_layout():
     from kubasolve.games.crossword.layout import load_layout
 
     return load_layout("standard15")
 
 
 @pytest.fixture(scope="session")
-def nl_tiles():  # type: ignore[no-untyped-def]
+def nl_tiles():
     from kubasolve.games.crossword.layout import load_tiles
 
     return load_tiles("nl")

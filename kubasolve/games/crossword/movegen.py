@@ -93,8 +93,7 @@ def parse_rack(rack: str, tiles: TileSet) -> tuple[str, int]:
 class _Setup:
     """The flat arrays of one (lexicon, layout, tiles) combination, shared by every call."""
 
-    edges: np.ndarray
-    masks: np.ndarray
+    nodes: np.ndarray
     letter_mult: np.ndarray
     word_mult: np.ndarray
     centre: int
@@ -107,14 +106,13 @@ _SETUPS: dict[tuple[int, str, int, str, int], _Setup] = {}
 def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
     key = (id(lexicon), layout.name, hash((layout.letter_mult, layout.word_mult, layout.centre)), tiles.name, hash(tuple(sorted(tiles.values.items()))))
     hit = _SETUPS.get(key)
-    if hit is not None and hit.edges is _graph(lexicon, layout).edges:
+    if hit is not None and hit.nodes is _graph(lexicon, layout).nodes:
         return hit
     graph = _graph(lexicon, layout)
     alpha = lexicon.alphabet
     values = np.array([tiles.values.get(ch.upper(), 0) for ch in alpha.letters], np.int64)
     s = _Setup(
-        graph.edges,
-        graph.masks,
+        graph.nodes,
         np.array(layout.letter_mult, np.int64).reshape(-1),
         np.array(layout.word_mult, np.int64).reshape(-1),
         layout.centre[0] * layout.cols + layout.centre[1],
@@ -124,7 +122,7 @@ def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
     return s
 
 
-def _graph(lexicon: Lexicon, layout: BoardLayout):  # type: ignore[no-untyped-def]
+def _graph(lexicon: Lexicon, layout: BoardLayout):
     from kubasolve.lexicon.board_graph import load_board_graph
 
     return load_board_graph(lexicon, layout.max_word_length)
@@ -155,7 +153,7 @@ def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: 
     while True:
         out_meta = np.zeros((capacity, 4), np.int32)
         out_tiles = np.full((capacity, geo.max_line), -1, np.int8)
-        count, best = generate(s.edges, s.masks, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+        count, best = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
                                s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
                                mode, out_meta, out_tiles)
         if mode != 0 or count <= capacity:

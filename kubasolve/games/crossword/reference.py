@@ -47,7 +47,7 @@ def reference_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayo
     def value(ch: str) -> int:
         return tiles.value(ch) if ch.upper() in tiles.values else 0
 
-    for d, (dr, dc) in enumerate(((0, 1), (1, 0))):
+    for d in range(2):
         n_lines, line_len = (n_rows, n_cols) if d == 0 else (n_cols, n_rows)
         for k in range(n_lines):
             cells = [(k, i) if d == 0 else (i, k) for i in range(line_len)]
@@ -80,7 +80,7 @@ def reference_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayo
     return sorted(found.values(), key=sort_key)
 
 
-def _judge(old, placed, d, word_set, layout, value, empty_board, n_rack, rack_size, bingo_bonus) -> Placement | None:  # type: ignore[no-untyped-def]
+def _judge(old, placed, d, word_set, layout, value, empty_board, n_rack, rack_size, bingo_bonus) -> Placement | None:
     """The placement if legal under the rules (checked on the new board), else None."""
     new = [row[:] for row in old]
     for r, c, ch in placed:
