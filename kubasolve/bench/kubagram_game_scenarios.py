@@ -37,6 +37,7 @@ def turn_states(n: int = 40, seed: int = 100) -> list[Any]:
 
     ref = _referee()
     rec = play_game([GreedyPolicy(), GreedyPolicy()], seed, ref)
+    assert rec.final is not None
     hist = rec.final.history
     starts = [k for k in range(len(hist)) if k == 0 or hist[k - 1][0] != hist[k][0]]
     picks = starts[:: max(1, len(starts) // n)][:n]

@@ -75,7 +75,7 @@ def _scan(n_tiles: int, n_jokers: int) -> Callable[[], Callable[[], object]]:
 
 def _all_words() -> Callable[[], object]:
     solver = _solver()
-    return cycle(random_positions(24, 3), lambda p: solver.word_table(p))
+    return cycle(random_positions(24, 3), solver.word_table)
 
 
 def _compounds() -> Callable[[], object]:

@@ -126,7 +126,7 @@ def _setup_prefix_compiled() -> Callable[[], object]:
 
 def _setup_suffix_bisect() -> Callable[[], object]:
     lex = _nl()
-    reversed_words = sorted(w[::-1] for w in lex.trie.keys())
+    reversed_words = sorted(w[::-1] for w in lex.trie)
     suffixes = _affixes(suffix=True)
     key = lex.alphabet.sort_key
 
@@ -237,7 +237,7 @@ print(json.dumps({"warm_load_ms": ms, "rss_before_mb": before, "rss_after_load_m
 
 
 def _child(code: str, env: dict[str, str], timeout: float = 300.0) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"measurement subprocess failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

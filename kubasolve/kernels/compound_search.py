@@ -20,7 +20,7 @@ FIRST_SHIFT = 32
 @njit(cache=True, inline="always")
 def _walk(search_edges, lo, hi, codes, start, stop):
     """Follow letters ``codes[start:stop]`` from edge range lo:hi; returns (lo, hi, terminal) or lo=-1."""
-    terminal = 0
+    terminal = np.int64(0)
     for i in range(start, stop):
         c = codes[i]
         found = -1

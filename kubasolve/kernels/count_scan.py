@@ -67,7 +67,7 @@ def count_scan(word_counts, word_length, fixed_counts, flex_masks, flex_joker, m
                 break
         extra = length - bonus_from + 1
         score = lsum + (bonus_step * extra * (extra + 1) // 2 if extra > 0 else 0)
-        for j in range(best):
+        for _ in range(best):
             score *= joker_factor
         if n == ids.shape[0]:
             ids = np.concatenate((ids, np.empty(n, np.int32)))

@@ -178,8 +178,10 @@ def test_simulate_deterministic_and_worker_independent() -> None:
     out1, out2 = io.StringIO(), io.StringIO()
     r1 = simulate(4, ["random", "greedy"], seed=3, workers=1, records=out1)
     r2 = simulate(4, ["random", "greedy"], seed=3, workers=2, records=out2)
-    strip = lambda text: [{k: v for k, v in json.loads(l).items() if k not in ("wall_s", "mean_turn_ms")}
-                          for l in text.splitlines()]
+    def strip(text: str) -> list[dict[str, object]]:
+        return [{k: v for k, v in json.loads(line).items() if k not in ("wall_s", "mean_turn_ms")}
+                for line in text.splitlines()]
+
     assert strip(out1.getvalue()) == strip(out2.getvalue())
     assert r1.wins == r2.wins and sum(r1.wins.values()) == pytest.approx(4)
     rec = json.loads(out1.getvalue().splitlines()[1])

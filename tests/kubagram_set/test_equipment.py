@@ -124,7 +124,7 @@ def test_default_set_is_varied() -> None:
 def test_header_table_documents_the_actual_counts() -> None:
     """Rule: "document the method and the resulting counts in the file header" (header must match the data)."""
     text = DATA.joinpath("cubes_nl.toml").read_text(encoding="utf-8")
-    rows = re.findall(r"^#\s+([a-z])\s+([\d.]+)\s+([\d.]+)\s+(\d+)", text, flags=re.M)
+    rows = re.findall(r"^#\s+([a-z])\s+([\d.]+)\s+([\d.]+)\s+(\d+)", text, flags=re.MULTILINE)
     assert len(rows) == 26
     counts = CubeSet.default_nl().letter_counts()
     share = cubes_toml()["meta"]["target_share"]
@@ -136,7 +136,7 @@ def test_header_table_documents_the_actual_counts() -> None:
 def test_docs_table_matches_the_default_set() -> None:
     """The letter-count table in docs/kubagram_set.md matches the shipped set."""
     doc = Path(__file__).resolve().parents[2] / "docs" / "kubagram_set.md"
-    rows = re.findall(r"^\|\s*([a-z])\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|", doc.read_text("utf-8"), re.M)
+    rows = re.findall(r"^\|\s*([a-z])\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|", doc.read_text("utf-8"), re.MULTILINE)
     counts = CubeSet.default_nl().letter_counts()
     assert len(rows) == 26
     assert {k: int(v) for k, v in rows} == counts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from collections import Counter
@@ -53,7 +54,7 @@ def test_draw_order_any_board(rows: int, cols: int) -> None:
     assert order[0] == (rows - 1, 0)
     assert order[-1] == (0, cols - 1)
     assert sorted(order) == [(r, c) for r in range(rows) for c in range(cols)]
-    for (r1, c1), (r2, c2) in zip(order, order[1:]):
+    for (r1, c1), (r2, c2) in itertools.pairwise(order):
         assert (r2, c2) == (r1, c1 + 1) or (c1 == cols - 1 and (r2, c2) == (r1 - 1, 0))
 
 
@@ -241,7 +242,7 @@ def test_default_turn_is_a_seeded_random_choice() -> None:
 @pytest.mark.parametrize("bad", [45, -90, 360, "left", True, 90.0])
 def test_bad_rotation_is_a_rules_error(bad: object) -> None:
     """A turn other than 0/90/180/270 degrees or a known corner is refused clearly."""
-    with pytest.raises(RulesError, match="board turn|unknown corner"):
+    with pytest.raises(RulesError, match=r"board turn|unknown corner"):
         deal(1, rotation=bad)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="rotation callback"):
         deal(1, rotation=lambda preview: bad)  # type: ignore[arg-type,return-value]

@@ -27,7 +27,7 @@ def test_directory(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("suffix", [".txt", ".txt.xz", ".txt.gz"])
 def test_non_utf8_names_the_line(tmp_path: Path, suffix: str) -> None:
-    raw = "kat\nhond\n".encode() + "café\n".encode("latin-1") + b"vis\n"
+    raw = b"kat\nhond\n" + "café\n".encode("latin-1") + b"vis\n"
     p = tmp_path / f"latin1{suffix}"
     if suffix == ".txt.xz":
         import lzma

@@ -363,7 +363,7 @@ class BoardLayout:
     def from_rows(cls, rows: Iterable[str | Iterable[str]], *, name: str = "") -> BoardLayout:
         """Build from rows, top row first; a row is a whitespace-separated string or a list of tokens."""
         grid: list[list[str]] = []
-        for r, row in enumerate(rows):
+        for row in rows:
             tokens = row.split() if isinstance(row, str) else list(row)
             grid.append(tokens)
         if not grid:

@@ -394,7 +394,7 @@ def _value(c: CompoundMove, objective: Objective) -> int:
 
 
 def _topsum(solver: KubagramSolver, fixed: np.ndarray, pool: _Pool, flex: tuple[int, ...]) -> np.ndarray:
-    values = list(np.repeat(solver.values, fixed))
+    values: list[int] = np.repeat(solver.values, fixed).tolist()
     for f in flex:
         mask = int(pool.flex_masks[f])
         values.append(max(int(solver.values[c]) for c in range(len(solver.values)) if (mask >> c) & 1))

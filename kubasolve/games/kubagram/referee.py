@@ -245,12 +245,12 @@ class Referee:
         if n_field and field_len < min_len:
             raise IllegalMoveError(f"the new part of {word.upper()} is too short: words need at least {min_len} letters")
         pos, field_word = 0, ""
-        for p in parts:
-            if p is None:
+        for part in parts:
+            if part is None:
                 field_word = word[pos:pos + field_len]
                 pos += field_len
             else:
-                w = state.table[p].word
+                w = state.table[part].word
                 if word[pos:pos + len(w)] != w:
                     raise IllegalMoveError(f"{word.upper()} is not made of the parts "
                                            f"{' + '.join('(new)' if q is None else state.table[q].word.upper() for q in parts)}")
@@ -259,7 +259,7 @@ class Referee:
             raise IllegalMoveError(f"the parts do not spell {word.upper()}")
         level = 1 + max(state.table[p].level for p in idx)
         table_jokers = sum(state.table[p].jokers for p in idx)
-        tiles: tuple[int, ...] = ()
+        tiles = ()
         jokers = table_jokers
         if n_field:
             tiles, fj = self._spell(field_word, claim.tiles, position, sources,

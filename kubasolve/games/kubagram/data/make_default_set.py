@@ -195,8 +195,8 @@ def render(words: list[str], freq: dict[str, float], counts: dict[str, int], cub
         lines.append(f"#   {ch}    {100 * freq[ch]:6.2f}  {target[ch]:6.1f}  {counts[ch]:5d}{extra}")
     vowel_share = sum(counts[v] for v in VOWELS) / SLOTS
     lines += [
-        f"# vowels a e i o u: {sum(counts[v] for v in VOWELS)} of {SLOTS} slots ({100 * vowel_share:.1f}%);"
-        f" target {100 * sum(freq[v] for v in VOWELS):.1f}%",
+        (f"# vowels a e i o u: {sum(counts[v] for v in VOWELS)} of {SLOTS} slots ({100 * vowel_share:.1f}%);"
+         f" target {100 * sum(freq[v] for v in VOWELS):.1f}%"),
         "",
         'name = "kubasolve default Dutch set"',
         f'alphabet = "{ALPHABET}"',
