@@ -1,0 +1,258 @@
+"""Crossword AIs, from weak to strong (measured ladder in ``docs/crossword.md``):
+
+- ``score``: the highest-scoring placement (the move generator's best-move search); passes if none.
+- ``equity``: score + the value of the tiles kept (the *leave*, from a table estimated by self-play,
+  ``data/leaves_nl.json`` made by ``data/make_leaves.py``); may exchange when that keeps a better
+  leave; with an empty bag it plays the bounded endgame search below.
+- ``sim``: Monte-Carlo look-ahead: the best equity candidates, each followed by the opponent's best
+  reply on racks drawn from the unseen tiles (the same racks for every candidate), within an
+  iteration and time budget; chooses the best mean of own score + leave - reply score.
+- Endgame (bag empty, every rack known): negamax with alpha-beta over the best ``width`` placements
+  (plus pass) to ``depth`` plies, counting going-out bonuses; bounded, not a full solve.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
+from kubasolve.games.crossword.layout import BLANK
+
+__all__ = ["AI_NAMES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "make_policy", "policy_names"]
+
+AI_NAMES = ("score", "equity", "sim")
+LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
+VOWELS = frozenset("AEIOU")
+
+
+@dataclass(frozen=True)
+class LeaveTable:
+    """Leave value = sum of per-tile values + ``duplicate`` per repeated tile + ``balance`` * (vowels -
+    consonants)^2 (blanks count as neither). Fitted by least squares on self-play (make_leaves.py)."""
+
+    tiles: dict[str, float] = field(hash=False)
+    duplicate: float = 0.0
+    balance: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def value(self, leave: str) -> float:
+        if not leave:
+            return 0.0
+        counts = Counter(leave)
+        v = sum(self.tiles.get(ch, 0.0) * n for ch, n in counts.items())
+        v += self.duplicate * sum(n - 1 for n in counts.values() if n > 1)
+        vow = sum(n for ch, n in counts.items() if ch in VOWELS)
+        con = sum(n for ch, n in counts.items() if ch != BLANK and ch not in VOWELS)
+        return v + self.balance * (vow - con) ** 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tiles": self.tiles, "duplicate": self.duplicate, "balance": self.balance, "info": self.info}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LeaveTable:
+        return cls({str(k): float(v) for k, v in data["tiles"].items()}, float(data.get("duplicate", 0.0)),
+                   float(data.get("balance", 0.0)), dict(data.get("info", {})))
+
+
+@cache
+def load_leaves(tiles_name: str = "nl") -> LeaveTable:
+    """The shipped leave table of a tile set (``leaves_<name>.json``; the Dutch one for other sets)."""
+    path = LEAVES_DIR / f"leaves_{tiles_name}.json"
+    if not path.is_file():
+        path = LEAVES_DIR / "leaves_nl.json"
+    if not path.is_file():
+        return LeaveTable({})
+    return LeaveTable.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _moves(referee: Referee, state: CrosswordState, rack: str | None = None, board: Any = None, top: int | None = None) -> Any:
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    return generate_moves(state.board if board is None else board, state.rack() if rack is None else rack, referee.lexicon,
+                          referee.layout, referee.tiles, top=top, bingo_bonus=referee.rules.bingo_bonus)
+
+
+def _best(referee: Referee, board: Any, rack: str) -> Any:
+    from kubasolve.games.crossword.movegen import best_move
+
+    if not rack:
+        return None
+    return best_move(board, rack, referee.lexicon, referee.layout, referee.tiles, bingo_bonus=referee.rules.bingo_bonus)
+
+
+def _leave_of(rack: str, tiles: Any) -> str:
+    return take_from_rack(rack, "".join(ch for _, _, ch in tiles))
+
+
+@dataclass
+class ScorePolicy:
+    """The highest-scoring placement; pass when there is none."""
+
+    name: str = "score"
+
+    def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        if state.last_play is not None and state.last_play.went_out:
+            return CrosswordAction("pass")
+        move = _best(referee, state.board, state.rack())
+        return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
+
+
+@dataclass
+class Candidate:
+    action: CrosswordAction
+    score: int
+    leave: str
+    equity: float
+
+
+def equity_candidates(referee: Referee, state: CrosswordState, leaves: LeaveTable, top: int | None = None) -> list[Candidate]:
+    """Placements and (if allowed) exchanges ranked by score + leave value, best first."""
+    rack = state.rack()
+    out = []
+    cache_: dict[str, float] = {}
+    for m in _moves(referee, state).moves:
+        leave = _leave_of(rack, m.tiles)
+        v = cache_.get(leave)
+        if v is None:
+            v = cache_[leave] = leaves.value(leave)
+        out.append(Candidate(CrosswordAction.place(m), m.score, leave, m.score + v))
+    if len(state.bag) >= referee.rules.exchange_min_bag and not (state.last_play is not None and state.last_play.went_out):
+        seen = set()
+        for k in range(len(rack)):
+            for keep in itertools.combinations(rack, k):
+                leave = "".join(keep)
+                if leave in seen:
+                    continue
+                seen.add(leave)
+                give = take_from_rack(rack, leave)
+                out.append(Candidate(CrosswordAction("exchange", letters=give), 0, leave, leaves.value(leave)))
+    out.sort(key=lambda c: -c.equity)
+    return out[:top] if top else out
+
+
+@dataclass
+class EquityPolicy:
+    """Score + leave value; exchanges when keeping a better leave is worth more; endgame search when the bag is empty."""
+
+    name: str = "equity"
+    leaves: LeaveTable | None = None
+    endgame: bool = True
+
+    def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        if state.last_play is not None and state.last_play.went_out:
+            return CrosswordAction("pass")
+        if not state.bag and self.endgame:
+            return endgame_move(referee, state)
+        leaves = self.leaves or load_leaves(referee.tiles.name)
+        cands = equity_candidates(referee, state, leaves, top=1)
+        return cands[0].action if cands else CrosswordAction("pass")
+
+
+@dataclass
+class SimPolicy:
+    """Monte-Carlo look-ahead over the opponent's possible racks (see the module docstring)."""
+
+    name: str = "sim"
+    seed: int = 0
+    candidates: int = 8
+    iterations: int = 16
+    time_limit: float | None = None
+    """Seconds per turn at most (then the iterations done so far decide; results depend on timing)."""
+    leaves: LeaveTable | None = None
+
+    def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        if state.last_play is not None and state.last_play.went_out:
+            return CrosswordAction("pass")
+        if not state.bag:
+            return endgame_move(referee, state)
+        leaves = self.leaves or load_leaves(referee.tiles.name)
+        cands = equity_candidates(referee, state, leaves, top=self.candidates)
+        if len(cands) <= 1:
+            return cands[0].action if cands else CrosswordAction("pass")
+        rng = random.Random(f"crossword-sim:{self.seed}:{state.seed}:{state.turn}")
+        unseen = list(state.unseen())
+        size = min(referee.rules.rack_size, len(unseen))
+        boards = []
+        for c in cands:
+            boards.append(state.board.with_tiles(c.action.tiles) if c.action.type == "place" else state.board)
+        totals = [0.0] * len(cands)
+        done = 0
+        t0 = time.perf_counter()
+        for _ in range(self.iterations):
+            opp = sort_rack("".join(rng.sample(unseen, size)))
+            for i, c in enumerate(cands):
+                reply = _best(referee, boards[i], opp)
+                totals[i] += c.score + leaves.value(c.leave) - (reply.score if reply is not None else 0)
+            done += 1
+            if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
+                break
+        best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
+        return cands[best].action
+
+
+# ------------------------------------------------------------------------------------------------ endgame
+def endgame_move(referee: Referee, state: CrosswordState, depth: int = 2, width: int = 8, node_budget: int = 400) -> CrosswordAction:
+    """Bag empty: the placement (or pass) with the best spread after ``depth`` plies of alpha-beta over
+    the ``width`` best-scoring placements of each side; going out ends the search with the rack bonus."""
+    me = state.current
+    opp = (me + 1) % state.n_players
+    racks = {me: state.racks[me], opp: state.racks[opp]} if state.n_players == 2 else None
+    if racks is None:  # more than two players: no joint search, the best score
+        return ScorePolicy().turn(referee, state)
+    nodes = [0]
+
+    def search(board: Any, mover: int, rack_m: str, rack_o: str, d: int, alpha: float, beta: float, passes: int) -> tuple[float, Any]:
+        """Spread for ``mover`` (points this search adds for mover minus for the other)."""
+        if d == 0 or passes >= 2 or nodes[0] >= node_budget:
+            return float(rack_value(rack_o, referee.tiles) - rack_value(rack_m, referee.tiles)) * 0.5, None
+        nodes[0] += 1
+        moves = _moves(referee, state, rack=rack_m, board=board, top=width).moves
+        best_v, best_m = -1e9, None
+        options: list[Any] = [*moves, None]
+        for m in options:
+            if m is None:
+                v = -search(board, mover ^ 1, rack_o, rack_m, d - 1, -beta, -alpha, passes + 1)[0]
+            else:
+                left = _leave_of(rack_m, m.tiles)
+                if not left:
+                    v = m.score + 2 * rack_value(rack_o, referee.tiles)
+                else:
+                    v = m.score - search(board.with_tiles(m.tiles), mover ^ 1, rack_o, left, d - 1, m.score - beta, m.score - alpha, 0)[0]
+            if v > best_v:
+                best_v, best_m = v, m
+            alpha = max(alpha, v)
+            if alpha >= beta:
+                break
+        return best_v, best_m
+
+    _, move = search(state.board, 0, racks[me], racks[opp], depth, -1e9, 1e9, 0)
+    return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
+
+
+# ------------------------------------------------------------------------------------------------ factory
+def policy_names(players: Any) -> list[str]:
+    """Validated AI names (a list or a comma-separated string)."""
+    names = [p.strip().lower() for p in (players.split(",") if isinstance(players, str) else players)]
+    bad = [p for p in names if p not in AI_NAMES]
+    if bad:
+        raise RulesError(f"unknown crossword AI {bad[0]!r}; AIs: {', '.join(AI_NAMES)}")
+    return names
+
+
+def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
+    """An AI by name (``score``, ``equity``, ``sim``)."""
+    name = policy_names([name])[0]
+    if name == "score":
+        return ScorePolicy()
+    if name == "equity":
+        return EquityPolicy(**options)
+    return SimPolicy(seed=seed, **options)
