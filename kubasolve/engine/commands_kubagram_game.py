@@ -27,11 +27,11 @@ from kubasolve.engine.registry import (
     given,
     lookup_game,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError
+from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
 
 MAX_PLAYERS = 8
-AiName = Annotated[str, Meta(pattern=r"^(random|greedy|planner(:[1-3])?)$",
-                             description="random, greedy, planner or planner:DEPTH (depth 1-3)")]
+AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:([1-9]|[12][0-9]|30))?$",
+                             description="an AI: random, greedy, planner or planner:DEPTH (depth 1-30)")]
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
@@ -193,7 +193,10 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if tiles > MAX_CLAIM_FIELD:
         raise LimitError(f"the AIs search fields of at most {MAX_CLAIM_FIELD} tiles, this one holds {tiles} "
                          "(claim words to shrink it, or choose from kubagram.legal-moves)", key="params.game")
-    policy = make_policy(p.ai, p.seed)
+    try:
+        policy = make_policy(p.ai, p.seed)
+    except RulesError as exc:
+        raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
     actions = policy.turn(game.referee, game.state)
     if p.apply:
         for a in actions:
