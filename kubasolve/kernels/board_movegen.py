@@ -31,9 +31,10 @@ word ``g[e, 0]`` and the mask share a cache line (``kubasolve/kernels/gaddag_bui
 
 Outputs go into fixed-capacity arrays (no allocation in the walk); the count is exact even when the
 capacity is exceeded (the caller then retries with a larger buffer). In best-move mode nothing is
-written but the best record, and a branch is cut when an upper bound of what it can still score
-(every remaining rack tile at the best letter value, with the best premiums still reachable) cannot
-beat the best move found.
+written but the best record: anchors are taken in order of an upper bound of their moves (every
+window of squares a move can cover, exact but for the letters, see ``_anchor_bound``) and the search
+stops at the first anchor whose bound cannot beat the best move found; inside an anchor a branch is
+cut when the tiles still to place cannot lift it above the best (``_line_bound``).
 """
 
 from __future__ import annotations
@@ -167,8 +168,8 @@ def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles):
     out_meta[i, 1] = start
     out_meta[i, 2] = end
     out_meta[i, 3] = score
-    for q in range(start, end + 1):
-        out_tiles[i, q] = word[q]
+    for q in range(out_tiles.shape[1]):
+        out_tiles[i, q] = word[q] if start <= q <= end else -1
 
 
 @njit(cache=True, inline="always")
@@ -316,7 +317,7 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
     if best_mode:
         # cut: nothing reachable from here can beat the best move found
         left = ctx[C_NRACK] - nplaced
-        ub = (msum + bound[0] + left * bound[2]) * wprod * bound[1] + xsum + left * bound[3]
+        ub = (msum + bound[3, 0] + bound[0, left]) * wprod * bound[1, left] + xsum + bound[2, left]
         if ctx[C_NRACK] == ctx[C_RACKSIZE]:
             ub += ctx[C_BINGO]
         if ub <= ctx[C_BEST]:
@@ -337,12 +338,13 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
 
 @njit(cache=True)
 def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
-             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, out_meta, out_tiles):
+             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, across_only, out_meta, out_tiles):
     """Generate the placements of a rack on a board; returns ``(count, best score)``.
 
     ``mode`` 0 writes every move into ``out_meta`` (line, start, end, score) and ``out_tiles`` (per
     line position: letter code, +64 for a blank, -1 for a tile already there) up to their capacity;
-    1 keeps only the best move (row 0); 2 only counts.
+    1 keeps only the best move (row 0); 2 only counts. ``across_only`` skips the down lines (an
+    empty board on a layout symmetric about its diagonal: the caller mirrors the across moves).
     """
     n_letters = val.shape[0]
     n_cells = letters.shape[0]
@@ -389,97 +391,219 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_NRACK] = n_rack
     lin = np.zeros((7, width), np.int64)
     word = np.full(width, -1, np.int64)
-    bound = np.zeros(4, np.int64)
+    bound = np.zeros((4, n_rack + 1), np.int64)
     frames = np.zeros((width + 2, 16), np.int64)
+    work = np.zeros((lines.shape[0] * width + 1, 4), np.int64)  # line, anchor, left, right
+    n_work = 0
     for k in range(lines.shape[0]):
-        d = line_dir[k]
-        n = line_len[k]
-        has_anchor = False
-        for p in range(n):
-            cell = lines[k, p]
-            lin[L_LETTER, p] = letters[cell]
-            lin[L_VALUE, p] = values_on_board[cell]
-            lin[L_XMASK, p] = xmask[cell, d]
-            lin[L_XSCORE, p] = xscore[cell, d]
-            lin[L_LMULT, p] = letter_mult[cell]
-            lin[L_WMULT, p] = word_mult[cell]
-            lin[L_ANCHOR, p] = 1 if anchor[cell] else 0
-            if anchor[cell]:
-                has_anchor = True
-        if not has_anchor:
+        if across_only and line_dir[k] == 1:
             continue
-        ctx[C_LINE] = k
-        ctx[C_DIR] = d
-        ctx[C_LEN] = n
-        if mode == MODE_BEST:
-            _line_bound(lin, n, best_val, n_rack, bound)
-        if empty_board:
-            ctx[C_ANCHOR] = cell_pos[centre, d]
-            _walk_anchor(cell_pos[centre, d], 0, n, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
-            continue
-        # Right to left: each group of tiles anchors the moves whose rightmost group it is (they may
-        # reach left over anything but not touch the group to the right); between groups, each hook
-        # square (perpendicular neighbours) anchors the moves that touch no group and have it as
-        # their rightmost hook.
-        lo = n
-        while True:
-            hi = lo
-            while lo > 0 and lin[L_LETTER, lo - 1] < 0:
-                lo -= 1
-            if lo > 0:
-                ctx[C_ANCHOR] = lo - 1
-                _walk_anchor(lo - 1, 0, hi, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
-            start_free = lo + 1 if lo > 0 else 0
-            for a in range(hi - 1, start_free - 1, -1):
-                if lin[L_XSCORE, a] >= 0:
-                    if hi - start_free < 2:
-                        break
-                    if lin[L_XMASK, a] != 0:
-                        ctx[C_ANCHOR] = a
-                        _walk_anchor(a, start_free, hi, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
-                    hi = a
-            if lo == 0:
+        if _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin):
+            n_work = _line_anchors(k, lin, line_len[k], empty_board, cell_pos[centre, line_dir[k]], work, n_work)
+    if mode == MODE_BEST:
+        # most promising anchors first; stop when no anchor's upper bound beats the best move found
+        rvals = np.zeros(n_rack, np.int64)
+        j = 0
+        for x in range(n_letters):
+            for _ in range(rack_counts[x]):
+                rvals[j] = val[x]
+                j += 1
+        rvals = np.sort(rvals)[::-1]
+        ub = np.zeros(n_work, np.int64)
+        for it in range(n_work):
+            k = work[it, 0]
+            _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
+            ub[it] = _anchor_bound(lin, work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus)
+        order = np.argsort(-ub, kind="mergesort")
+        for j in range(n_work):
+            it = order[j]
+            if ub[it] <= ctx[C_BEST]:
                 break
-            gstart = lo - 1  # skip the group to its leftmost tile
-            while gstart > 0 and lin[L_LETTER, gstart - 1] >= 0:
-                gstart -= 1
-            if gstart < 3:  # fewer than 2 squares left of the empty square before the group
-                break
-            lo = gstart - 1  # moves further left must not cover this square (it touches the group)
+            k = work[it, 0]
+            _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
+            ctx[C_LINE] = k
+            ctx[C_DIR] = line_dir[k]
+            ctx[C_LEN] = line_len[k]
+            ctx[C_ANCHOR] = work[it, 1]
+            _line_bound(lin, line_len[k], best_val, n_rack, bound)
+            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+    else:
+        current = -1
+        for it in range(n_work):
+            k = work[it, 0]
+            if k != current:
+                _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
+                ctx[C_LINE] = k
+                ctx[C_DIR] = line_dir[k]
+                ctx[C_LEN] = line_len[k]
+                current = k
+            ctx[C_ANCHOR] = work[it, 1]
+            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     return ctx[C_COUNT], ctx[C_BEST]
 
 
 @njit(cache=True)
 def _line_bound(lin, n, best_val, n_rack, bound):
-    """Loose per-line upper-bound terms for best-move pruning: ``bound[0]`` every existing tile's
-    value on the line, ``bound[1]`` the product of the line's largest word multipliers usable by
-    the rack, ``bound[2]`` the most one placed tile adds to the main word's letter sum,
-    ``bound[3]`` the largest cross word one placed tile can make."""
-    tiles_sum = 0
+    """Per-line terms of the walk's upper bound, for ``j`` more tiles placed on the line:
+    ``bound[0, j]`` the largest sum of ``j`` letter multipliers times the rack's best value,
+    ``bound[1, j]`` the largest product of ``j`` word multipliers, ``bound[2, j]`` the largest
+    total of ``j`` cross words; ``bound[3, 0]`` every tile already on the line."""
+    lms = np.zeros(n, np.int64)
+    wms = np.zeros(n, np.int64)
+    crs = np.zeros(n, np.int64)
+    m = 0
+    tiles = 0
     for p in range(n):
         if lin[L_LETTER, p] >= 0:
-            tiles_sum += lin[L_VALUE, p]
-    # the largest product of up to n_rack word multipliers of empty squares on the line
-    wm = np.ones(n, np.int64)
-    k = 0
-    for p in range(n):
-        if lin[L_LETTER, p] < 0:
-            wm[k] = lin[L_WMULT, p]
-            k += 1
-    srt = np.sort(wm[:k])[::-1]
-    prod = 1
-    for i in range(min(k, n_rack)):
-        prod *= srt[i]
-    main_tile = 0
-    cross_tile = 0
-    for p in range(n):
-        if lin[L_LETTER, p] < 0:
-            v = best_val * lin[L_LMULT, p]
-            main_tile = max(main_tile, v)
+            tiles += lin[L_VALUE, p]
+        elif lin[L_XMASK, p] != 0:
+            lms[m] = lin[L_LMULT, p]
+            wms[m] = lin[L_WMULT, p]
             if lin[L_XSCORE, p] >= 0:
-                cross = (lin[L_XSCORE, p] + v) * lin[L_WMULT, p]
-                cross_tile = max(cross_tile, cross)
-    bound[0] = tiles_sum
-    bound[1] = prod
-    bound[2] = main_tile
-    bound[3] = cross_tile
+                crs[m] = (lin[L_XSCORE, p] + best_val * lin[L_LMULT, p]) * lin[L_WMULT, p]
+            m += 1
+    lms = np.sort(lms[:m])[::-1]
+    wms = np.sort(wms[:m])[::-1]
+    crs = np.sort(crs[:m])[::-1]
+    bound[0, 0] = 0
+    bound[1, 0] = 1
+    bound[2, 0] = 0
+    for j in range(1, n_rack + 1):
+        i = j - 1
+        bound[0, j] = bound[0, j - 1] + (best_val * lms[i] if i < m else 0)
+        bound[1, j] = bound[1, j - 1] * (wms[i] if i < m else 1)
+        bound[2, j] = bound[2, j - 1] + (crs[i] if i < m else 0)
+    bound[3, 0] = tiles
+
+
+@njit(cache=True)
+def _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin):
+    """Copy line ``k``'s squares into ``lin``; False when the line has no anchor (nothing to do)."""
+    d = line_dir[k]
+    has_anchor = False
+    for p in range(line_len[k]):
+        cell = lines[k, p]
+        lin[L_LETTER, p] = letters[cell]
+        lin[L_VALUE, p] = values_on_board[cell]
+        lin[L_XMASK, p] = xmask[cell, d]
+        lin[L_XSCORE, p] = xscore[cell, d]
+        lin[L_LMULT, p] = letter_mult[cell]
+        lin[L_WMULT, p] = word_mult[cell]
+        lin[L_ANCHOR, p] = 1 if anchor[cell] else 0
+        if anchor[cell]:
+            has_anchor = True
+    return has_anchor
+
+
+@njit(cache=True)
+def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
+    """Append the line's anchors ``(line, anchor, left, right)`` to ``work``; the new length.
+
+    Right to left: each group of tiles anchors the moves whose rightmost group it is (they may reach
+    left over anything but not touch the group to the right); between groups, each hook square
+    (perpendicular neighbours) anchors the moves that touch no group and have it as their rightmost
+    hook. On an empty board the centre square is the only anchor."""
+    if empty_board:
+        work[n_work, 0] = k
+        work[n_work, 1] = centre_pos
+        work[n_work, 2] = 0
+        work[n_work, 3] = n
+        return n_work + 1
+    lo = n
+    while True:
+        hi = lo
+        while lo > 0 and lin[L_LETTER, lo - 1] < 0:
+            lo -= 1
+        if lo > 0:
+            work[n_work, 0] = k
+            work[n_work, 1] = lo - 1
+            work[n_work, 2] = 0
+            work[n_work, 3] = hi
+            n_work += 1
+        start_free = lo + 1 if lo > 0 else 0
+        for a in range(hi - 1, start_free - 1, -1):
+            if lin[L_XSCORE, a] >= 0:
+                if hi - start_free < 2:
+                    break
+                if lin[L_XMASK, a] != 0:
+                    work[n_work, 0] = k
+                    work[n_work, 1] = a
+                    work[n_work, 2] = start_free
+                    work[n_work, 3] = hi
+                    n_work += 1
+                hi = a
+        if lo == 0:
+            break
+        gstart = lo - 1  # skip the group to its leftmost tile
+        while gstart > 0 and lin[L_LETTER, gstart - 1] >= 0:
+            gstart -= 1
+        if gstart < 3:  # fewer than 2 squares left of the empty square before the group
+            break
+        lo = gstart - 1  # moves further left must not cover this square (it touches the group)
+    return n_work
+
+
+@njit(cache=True)
+def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus):
+    """An upper bound of the score of any move from ``anchor`` (-1: none possible).
+
+    For every window of squares the move could cover (through the anchor, within ``left..right-1``,
+    not touching tiles outside it, 1..rack-size empty squares, none with an empty cross-set) the
+    score is exact but for the letters: each empty square ``i`` adds ``v * lm_i * (W + wm_i if it
+    hooks a cross word)`` for the value ``v`` put there, so pairing the rack's values (sorted) with
+    these effective multipliers (sorted) is the best any assignment can do."""
+    n_rack = rvals.shape[0]
+    best = -1
+    eff = np.zeros(right - left + 1, np.int64)
+    empties_l = 0
+    for s in range(anchor, left - 1, -1):
+        if lin[L_LETTER, s] < 0:
+            if lin[L_XMASK, s] == 0:
+                break
+            empties_l += 1
+            if empties_l > n_rack:
+                break
+        if s - 1 >= left and lin[L_LETTER, s - 1] >= 0:
+            continue
+        empties = empties_l
+        for t in range(anchor, right):
+            if t > anchor and lin[L_LETTER, t] < 0:
+                if lin[L_XMASK, t] == 0:
+                    break
+                empties += 1
+                if empties > n_rack:
+                    break
+            if t + 1 < right and lin[L_LETTER, t + 1] >= 0:
+                continue
+            if t == s or empties == 0:
+                continue
+            tiles = 0
+            wmul = 1
+            for p in range(s, t + 1):
+                if lin[L_LETTER, p] >= 0:
+                    tiles += lin[L_VALUE, p]
+                else:
+                    wmul *= lin[L_WMULT, p]
+            const = tiles * wmul
+            m = 0
+            for p in range(s, t + 1):
+                if lin[L_LETTER, p] < 0:
+                    e = lin[L_LMULT, p] * wmul
+                    if lin[L_XSCORE, p] >= 0:
+                        const += lin[L_XSCORE, p] * lin[L_WMULT, p]
+                        e += lin[L_LMULT, p] * lin[L_WMULT, p]
+                    # insertion into eff[0:m], descending
+                    q = m
+                    while q > 0 and eff[q - 1] < e:
+                        eff[q] = eff[q - 1]
+                        q -= 1
+                    eff[q] = e
+                    m += 1
+            total = const
+            for i in range(m):
+                total += rvals[i] * eff[i]
+            if m == rack_size and n_rack == rack_size:
+                total += bingo_bonus
+            if total > best:
+                best = total
+    return best

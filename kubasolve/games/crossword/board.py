@@ -139,6 +139,8 @@ class Geometry:
     line_dir: np.ndarray
     cell_line: np.ndarray
     cell_pos: np.ndarray
+    transposed: np.ndarray
+    """``transposed[k]``: the line that is line ``k`` mirrored in the main diagonal (square grids; else -1)."""
 
     @property
     def max_line(self) -> int:
@@ -168,6 +170,10 @@ def grid_geometry(rows: int, cols: int) -> Geometry:
             lines[k, r] = r * cols + c
             cell_line[r * cols + c, DOWN] = k
             cell_pos[r * cols + c, DOWN] = r
-    for a in (lines, line_len, line_dir, cell_line, cell_pos):
+    transposed = np.full(rows + cols, -1, np.int32)
+    if rows == cols:
+        transposed[:rows] = np.arange(rows, 2 * rows)
+        transposed[rows:] = np.arange(rows)
+    for a in (lines, line_len, line_dir, cell_line, cell_pos, transposed):
         a.flags.writeable = False
-    return Geometry(rows * cols, lines, line_len, line_dir, cell_line, cell_pos)
+    return Geometry(rows * cols, lines, line_len, line_dir, cell_line, cell_pos, transposed)

@@ -11,6 +11,7 @@ empty board the across and the down plays both count. Exchanges and passes are n
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,8 @@ class _Setup:
     word_mult: np.ndarray
     centre: int
     values: np.ndarray
+    symmetric: bool
+    """Square layout equal to its transpose, centre on the diagonal."""
 
 
 _SETUPS: dict[tuple[int, str, int, str, int], _Setup] = {}
@@ -117,9 +120,16 @@ def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
         np.array(layout.word_mult, np.int64).reshape(-1),
         layout.centre[0] * layout.cols + layout.centre[1],
         values,
+        _symmetric(layout),
     )
     _SETUPS[key] = s
     return s
+
+
+def _symmetric(layout: BoardLayout) -> bool:
+    lm = np.array(layout.letter_mult)
+    wm = np.array(layout.word_mult)
+    return layout.rows == layout.cols and layout.centre[0] == layout.centre[1] and bool(np.array_equal(lm, lm.T) and np.array_equal(wm, wm.T))
 
 
 def _graph(lexicon: Lexicon, layout: BoardLayout):
@@ -150,15 +160,36 @@ def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: 
     s, geo, counts, n_blanks = _inputs(board, rack, lexicon, layout, tiles)
     letters = np.ascontiguousarray(board.letters.reshape(-1))
     blank = np.ascontiguousarray(board.blank.reshape(-1))
+    mirror = s.symmetric and board.is_empty()
     while True:
-        out_meta = np.zeros((capacity, 4), np.int32)
-        out_tiles = np.full((capacity, geo.max_line), -1, np.int8)
+        out_meta, out_tiles = _buffers(capacity, geo.max_line)
         count, best = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
                                s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
-                               mode, out_meta, out_tiles)
-        if mode != 0 or count <= capacity:
-            return int(count), int(best), out_meta, out_tiles, geo
+                               mode, mirror, out_meta, out_tiles)
+        if mirror:  # the down moves of an empty symmetric board are the across moves transposed
+            if mode == 0 and 2 * count <= out_meta.shape[0]:
+                out_meta[count : 2 * count] = out_meta[:count]
+                out_meta[count : 2 * count, 0] = geo.transposed[out_meta[:count, 0]]
+                out_tiles[count : 2 * count] = out_tiles[:count]
+            count *= 2
+        if mode != 0 or count <= out_meta.shape[0]:
+            n = min(int(count), out_meta.shape[0]) if mode == 0 else 1
+            return int(count), int(best), out_meta[:n].copy(), out_tiles[:n].copy(), geo
         capacity = int(count)
+
+
+_LOCAL = threading.local()
+
+
+def _buffers(capacity: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Output buffers of at least ``capacity`` rows, reused between calls (one pair per thread)."""
+    meta = getattr(_LOCAL, "meta", None)
+    tiles = getattr(_LOCAL, "tiles", None)
+    if meta is None or tiles is None or meta.shape[0] < capacity or tiles.shape[1] != width:
+        meta = np.zeros((max(capacity, _MIN_CAPACITY), 4), np.int32)
+        tiles = np.full((meta.shape[0], width), -1, np.int8)
+        _LOCAL.meta, _LOCAL.tiles = meta, tiles
+    return meta, tiles
 
 
 def move_arrays(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> tuple[np.ndarray, np.ndarray]:

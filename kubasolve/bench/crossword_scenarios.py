@@ -1,0 +1,229 @@
+"""Crossword move-generation benchmarks (issue 10), side by side with wolges when its kit is built.
+
+Suite ``crossword`` (``kubasolve bench crossword``): the golden positions (``tests/crossword/data``,
+105 Dutch positions made by wolges) cycled one per timed round for all moves and the best move,
+the empty-board racks AEINRST, ?EINRST, ??EINRS, and the board graph's warm load. When the wolges
+kit is built (``bash ../shared/crossword/kit/build.sh /tmp/wolges-kit``; directory from
+``$KUBASOLVE_WOLGES_DIR``, default ``/tmp/wolges-kit``), the group ``crossword-vs-wolges`` times the
+same 105 positions as one batch on both sides (wolges: its ``nl_time`` run on them, process start
+included) and the runner prints the ratio.
+
+Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
+within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
+of ``reps`` runs) in the same run: ``python -m kubasolve.bench.crossword_scenarios`` prints them as
+JSON; it skips the wolges side with a message when the kit is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kubasolve.bench.runner import Scenario, cycle
+
+GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / "golden-public.jsonl.xz"
+EMPTY_RACKS = ("AEINRST", "?EINRST", "??EINRS")
+WOLGES_EMPTY_MS = {"AEINRST": 0.16, "?EINRST": 2.0, "??EINRS": 7.7}
+"""wolges on an empty board, measured by the issue's author on this machine (all moves)."""
+
+
+def wolges_kit() -> tuple[Path, Path] | None:
+    """(``nl_time`` binary, ``nl.kwg``) of a built wolges kit, or None."""
+    root = Path(os.environ.get("KUBASOLVE_WOLGES_DIR", "/tmp/wolges-kit"))
+    binary = root / "wolges" / "target" / "release" / "nl_time"
+    kwg = root / "nl.kwg"
+    return (binary, kwg) if binary.is_file() and kwg.is_file() else None
+
+
+def golden_records() -> list[dict[str, Any]]:
+    if not GOLDEN.is_file():
+        raise FileNotFoundError(f"the golden positions are not here: {GOLDEN} (a source checkout has them)")
+    with lzma.open(GOLDEN, "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _context() -> tuple[Any, Any, Any]:
+    from kubasolve.games.crossword.layout import load_layout, load_tiles
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon("nl"), load_layout("standard15"), load_tiles("nl")
+
+
+def _positions() -> list[tuple[Any, str]]:
+    from kubasolve.games.crossword.board import Board
+
+    lex, _, _ = _context()
+    return [(Board.from_rows(r["board"], lex.alphabet), r["rack"]) for r in golden_records()]
+
+
+def _all_moves_setup() -> Callable[[], object]:
+    from kubasolve.games.crossword.movegen import move_arrays
+
+    lex, layout, tiles = _context()
+    return cycle(_positions(), lambda p: move_arrays(p[0], p[1], lex, layout, tiles))
+
+
+def _best_move_setup() -> Callable[[], object]:
+    from kubasolve.games.crossword.movegen import best_move
+
+    lex, layout, tiles = _context()
+    return cycle(_positions(), lambda p: best_move(p[0], p[1], lex, layout, tiles) or 0)
+
+
+def _batch_setup() -> Callable[[], object]:
+    from kubasolve.games.crossword.movegen import move_arrays
+
+    lex, layout, tiles = _context()
+    items = _positions()
+
+    def run() -> int:
+        return sum(len(move_arrays(b, r, lex, layout, tiles)[0]) for b, r in items)
+
+    return run
+
+
+def _wolges_batch_setup() -> Callable[[], object]:
+    kit = wolges_kit()
+    if kit is None:
+        raise RuntimeError("no wolges kit")
+    binary, kwg = kit
+    tmp = Path(tempfile.mkdtemp(prefix="kubasolve-wolges-"))
+    pos = tmp / "pos.jsonl"
+    pos.write_text("".join(json.dumps(r) + "\n" for r in golden_records()))
+
+    def run() -> int:
+        out = subprocess.run([str(binary), str(kwg), str(pos), "1"], capture_output=True, text=True, check=True)
+        return len(out.stdout)
+
+    return run
+
+
+def _empty_setup(rack: str) -> Callable[[], Callable[[], object]]:
+    def setup() -> Callable[[], object]:
+        from kubasolve.games.crossword.board import Board
+        from kubasolve.games.crossword.movegen import move_arrays
+
+        lex, layout, tiles = _context()
+        board = Board.empty(layout.rows, layout.cols, lex.alphabet)
+        return lambda: move_arrays(board, rack, lex, layout, tiles)
+
+    return setup
+
+
+def _graph_load_setup() -> Callable[[], object]:
+    import kubasolve.lexicon.board_graph as bg
+
+    lex, _, _ = _context()
+    bg.load_board_graph(lex, 15)  # built once, on disk
+
+    def run() -> object:
+        bg._MEMO.pop(lex, None)
+        return bg.load_board_graph(lex, 15)
+
+    return run
+
+
+def scenarios() -> list[Scenario]:
+    out = [
+        Scenario("all-moves", "crossword-golden", _all_moves_setup,
+                 description="every legal placement of one golden position (105 cycled), raw arrays"),
+        Scenario("best-move", "crossword-golden", _best_move_setup, baseline="all-moves",
+                 description="the highest-scoring placement of one golden position (branch and bound)"),
+    ]
+    for rack in EMPTY_RACKS:
+        out.append(Scenario(f"empty-{rack}", "crossword-empty", _empty_setup(rack), target_ms=3 * WOLGES_EMPTY_MS[rack],
+                            description=f"all moves of {rack} on the empty board (target: 3x wolges' {WOLGES_EMPTY_MS[rack]} ms)"))
+    out.append(Scenario("graph-warm-load", "crossword-graph", _graph_load_setup, target_ms=100.0,
+                        description="load the nl GADDAG from the disk cache (mmap + checksum)"))
+    out.append(Scenario("kubasolve-105", "crossword-vs-wolges", _batch_setup, baseline="wolges-105" if wolges_kit() else None,
+                        description="all moves of the 105 golden positions, one batch"))
+    if wolges_kit() is not None:
+        out.append(Scenario("wolges-105", "crossword-vs-wolges", _wolges_batch_setup,
+                            description="wolges nl_time on the same 105 positions (1 rep, all + best move, process start included)"))
+    return out
+
+
+def _p90(xs: list[float]) -> float:
+    return statistics.quantiles(xs, n=10)[-1] if len(xs) >= 2 else xs[0]
+
+
+def side_by_side(reps: int = 5) -> dict[str, Any]:
+    """Per-position timings of kubasolve and (if built) wolges on the golden positions, same run.
+
+    Each position: median of ``reps`` runs of all moves and of the best move (as ``nl_time`` does);
+    then medians and p90 over positions and their ratios (kubasolve / wolges: below 1 is faster)."""
+    from kubasolve.games.crossword.movegen import best_move, move_arrays
+
+    lex, layout, tiles = _context()
+    records = golden_records()
+    items = _positions()
+    ours_all: list[float] = []
+    ours_best: list[float] = []
+    for board, rack in items:
+        move_arrays(board, rack, lex, layout, tiles)
+        ta, tb = [], []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            move_arrays(board, rack, lex, layout, tiles)
+            t1 = time.perf_counter()
+            best_move(board, rack, lex, layout, tiles)
+            t2 = time.perf_counter()
+            ta.append((t1 - t0) * 1e6)
+            tb.append((t2 - t1) * 1e6)
+        ours_all.append(statistics.median(ta))
+        ours_best.append(statistics.median(tb))
+    empty: dict[str, float] = {}
+    from kubasolve.games.crossword.board import Board
+
+    blank_board = Board.empty(layout.rows, layout.cols, lex.alphabet)
+    for rack in EMPTY_RACKS:
+        ts = []
+        for _ in range(max(reps, 3)):
+            t0 = time.perf_counter()
+            move_arrays(blank_board, rack, lex, layout, tiles)
+            ts.append((time.perf_counter() - t0) * 1e3)
+        empty[rack] = statistics.median(ts)
+    report: dict[str, Any] = {
+        "positions": len(records),
+        "reps": reps,
+        "kubasolve": {"all_moves_median_us": statistics.median(ours_all), "all_moves_p90_us": _p90(ours_all),
+                      "best_move_median_us": statistics.median(ours_best), "best_move_p90_us": _p90(ours_best),
+                      "empty_board_ms": empty},
+    }
+    kit = wolges_kit()
+    if kit is None:
+        report["wolges"] = None
+        report["wolges_skipped"] = "no wolges kit (set KUBASOLVE_WOLGES_DIR or run ../shared/crossword/kit/build.sh /tmp/wolges-kit)"
+        return report
+    binary, kwg = kit
+    with tempfile.TemporaryDirectory(prefix="kubasolve-wolges-") as tmp:
+        pos = Path(tmp) / "pos.jsonl"
+        pos.write_text("".join(json.dumps(r) + "\n" for r in records))
+        out = subprocess.run([str(binary), str(kwg), str(pos), str(reps)], capture_output=True, text=True, check=True)
+    rows = {r["id"]: r for r in (json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))}
+    w_all = [float(rows[r["id"]]["all_moves_us"]) for r in records]
+    w_best = [float(rows[r["id"]]["best_move_us"]) for r in records]
+    report["wolges"] = {"all_moves_median_us": statistics.median(w_all), "all_moves_p90_us": _p90(w_all),
+                        "best_move_median_us": statistics.median(w_best), "best_move_p90_us": _p90(w_best)}
+    report["ratio_kubasolve_over_wolges"] = {
+        "all_moves_median": statistics.median(ours_all) / statistics.median(w_all),
+        "all_moves_p90": _p90(ours_all) / _p90(w_all),
+        "best_move_median": statistics.median(ours_best) / statistics.median(w_best),
+        "per_position_all_moves_median": statistics.median(a / w for a, w in zip(ours_all, w_all, strict=True)),
+        "per_position_best_move_median": statistics.median(a / w for a, w in zip(ours_best, w_best, strict=True)),
+    }
+    return report
+
+
+if __name__ == "__main__":
+    reps = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    sys.stdout.write(json.dumps(side_by_side(reps), indent=1) + "\n")
