@@ -105,6 +105,7 @@ def solve_layout(
     nxt: np.ndarray,
     floor: int,
     potential: np.ndarray,
+    node_limit: int,
 ) -> tuple[int, int, np.ndarray, int]:
     """Best score of a legal layout that uses all ``forced`` tiles and any of the ``optional`` ones.
 
@@ -112,7 +113,8 @@ def solve_layout(
     tile scores its weight, a played optional joker ``joker_weight``. ``meld_min > 0``: the laid tiles must be
     worth at least that (jokers counting the number they stand for). Returns (found, best score,
     decisions[n_numbers, n_colours + 1, 3]) where decisions[v-1, c] = (u, g, jr) and decisions[v-1, n_colours, 0]
-    = jg; found is 0 when no legal layout exists.
+    = jg; found is 0 when no legal layout exists, 2 when the search stopped after ``node_limit`` nodes
+    (a work budget: nothing is known then).
 
     Within a number the colours are decided one at a time (a "broken profile"): the sub-state carries the
     colour states decided so far, the jokers and meld points used, and the group tiles so far (count and
@@ -169,6 +171,8 @@ def solve_layout(
     for v in range(1, n_numbers + 2):
         last = v == n_numbers + 1
         for step in range(k + 1):
+            if size > node_limit:
+                return 2, 0, np.zeros((n_numbers, k + 1, 3), dtype=np.int64), size
             # room for every node this step can create at load <= 1/2
             n_opts = (j_total + 1) * (copies + 1) * (copies + 2) // 2 + 1
             need = 2 * (hi - lo) * n_opts + 16
@@ -275,7 +279,7 @@ def solve_layout(
                                 )
                 else:
                     jg_max = 0 if last else j_left
-                    for jg in range(0, jg_max + 1):
+                    for jg in range(jg_max + 1):
                         tg = g_sum + jg
                         if tg > 0:
                             lower = max(g_max, (tg + k - 1) // k)

@@ -156,12 +156,12 @@ def candidate_sets(rules: RummikubRules) -> CandidateSets:
         for length in range(m, max_run + 1):
             for s in range(1, n - length + 2):
                 nums = list(range(s, s + length))
-                for nj in range(0, min(rules.jokers, length - 1) + 1):
+                for nj in range(min(rules.jokers, length - 1) + 1):
                     for jpos in combinations(range(length), nj):
                         add([c * n + nums[i] - 1 for i in range(length) if i not in jpos], nj)
     for v in range(1, n + 1):
         for size in range(m, k + 1):
-            for nj in range(0, min(rules.jokers, size - 1) + 1):
+            for nj in range(min(rules.jokers, size - 1) + 1):
                 for cols in combinations(range(k), size - nj):
                     add([c * n + v - 1 for c in cols], nj)
     sets = tuple(seen)

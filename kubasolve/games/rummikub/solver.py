@@ -37,6 +37,7 @@ from kubasolve.games.rummikub.sets import (
     candidate_sets,
     canonical_set,
     describe_set,
+    is_valid_set,
     joker_readings,
     set_problem,
     set_value,
@@ -109,6 +110,9 @@ class Solution:
     """Original table sets that were broken up or extended."""
     jokers_played: int
     rules: RummikubRules = field(repr=False, compare=False)
+    proven_optimal: bool = True
+    """False when the work budget of :func:`solve` (``max_nodes`` / ``time_limit_ms``) ran out first: the play
+    is legal and the best found, but a better one may exist (no play found: the player may still have one)."""
 
     @property
     def found(self) -> bool:
@@ -135,6 +139,7 @@ class Solution:
             "kept_sets": self.kept_sets,
             "changed_sets": self.changed_sets,
             "jokers_played": self.jokers_played,
+            "proven_optimal": self.proven_optimal,
         }
 
 
@@ -190,11 +195,13 @@ def _solve_ilp(
     set_values: np.ndarray | None,
     min_value: int,
     fixed_tile_score: int | None = None,
-) -> tuple[np.ndarray, np.ndarray] | None:
+    budget: _Budget | None = None,
+) -> tuple[np.ndarray, np.ndarray, bool] | None:
     """Maximise ``set_costs . x + weights . y`` s.t. ``members.T x = avail_fixed + y``, ``0<=x<=upper``, ``0<=y<=rack``
     (and ``set_values . x >= min_value`` when given, ``weights . y == fixed_tile_score`` when given).
 
-    Rows are the tile codes that appear in ``members`` or ``rack``; returns (x, y) or None if infeasible.
+    Rows are the tile codes that appear in ``members`` or ``rack``; returns (x, y, proven optimal) or None if
+    infeasible (or when the budget ran out before a feasible point).
     """
     import highspy
 
@@ -251,16 +258,41 @@ def _solve_ilp(
     h = _highs()
     h.clearModel()
     h.passModel(lp)
-    h.run()
+    limited = budget is not None and (budget.nodes is not None or budget.deadline is not None)
+    if limited:
+        assert budget is not None
+        if budget.nodes is not None:
+            h.setOptionValue("mip_max_nodes", max(1, budget.nodes))
+        if budget.deadline is not None:
+            h.setOptionValue("time_limit", max(1e-3, budget.deadline - __import__("time").perf_counter()))
+    try:
+        h.run()
+    finally:
+        if limited:
+            h.setOptionValue("mip_max_nodes", highspy.kHighsIInf)
+            h.setOptionValue("time_limit", highspy.kHighsInf)
     status = h.getModelStatus()
+    proven = True
     if status != highspy.HighsModelStatus.kOptimal:
         if status == highspy.HighsModelStatus.kInfeasible:
             return None
-        raise RuntimeError(f"HiGHS did not prove optimality: {h.modelStatusToString(status)}")
+        stopped = status in (
+            highspy.HighsModelStatus.kTimeLimit,
+            highspy.HighsModelStatus.kSolutionLimit,
+            highspy.HighsModelStatus.kIterationLimit,
+            highspy.HighsModelStatus.kInterrupt,
+        )
+        if not (limited and stopped):
+            raise RuntimeError(f"HiGHS did not prove optimality: {h.modelStatusToString(status)}")
+        assert budget is not None
+        budget.exhausted = True
+        if h.getInfo().primal_solution_status != 2:  # no feasible point yet
+            return None
+        proven = False
     sol = np.rint(np.array(h.getSolution().col_value)).astype(np.int64)
     y = np.zeros(kinds, dtype=np.int64)
     y[rack_cols] = sol[n_sets:]
-    return sol[:n_sets], y
+    return sol[:n_sets], y, proven
 
 
 def solve(
@@ -272,6 +304,8 @@ def solve(
     first_meld: bool = False,
     minimise_changes: bool = False,
     method: str = "auto",
+    max_nodes: int | None = None,
+    time_limit_ms: float | None = None,
 ) -> Solution:
     """Best legal play of ``rack`` onto ``table`` (a list of legal sets), proven optimal.
 
@@ -282,7 +316,22 @@ def solve(
     (the DP unless the tie-break or the variant needs the integer programme). Both are exact.
     ``rules.joker_retrieval == "strict"``: a table joker keeps the tile it stands for, or that tile,
     played from the rack, takes its place (then the joker is played again).
+
+    Work budget (both optional): ``max_nodes`` caps the DP states explored in all (the integer programme:
+    its branch-and-bound nodes), ``time_limit_ms`` the wall time (the DP converts the time left into a node
+    limit per search, so it may overrun slightly). When either runs out the answer is the best legal play
+    found so far with ``proven_optimal=False``.
     """
+    import time
+
+    for name, limit in (("max_nodes", max_nodes), ("time_limit_ms", time_limit_ms)):
+        if limit is None:
+            continue
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or (name == "max_nodes" and not isinstance(limit, int)):
+            raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {limit!r}")
+        if not 0 < limit < 2**62 or limit != limit:
+            raise PositionError(f"{name} must be positive, got {limit!r}")
+    budget = _Budget(max_nodes, None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3)
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
     table = [tuple(int(t) for t in s) for s in table]
@@ -301,7 +350,7 @@ def solve(
             " >= min_set_size jokers); use method='ilp'"
         )
     if method != "ilp" and dp_ok:
-        sol = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
+        sol = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
         if sol is not None:
             return sol
         if method == "dp":
@@ -312,20 +361,23 @@ def solve(
     fixed_score = None
     if minimise_changes and table and not first_meld and dp_supports(rules):
         # the DP finds the optimal value fast; the integer programme then only chooses among optimal plays
-        best = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules)
-        if best is not None and not best.found:
+        best = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
+        if best is not None and (not best.found or not best.proven_optimal):
             return best
         fixed_score = None if best is None else (best.value, best.jokers_played)
     variants = _variants(table, rack_counts, rules, first_meld)
     found: list[tuple[tuple[int, int, int], Solution]] = []
+    proven = True
     for var in variants:
         got = _solve_ilp_variant(
-            table, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score
+            table, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score,
+            budget,
         )
         if got is not None:
             found.append(got)
+            proven = proven and got[1].proven_optimal
     if not found:  # no variant places a tile with a positive score
-        return _no_move(table, objective, first_meld, rules)
+        return _no_move(table, objective, first_meld, rules, proven and not budget.spent())
     return max(found, key=lambda f: f[0])[1]
 
 
@@ -437,6 +489,7 @@ def _solve_ilp_variant(
     minimise_changes: bool,
     rules: RummikubRules,
     fixed_score: tuple[int, int] | None,
+    budget: _Budget | None = None,
 ) -> tuple[tuple[int, int, int], Solution] | None:
     """The integer programme for one variant: ((value, -jokers played, sets kept), solution), or None when
     it places nothing of positive value."""
@@ -491,10 +544,11 @@ def _solve_ilp_variant(
         values if first_meld else None,
         rules.min_first_meld,
         fixed_tiles,
+        budget,
     )
     if result is None:
         return None
-    x, y = result
+    x, y, proven = result
     primary = int(weights @ y) + bonus
     if primary <= 0:
         return None
@@ -506,7 +560,7 @@ def _solve_ilp_variant(
     if var.virtual:
         new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
     played = np.repeat(np.arange(rules.kinds), y).tolist() + list(var.retrieved)
-    sol = _solution(table, new_sets, played, primary, objective, first_meld, int(y[joker]), rules)
+    sol = _solution(table, new_sets, played, primary, objective, first_meld, int(y[joker]), rules, proven)
     return (primary, -sol.jokers_played, sol.kept_sets), sol
 
 
@@ -537,6 +591,7 @@ def _solve_dp(
     objective: Objective,
     first_meld: bool,
     rules: RummikubRules,
+    budget: _Budget | None = None,
 ) -> Solution | None:
     """The DP answer. Scores are ``primary * (rack jokers + 1) - rack jokers played`` (then keep jokers).
 
@@ -553,6 +608,7 @@ def _solve_dp(
     from kubasolve.kernels.rummikub_dp import solve_layout, upper_potential
 
     joker = rules.joker
+    budget = budget or _Budget(None, None)
     j_optional = int(rack_counts[joker])
     scale = j_optional + 1
     meld = rules.min_first_meld if first_meld else 0
@@ -584,6 +640,7 @@ def _solve_dp(
         for t in _covered_tiles(var, variants):
             optional[t] = 0  # layouts playing it belong to an earlier case
         jf = int(fixed[joker])
+        potential = upper_potential(forced, optional, tile_w, rules.colours, rules.numbers, rules.min_set_size, jf + jo)
         cmax = max(rules.copies, int((forced + optional).max()))
         slots = cmax + jf + jo
         bonus = int(sum(int(tile_w[t]) for t in var.retrieved))
@@ -596,15 +653,13 @@ def _solve_dp(
             cmax=cmax,
             slots=slots,
             bonus=bonus,
-            upper=bonus + int(optional @ np.maximum(tile_w, 0)) + jo * max(0, joker_w),
-            potential=upper_potential(
-                forced, optional, tile_w, rules.colours, rules.numbers, rules.min_set_size, jf + jo
-            ),
+            upper=bonus + min(int(optional @ np.maximum(tile_w, 0)), int(potential[jf + jo, 0])) + jo * max(0, joker_w),
+            potential=potential,
         )
 
     def run(c: _Search, threshold: int) -> tuple[int, int, np.ndarray]:
         states, nxt = _dp_tables(rules.min_set_size, c.slots)
-        found, score, dec, _nodes = solve_layout(
+        found, score, dec, nodes = solve_layout(
             c.forced,
             c.optional,
             tile_w,
@@ -621,43 +676,67 @@ def _solve_dp(
             nxt,
             threshold - c.bonus,
             c.potential,
+            budget.node_limit(),
         )
+        budget.spend(int(nodes))
+        if found == 2:
+            budget.exhausted = True
+            raise _OutOfBudget
         return found, score + c.bonus, dec
 
-    best: tuple[int, np.ndarray, np.ndarray, int, _Variant] | None = None
+    rack_list = [t for t in range(rules.kinds) for _ in range(int(rack_counts[t]))]
+    best: _Incumbent | None = None
+
+    def record(c: _Search, score: int, dec: np.ndarray) -> _Incumbent:
+        """The incumbent for a found layout; a joker-free one with the rack jokers added where they fit
+        (a joker extends any run or group with room), when that is legal and scores more."""
+        sets, played = _layout_from_decisions(dec, c.forced, c.jf, rules)
+        played = played + list(c.var.retrieved)
+        plain = _Incumbent(score, sets, played, c.var)
+        if c.jo or not j_optional or joker_w <= 0:
+            return plain
+        grown = [tuple(s) for s in sets]
+        added = 0
+        while added < j_optional and _add_joker(grown, rules):
+            added += 1
+        if not added:
+            return plain
+        cand = _Incumbent(score + added * joker_w, [tuple(s) for s in grown], played + [joker] * added, c.var)
+        if check_play(table, rack_list, cand.layout(table, first_meld, rules), rules):
+            return plain  # e.g. a strict retrieval reading the new joker spoils; the plain layout stands
+        return cand
+
     configs = [prepare(var, jo) for var, jo in searches]
     if not all(_dp_fits(rules, c.cmax, c.slots, c.jf + c.jo) for c in configs):
         return None  # the integer programme takes over
-    deep = []
-    for c in configs:
-        if c.jf or c.jo:
-            deep.append(c)
-            continue
-        floor = 0 if best is None else best[0]
-        found, score, dec = run(c, floor)
-        if found and score > floor:
-            best = (score, dec, c.forced, c.jf, c.var)
-    if deep:
-        positive = tile_w[rack_counts[:joker] > 0]
-        positive = positive[positive > 0]
-        uniform = positive.size > 0 and int(positive.min()) == int(positive.max())
-        unit = int(positive.max()) if uniform else 8 * scale
+    positive = tile_w[rack_counts[:joker] > 0]
+    positive = positive[positive > 0]
+    uniform = positive.size > 0 and int(positive.min()) == int(positive.max())
+    unit = int(positive.max()) if uniform else 8 * scale
+    # joker-free searches deepen only on big positions (a full box: 787 618 nodes at the floor, 46 226 when
+    # the first round asks for every tile); on the usual 20-40 tile tables the extra rounds cost more
+    big = int(table_counts.sum() + rack_counts.sum()) >= _DEEPEN_JOKER_FREE_FROM
+    proven = True
+    try:
         # by jokers to place (the cheap searches first); within a count, the most promising case first
-        sizes = sorted({c.jf + c.jo for c in deep})
+        sizes = sorted({c.jf + c.jo for c in configs})
+        deepening = {sizes[0]} | ({min(x for x in sizes if x)} if any(sizes) else set())
         for size in sizes:
-            group = sorted((c for c in deep if c.jf + c.jo == size), key=lambda c: -c.upper)
+            group = sorted((c for c in configs if c.jf + c.jo == size), key=lambda c: -c.upper)
             top = max(c.upper for c in group)
-            gap, steps = unit, 0
-            if size != sizes[0]:
+            gap, steps = 0, 0  # round 0: the upper bound itself (up to the joker tie-break)
+            if size == 0 and not big:
+                gap = top  # few tiles: the complete joker-free search is cheap, deepening only adds rounds
+            elif size not in deepening:
                 # fewer jokers have already given a near-optimal incumbent: search above it directly (deepening
                 # from the loose upper bound again mostly repeats failing rounds with the costlier states)
                 gap = top
             while group:
-                floor = 0 if best is None else best[0]
+                floor = 0 if best is None else best.score
                 threshold = max(floor, top - gap - scale)  # finds upper - gap itself, with any count of rack jokers
                 hit = False
                 for c in list(group):
-                    floor = 0 if best is None else best[0]
+                    floor = 0 if best is None else best.score
                     if c.upper <= floor:
                         group.remove(c)
                         continue
@@ -668,26 +747,108 @@ def _solve_dp(
                     if t <= floor:
                         group.remove(c)  # searched to the floor: nothing more to find here
                     if found and score > floor:
-                        best = (score, dec, c.forced, c.jf, c.var)
+                        best = record(c, score, dec)
                         hit = True
                 if hit:
                     break  # every search has now been run above the best value found: it is optimal
                 steps += 1
-                gap = gap + unit if steps < 3 and uniform else gap * 2
+                if size == 0:
+                    gap = (0, unit, 3 * unit)[steps] if steps < 3 else top  # joker-free: cheap, soon complete
+                else:
+                    gap = gap + unit if steps <= 3 and uniform else max(unit, gap * 2)
+    except _OutOfBudget:
+        proven = False
     if best is None:
-        return _no_move(table, objective, first_meld, rules)
-    _score, dec, forced, jf, var = best
-    new_sets, played = _layout_from_decisions(dec, forced, jf, rules)
-    played = played + list(var.retrieved)
-    if var.virtual:
-        new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
-    if not played:
-        return _no_move(table, objective, first_meld, rules)
-    played_counts = tile_counts(played, rules)
+        return _no_move(table, objective, first_meld, rules, proven)
+    new_sets = best.sets
+    if best.var.virtual:
+        new_sets = _restore_jokers(new_sets, best.var.virtual, rules, best.var.substituted)
+    played_counts = tile_counts(best.played, rules)
     primary = int(weights @ played_counts)
-    if primary <= 0:
-        return _no_move(table, objective, first_meld, rules)
-    return _solution(table, new_sets, played, primary, objective, first_meld, int(played_counts[joker]), rules)
+    if not best.played or primary <= 0:
+        return _no_move(table, objective, first_meld, rules, proven)
+    return _solution(
+        table, new_sets, best.played, primary, objective, first_meld, int(played_counts[joker]), rules, proven
+    )
+
+
+def _add_joker(sets: list[TileSet], rules: RummikubRules) -> bool:
+    """Place one more joker in the legal ``sets`` (in place) keeping them legal: at the end of a set with
+    room, else by splitting a joker-free run of ``2m - 1`` or more tiles into its first ``m - 1`` tiles plus
+    the joker and the rest. False when neither works."""
+    joker, m = rules.joker, rules.min_set_size
+    for i, s in enumerate(sets):
+        if is_valid_set(s + (joker,), rules):
+            sets[i] = s + (joker,)
+            return True
+    for i, s in enumerate(sets):
+        if joker in s or len(s) < 2 * m - 1:
+            continue
+        run = sorted(s)
+        head, tail = tuple(run[: m - 1]) + (joker,), tuple(run[m - 1 :])
+        if run[-1] - run[0] == len(run) - 1 and is_valid_set(head, rules) and is_valid_set(tail, rules):
+            sets[i] = head
+            sets.append(tail)
+            return True
+    return False
+
+
+_DEEPEN_JOKER_FREE_FROM = 60
+"""Tiles in play (table and rack) from which joker-free DP searches deepen too."""
+
+
+class _OutOfBudget(Exception):
+    """A search hit the work budget of :func:`solve` (``max_nodes`` / ``time_limit_ms``)."""
+
+
+@dataclass
+class _Budget:
+    """What a solve may still spend: DP nodes and wall time (a deadline from ``time.perf_counter``)."""
+
+    nodes: int | None
+    deadline: float | None
+    exhausted: bool = False
+
+    NODES_PER_MS = 1500
+    """A conservative DP speed (measured 3 000-4 000 nodes/ms on a busy 2-core container) to turn the time
+    left into a node limit for the next search (the numba kernel cannot read the clock)."""
+
+    def node_limit(self) -> int:
+        import time
+
+        limit = 2**62 if self.nodes is None else self.nodes
+        if self.deadline is not None:
+            left_ms = (self.deadline - time.perf_counter()) * 1e3
+            if left_ms <= 0:
+                self.exhausted = True
+                raise _OutOfBudget
+            limit = min(limit, int(left_ms * self.NODES_PER_MS))
+        return max(limit, 0)
+
+    def spend(self, nodes: int) -> None:
+        if self.nodes is not None:
+            self.nodes -= nodes
+
+    def spent(self) -> bool:
+        """True once a search stopped for the budget."""
+        return self.exhausted
+
+
+@dataclass
+class _Incumbent:
+    """The best layout found so far by the DP searches (kept table jokers still laid as their tiles)."""
+
+    score: int
+    sets: list[TileSet]
+    played: list[Tile]
+    var: _Variant
+
+    def layout(self, table: Sequence[TileSet], first_meld: bool, rules: RummikubRules) -> list[TileSet]:
+        """The whole table after this play."""
+        sets = self.sets
+        if self.var.virtual:
+            sets = _restore_jokers(sets, self.var.virtual, rules, self.var.substituted)
+        return list(table) + list(sets) if first_meld else list(sets)
 
 
 @dataclass(frozen=True)
@@ -785,7 +946,7 @@ def _layout_from_decisions(
 
 def _solution(
     table: Sequence[TileSet], new_sets: list[TileSet], played: Sequence[Tile], primary: int,
-    objective: Objective, first_meld: bool, jokers_played: int, rules: RummikubRules,
+    objective: Objective, first_meld: bool, jokers_played: int, rules: RummikubRules, proven: bool = True,
 ) -> Solution:
     """The answer for a found play: a first meld adds its sets beside the untouched table."""
     layout = list(table) + new_sets if first_meld else new_sets
@@ -800,6 +961,7 @@ def _solution(
         changed_sets=len(table) - kept,
         jokers_played=jokers_played,
         rules=rules,
+        proven_optimal=proven,
     )
 
 
@@ -809,7 +971,9 @@ def _count_kept(original: Sequence[TileSet], layout: Sequence[TileSet]) -> int:
     return sum((before & after).values())
 
 
-def _no_move(table: Sequence[TileSet], objective: Objective, first_meld: bool, rules: RummikubRules) -> Solution:
+def _no_move(
+    table: Sequence[TileSet], objective: Objective, first_meld: bool, rules: RummikubRules, proven: bool = True
+) -> Solution:
     return Solution(
         table=tuple(tuple(s) for s in table),
         played=(),
@@ -820,6 +984,7 @@ def _no_move(table: Sequence[TileSet], objective: Objective, first_meld: bool, r
         changed_sets=0,
         jokers_played=0,
         rules=rules,
+        proven_optimal=proven,
     )
 
 
