@@ -338,7 +338,7 @@ class CompileNotice:
     pay nothing.
     """
 
-    def __init__(self, stream: IO[str] | None = None, estimate_s: float = 60.0) -> None:
+    def __init__(self, stream: IO[str] | None = None, estimate_s: float = 30.0) -> None:
         self.stream = stream or sys.stderr
         self.estimate_s = estimate_s
         self.started: float | None = None
@@ -425,7 +425,7 @@ class _NumbaImportHook:
         return spec
 
 
-def watch_compilation(stream: IO[str] | None = None, estimate_s: float = 60.0) -> CompileNotice:
+def watch_compilation(stream: IO[str] | None = None, estimate_s: float = 30.0) -> CompileNotice:
     """Arrange for a first-run notice on stderr whenever kernels get compiled during this command."""
     notice = CompileNotice(stream, estimate_s)
     if "numba" in sys.modules:

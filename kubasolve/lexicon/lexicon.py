@@ -117,6 +117,11 @@ class Lexicon:
         if folder is not None:
             meta = {"name": name, "source": str(p), "alphabet": alpha.letters, "n_words": len(words), "report": report.as_dict()}
             saved = cache.save(folder, key, meta, trie, rtrie, compiled)
+            # Use the cached files right away: read-only memory maps are what every later run gets, so the
+            # kernels are compiled for those array types once (in-memory arrays would need a second set).
+            hit = cache.load(folder, key, len(alpha)) if saved else None
+            if hit is not None:
+                _, trie, rtrie, compiled = hit
         return cls(name, alpha, trie, rtrie, compiled, report, str(p), folder if saved else None)
 
     # ----------------------------------------------------------------- lookups
