@@ -32,8 +32,8 @@ from kubasolve.games.kubagram.actions import (
 from kubasolve.games.kubagram.referee import Referee, claim_from_move
 from kubasolve.games.kubagram.state import GameState
 
-__all__ = ["POLICIES", "GreedyPolicy", "PlannerPolicy", "Policy", "RandomPolicy", "best_claim", "greedy_claims",
-           "make_policy"]
+__all__ = ["POLICIES", "GreedyPolicy", "PlannerPolicy", "Policy", "RandomPolicy", "SearchPolicy", "best_claim",
+           "greedy_claims", "make_policy"]
 
 MAX_CLAIMS_PER_TURN = 8
 
@@ -283,18 +283,140 @@ class _Budget(Exception):
     """The exact endgame search ran out of nodes."""
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy}
+@dataclass
+class SearchPolicy:
+    """Paranoid two-level search: my candidate turns against the next player's candidate replies, greedy rollouts
+    at the leaves, the exact max^n search in the endgame.
+
+    Every candidate turn (take/skip/letter choice x claim variant, as the planner) first gets the planner's value:
+    a greedy rollout of the next ``depth - 1`` turns. The next player's reply is then searched too: each of their
+    candidate turns (their take options x claim variants: greedy, other first words, claiming nothing) followed by
+    a greedy rollout of ``depth - 2`` turns; the candidate's value is the worst of these for me (paranoid: with two
+    players, exactly the reply that is best for them). The greedy reply is one of the replies, so the searched value
+    never exceeds the planner value; candidates are searched in planner-value order and one whose planner value
+    cannot beat the best searched value is cut, as is a reply list once one reply is bad enough (alpha-beta cuts,
+    exact for this two-level tree). The search stops at the budget (``max_nodes`` simulated turns, and
+    ``movetime_ms`` wall time when given) and plays the best fully searched candidate.
+    """
+
+    depth: int = 6
+    """Turns simulated per candidate, the own turn included (as the planner's depth)."""
+    alternatives: int = 2
+    """Other first words tried besides the greedy claim, for the own turn."""
+    reply_alternatives: int = 2
+    """Other first words tried besides the greedy claim, for the next player's replies."""
+    max_nodes: int | None = 400
+    """Budget of simulated turns per move (deterministic; None: unbounded)."""
+    movetime_ms: float | None = None
+    """Wall-time budget per move in milliseconds (None: only ``max_nodes``); results then depend on the machine."""
+    endgame_cubes: int = 3
+    """Exact max^n search once at most this many cubes are left (0: never)."""
+    endgame_nodes: int = 400
+    """Node budget of the exact endgame search; beyond it the two-level search is used."""
+    name: str = "search"
+
+    def __post_init__(self) -> None:
+        if self.depth < 2:
+            raise RulesError("search depth must be at least 2")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise RulesError("max_nodes must be at least 1")
+        if self.movetime_ms is not None and self.movetime_ms <= 0:
+            raise RulesError("movetime_ms must be positive")
+        self.planner = PlannerPolicy(depth=self.depth, alternatives=self.alternatives,
+                                     endgame_cubes=self.endgame_cubes, endgame_nodes=self.endgame_nodes)
+        self.replies = PlannerPolicy(depth=self.depth - 1, alternatives=self.reply_alternatives, endgame_cubes=0)
+        self.nodes = 0
+        """Simulated turns of the last move (a rollout turn or a candidate turn counts as one)."""
+
+    def turn(self, referee: Referee, state: GameState) -> list[Action]:
+        """The searched turn."""
+        import time
+
+        deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
+        self.nodes = 0
+        if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
+            exact = self.planner._endgame_turn(referee, state)
+            if exact is not None:
+                return exact
+        me = state.current
+        candidates: list[tuple[int, int, GameState, list[Action]]] = []
+        for option in _options(referee, state):
+            for variant in self.planner._variants(referee, state, option):
+                s, actions = finish_turn(referee, state, option, variant)
+                value = self._rollout(referee, s, me, self.depth - 1)
+                candidates.append((value, len(candidates), s, actions))
+        candidates.sort(key=lambda c: (-c[0], c[1]))  # stable: the planner's choice first among equals
+        best_value, best_actions = candidates[0][0], candidates[0][3]
+        searched = False
+        for value, _, s, actions in candidates:
+            if searched and value <= best_value:
+                break  # the searched value never exceeds the planner value: nothing later can win
+            if self._out_of_budget(deadline):
+                break
+            got = self._worst_reply(referee, s, me, best_value if searched else None, deadline)
+            if got is None:
+                break  # budget ran out inside: keep what was fully searched
+            if not searched or got > best_value:
+                best_value, best_actions, searched = got, actions, True
+        return best_actions
+
+    def _worst_reply(self, referee: Referee, state: GameState, me: int, alpha: int | None,
+                     deadline: float | None) -> int | None:
+        """My value after the next player's worst reply for me (None if the budget ran out)."""
+        if state.over:
+            return _swing(state, me)
+        worst: int | None = None
+        for option in _options(referee, state):
+            for variant in self.replies._variants(referee, state, option):
+                if self._out_of_budget(deadline):
+                    return None
+                s, _ = finish_turn(referee, state, option, variant)
+                self.nodes += 1
+                value = self._rollout(referee, s, me, self.depth - 2)
+                if worst is None or value < worst:
+                    worst = value
+                    if alpha is not None and worst <= alpha:
+                        return worst  # cut: this candidate cannot beat the best one
+        return worst if worst is not None else _swing(state, me)
+
+    def _rollout(self, referee: Referee, state: GameState, me: int, turns: int) -> int:
+        s = state
+        for _ in range(turns):
+            if s.over:
+                break
+            self.nodes += 1
+            for a in self.planner.greedy.turn(referee, s):
+                s = referee.apply(s, a)
+        return _swing(s, me)
+
+    def _out_of_budget(self, deadline: float | None) -> bool:
+        import time
+
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        return deadline is not None and time.perf_counter() >= deadline
+
+
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "search": SearchPolicy}
 
 
 def make_policy(name: str, seed: int = 0) -> Policy:
-    """A policy by name: ``random``, ``greedy``, ``planner`` or ``planner:DEPTH``."""
+    """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH``, ``search`` or ``search:NODES``."""
     base, _, arg = name.partition(":")
     if base not in POLICIES:
-        raise RulesError(f"unknown AI {name!r}; use one of {', '.join(POLICIES)} (planner:DEPTH for a deeper planner)")
+        raise RulesError(f"unknown AI {name!r}; use one of {', '.join(POLICIES)} (planner:DEPTH for a deeper planner, search:NODES for a node budget)")
     if base == "random":
         return RandomPolicy(seed)
     if base == "greedy":
         return GreedyPolicy()
+    if base == "search":
+        if not arg:
+            return SearchPolicy()
+        try:
+            nodes = int(arg)
+        except ValueError:
+            raise RulesError(f"search node budget must be a number, got {arg!r}") from None
+        return SearchPolicy(max_nodes=nodes)
     if arg:
         try:
             depth = int(arg)

@@ -32,6 +32,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(b, "nl")
     add_json_argument(b)
     b.set_defaults(func=run_best)
+    a = ksub.add_parser("analyse", help="per turn: best claim available vs the one made, words left to the next player",
+                        description="Analyse a game from `kubagram simulate --records` (a JSON-lines file) or `kubagram play --save`.")
+    a.add_argument("record", metavar="GAME", help="game record file")
+    a.add_argument("--game", type=count(0), default=None, help="which game of a records file (its `game` number; default the first)")
+    add_rules_argument(a, "docs/kubagram_game.md")
+    add_lexicon_argument(a, "nl")
+    add_json_argument(a)
+    a.set_defaults(func=run_analyse)
     try:
         from kubasolve.cli.kubagram_game import add_game_commands
     except ImportError:  # pragma: no cover - game commands ship separately
@@ -86,6 +94,20 @@ def run_best(args: argparse.Namespace) -> int:
         print()
         items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
         print(f"best claim: {', '.join(items) if items else '(nothing)'}  gain {claim.gain}, taken from others {claim.taken}")
+    return 0
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from kubasolve.cli.output import emit_json
+    from kubasolve.games.kubagram.analysis import analyse_file, render_analysis
+    from kubasolve.lexicon import load_lexicon
+
+    rules, game_rules = load_rules(args.rules)
+    analysis = analyse_file(args.record, args.game, rules, game_rules, load_lexicon(args.lexicon))
+    if args.json:
+        emit_json({"ok": True, **analysis.to_dict()})
+    else:
+        print(render_analysis(analysis))
     return 0
 
 
