@@ -205,21 +205,27 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
         report["wolges_skipped"] = "no wolges kit (set KUBASOLVE_WOLGES_DIR or run ../shared/crossword/kit/build.sh /tmp/wolges-kit)"
         return report
     binary, kwg = kit
+    empty_template = next(r for r in records if r["tiles_on_board"] == 0)
+    empty_records = [{**empty_template, "id": -1 - i, "rack": "".join(sorted(rack.replace("?", ""))) + "?" * rack.count("?")}
+                     for i, rack in enumerate(EMPTY_RACKS)]
     with tempfile.TemporaryDirectory(prefix="kubasolve-wolges-") as tmp:
         pos = Path(tmp) / "pos.jsonl"
-        pos.write_text("".join(json.dumps(r) + "\n" for r in records))
+        pos.write_text("".join(json.dumps(r) + "\n" for r in records + empty_records))
         out = subprocess.run([str(binary), str(kwg), str(pos), str(reps)], capture_output=True, text=True, check=True)
     rows = {r["id"]: r for r in (json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))}
+    w_empty = {rack: float(rows[-1 - i]["all_moves_us"]) / 1e3 for i, rack in enumerate(EMPTY_RACKS)}
     w_all = [float(rows[r["id"]]["all_moves_us"]) for r in records]
     w_best = [float(rows[r["id"]]["best_move_us"]) for r in records]
     report["wolges"] = {"all_moves_median_us": statistics.median(w_all), "all_moves_p90_us": _p90(w_all),
-                        "best_move_median_us": statistics.median(w_best), "best_move_p90_us": _p90(w_best)}
+                        "best_move_median_us": statistics.median(w_best), "best_move_p90_us": _p90(w_best),
+                        "empty_board_ms": w_empty}
     report["ratio_kubasolve_over_wolges"] = {
         "all_moves_median": statistics.median(ours_all) / statistics.median(w_all),
         "all_moves_p90": _p90(ours_all) / _p90(w_all),
         "best_move_median": statistics.median(ours_best) / statistics.median(w_best),
         "per_position_all_moves_median": statistics.median(a / w for a, w in zip(ours_all, w_all, strict=True)),
         "per_position_best_move_median": statistics.median(a / w for a, w in zip(ours_best, w_best, strict=True)),
+        "empty_board": {rack: empty[rack] / w_empty[rack] for rack in EMPTY_RACKS},
     }
     return report
 

@@ -34,7 +34,8 @@ capacity is exceeded (the caller then retries with a larger buffer). In best-mov
 written but the best record: anchors are taken in order of an upper bound of their moves (every
 window of squares a move can cover, exact but for the letters, see ``_anchor_bound``) and the search
 stops at the first anchor whose bound cannot beat the best move found; inside an anchor a branch is
-cut when the tiles still to place cannot lift it above the best (``_line_bound``).
+cut when the tiles still to place, on the best premiums of the anchor's window, cannot lift it
+above the best (``_line_bound``).
 """
 
 from __future__ import annotations
@@ -408,25 +409,31 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             for _ in range(rack_counts[x]):
                 rvals[j] = val[x]
                 j += 1
-        rvals = np.sort(rvals)[::-1]
+        rvals = np.sort(rvals)[::-1].copy()
+        n_lines = lines.shape[0]
+        lin_all = np.zeros((n_lines, 7, width), np.int64)
+        filled = np.zeros(n_lines, np.bool_)
+        scratch = np.zeros((3, width + 1), np.int64)
         ub = np.zeros(n_work, np.int64)
         for it in range(n_work):
             k = work[it, 0]
-            _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
-            ub[it] = _anchor_bound(lin, work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus)
+            if not filled[k]:
+                _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin_all[k])
+                filled[k] = True
+            ub[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0])
         order = np.argsort(-ub, kind="mergesort")
         for j in range(n_work):
             it = order[j]
             if ub[it] <= ctx[C_BEST]:
                 break
             k = work[it, 0]
-            _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
             ctx[C_LINE] = k
             ctx[C_DIR] = line_dir[k]
             ctx[C_LEN] = line_len[k]
             ctx[C_ANCHOR] = work[it, 1]
-            _line_bound(lin, line_len[k], best_val, n_rack, bound)
-            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+            wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
+            _line_bound(lin_all[k], wl, wr + 1, best_val, n_rack, bound, scratch)
+            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     else:
         current = -1
         for it in range(n_work):
@@ -442,29 +449,55 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     return ctx[C_COUNT], ctx[C_BEST]
 
 
+@njit(cache=True, inline="always")
+def _insert_desc(buf, m, v):
+    """Insert ``v`` into ``buf[0:m]`` kept in descending order."""
+    q = m
+    while q > 0 and buf[q - 1] < v:
+        buf[q] = buf[q - 1]
+        q -= 1
+    buf[q] = v
+
+
 @njit(cache=True)
-def _line_bound(lin, n, best_val, n_rack, bound):
-    """Per-line terms of the walk's upper bound, for ``j`` more tiles placed on the line:
+def _window(lin, anchor, left, right, n_rack):
+    """The squares ``wl..wr`` a move from ``anchor`` can cover: up to ``n_rack`` empty squares on
+    each side (and the tiles among them), within ``left..right-1``."""
+    wl = anchor
+    empties = 1 if lin[L_LETTER, anchor] < 0 else 0
+    while wl - 1 >= left and (lin[L_LETTER, wl - 1] >= 0 or empties < n_rack):
+        wl -= 1
+        if lin[L_LETTER, wl] < 0:
+            empties += 1
+    wr = anchor
+    empties = 1 if lin[L_LETTER, anchor] < 0 else 0
+    while wr + 1 < right and (lin[L_LETTER, wr + 1] >= 0 or empties < n_rack):
+        wr += 1
+        if lin[L_LETTER, wr] < 0:
+            empties += 1
+    return wl, wr
+
+
+@njit(cache=True)
+def _line_bound(lin, lo, hi, best_val, n_rack, bound, scratch):
+    """Terms of the walk's upper bound over squares ``lo..hi-1``, for ``j`` more tiles placed:
     ``bound[0, j]`` the largest sum of ``j`` letter multipliers times the rack's best value,
     ``bound[1, j]`` the largest product of ``j`` word multipliers, ``bound[2, j]`` the largest
-    total of ``j`` cross words; ``bound[3, 0]`` every tile already on the line."""
-    lms = np.zeros(n, np.int64)
-    wms = np.zeros(n, np.int64)
-    crs = np.zeros(n, np.int64)
+    total of ``j`` cross words; ``bound[3, 0]`` every tile already there."""
+    lms = scratch[0]
+    wms = scratch[1]
+    crs = scratch[2]
     m = 0
     tiles = 0
-    for p in range(n):
+    for p in range(lo, hi):
         if lin[L_LETTER, p] >= 0:
             tiles += lin[L_VALUE, p]
         elif lin[L_XMASK, p] != 0:
-            lms[m] = lin[L_LMULT, p]
-            wms[m] = lin[L_WMULT, p]
-            if lin[L_XSCORE, p] >= 0:
-                crs[m] = (lin[L_XSCORE, p] + best_val * lin[L_LMULT, p]) * lin[L_WMULT, p]
+            _insert_desc(lms, m, lin[L_LMULT, p])
+            _insert_desc(wms, m, lin[L_WMULT, p])
+            cr = (lin[L_XSCORE, p] + best_val * lin[L_LMULT, p]) * lin[L_WMULT, p] if lin[L_XSCORE, p] >= 0 else 0
+            _insert_desc(crs, m, cr)
             m += 1
-    lms = np.sort(lms[:m])[::-1]
-    wms = np.sort(wms[:m])[::-1]
-    crs = np.sort(crs[:m])[::-1]
     bound[0, 0] = 0
     bound[1, 0] = 1
     bound[2, 0] = 0
@@ -544,7 +577,7 @@ def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
 
 
 @njit(cache=True)
-def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus):
+def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
     """An upper bound of the score of any move from ``anchor`` (-1: none possible).
 
     For every window of squares the move could cover (through the anchor, within ``left..right-1``,
@@ -554,7 +587,6 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus):
     these effective multipliers (sorted) is the best any assignment can do."""
     n_rack = rvals.shape[0]
     best = -1
-    eff = np.zeros(right - left + 1, np.int64)
     empties_l = 0
     for s in range(anchor, left - 1, -1):
         if lin[L_LETTER, s] < 0:
@@ -592,12 +624,7 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus):
                     if lin[L_XSCORE, p] >= 0:
                         const += lin[L_XSCORE, p] * lin[L_WMULT, p]
                         e += lin[L_LMULT, p] * lin[L_WMULT, p]
-                    # insertion into eff[0:m], descending
-                    q = m
-                    while q > 0 and eff[q - 1] < e:
-                        eff[q] = eff[q - 1]
-                        q -= 1
-                    eff[q] = e
+                    _insert_desc(eff, m, e)
                     m += 1
             total = const
             for i in range(m):

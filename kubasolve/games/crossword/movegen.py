@@ -101,15 +101,17 @@ class _Setup:
     values: np.ndarray
     symmetric: bool
     """Square layout equal to its transpose, centre on the diagonal."""
+    owners: tuple[Any, Any, Any]
+    """The (lexicon, layout, tiles) it was made from (kept alive, so their ids stay theirs)."""
 
 
-_SETUPS: dict[tuple[int, str, int, str, int], _Setup] = {}
+_SETUPS: dict[tuple[int, int, int], _Setup] = {}
 
 
 def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
-    key = (id(lexicon), layout.name, hash((layout.letter_mult, layout.word_mult, layout.centre)), tiles.name, hash(tuple(sorted(tiles.values.items()))))
+    key = (id(lexicon), id(layout), id(tiles))
     hit = _SETUPS.get(key)
-    if hit is not None and hit.nodes is _graph(lexicon, layout).nodes:
+    if hit is not None and hit.owners[0] is lexicon and hit.owners[1] is layout and hit.owners[2] is tiles:
         return hit
     graph = _graph(lexicon, layout)
     alpha = lexicon.alphabet
@@ -121,7 +123,10 @@ def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
         layout.centre[0] * layout.cols + layout.centre[1],
         values,
         _symmetric(layout),
+        (lexicon, layout, tiles),
     )
+    if len(_SETUPS) > 64:
+        _SETUPS.clear()
     _SETUPS[key] = s
     return s
 
