@@ -1,0 +1,85 @@
+"""Caches and the first run: numba's cache lives under the kubasolve cache folder (never in the
+installed package), ``import kubasolve`` imports no numba, and the CLI says when it compiles."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+
+def _python(code: str, env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=300, check=False)
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "KUBASOLVE_CACHE_DIR")}
+    return {**env, "KUBASOLVE_CACHE_DIR": str(tmp_path / "cache"), **extra}
+
+
+def test_numba_cache_goes_under_the_kubasolve_cache(tmp_path: Path) -> None:
+    proc = _python("""
+        import os, sys
+        import kubasolve
+        assert "numba" not in sys.modules, "import kubasolve must not import numba"
+        assert "NUMBA_CACHE_DIR" not in os.environ
+        import kubasolve.kernels.count_scan  # any kernel module
+        from numba.core import config
+        print(os.environ["NUMBA_CACHE_DIR"], config.CACHE_DIR)
+    """, _env(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    expected = str(tmp_path / "cache" / "numba")
+    assert proc.stdout.split() == [expected, expected]
+
+
+def test_numba_imported_first_still_uses_the_kubasolve_cache(tmp_path: Path) -> None:
+    proc = _python("""
+        import numba
+        from numba.core import config
+        assert config.CACHE_DIR == ""
+        import kubasolve.kernels
+        print(config.CACHE_DIR)
+    """, _env(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(tmp_path / "cache" / "numba")
+
+
+def test_a_users_numba_cache_dir_is_respected(tmp_path: Path) -> None:
+    mine = str(tmp_path / "my-numba")
+    proc = _python("""
+        import kubasolve.kernels
+        from numba.core import config
+        print(config.CACHE_DIR, kubasolve.kernels.numba_cache_dir())
+    """, _env(tmp_path, NUMBA_CACHE_DIR=mine))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [mine, mine]
+
+
+def test_compile_notice_on_the_first_run_only(tmp_path: Path) -> None:
+    """A kernel compiled on a cold cache is announced on stderr (once) with its time; a warm run is silent."""
+    module = tmp_path / "tiny_kernel.py"
+    module.write_text("from numba import njit\n\n@njit(cache=True)\ndef add_one(x):\n    return x + 1\n")
+    code = """
+        import sys
+        from kubasolve.cli.common import watch_compilation
+        notice = watch_compilation(sys.stderr, estimate_s=5)
+        assert "numba" not in sys.modules  # the watcher itself imports nothing heavy
+        import kubasolve.kernels  # points numba at the kubasolve cache
+        import tiny_kernel
+        print(tiny_kernel.add_one(1) + tiny_kernel.add_one(2.5))
+        notice.finish()
+    """
+    env = _env(tmp_path, PYTHONPATH=str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    first = _python(code, env, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == "5.5"
+    lines = first.stderr.splitlines()
+    assert len(lines) == 2, first.stderr
+    assert lines[0].startswith("kubasolve: compiling kernels, once — about 5 s (cached in ")
+    assert str(tmp_path / "cache" / "numba") in lines[0] and "compiled and cached in" in lines[1]
+    assert any((tmp_path / "cache" / "numba").rglob("*.nbi"))
+    second = _python(code, env, cwd=tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == "5.5" and second.stderr == ""
