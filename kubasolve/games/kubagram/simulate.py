@@ -106,6 +106,24 @@ class SimulationResult:
     turns: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
 
+    @classmethod
+    def empty(cls, players: Sequence[str], games: int, seed: int, workers: int) -> SimulationResult:
+        """A result with zero totals for every AI label of ``players`` (fill it with :meth:`add_game`)."""
+        labs = labels(players)
+        return cls(list(players), games, seed, workers, dict.fromkeys(labs, 0.0), dict.fromkeys(labs, 0.0),
+                   dict.fromkeys(labs, 0.0), dict.fromkeys(labs, 0))
+
+    def add_game(self, rec: Mapping[str, Any]) -> None:
+        """Add one game record (``seats`` labels, ``scores``, ``winners``, ``turn_seconds``, ``turn_counts``);
+        a tie for first counts as a shared win (1/w each). Every game's simulation uses this."""
+        seats = rec["seats"]
+        for s, lab in enumerate(seats):
+            self.score_sum[lab] += rec["scores"][s]
+            self.turn_seconds[lab] += rec["turn_seconds"][s]
+            self.turns[lab] += rec["turn_counts"][s]
+        for w in rec["winners"]:
+            self.wins[seats[w]] += 1 / len(rec["winners"])
+
     def win_rate(self, label: str) -> float:
         """Share of games won (ties shared)."""
         return self.wins[label] / self.games if self.games else 0.0
@@ -150,22 +168,14 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     players = policy_names(players)
     if not 1 <= len(players) <= 8:
         raise RulesError("give 1 to 8 players, e.g. greedy,planner")
-    labs = labels(players)
-    res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
-                           {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
+    res = SimulationResult.empty(players, games, seed, workers)
     setting: Setting = (dict(rules) if rules else None, dict(game_rules) if game_rules else None, lexicon)
     _referee(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
     start = time.perf_counter()
     tasks = [(list(players), seed, k, setting) for k in range(games)]
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
                                            init=functools.partial(_init_worker, setting)), 1):
-        seats = rec["seats"]
-        for s, lab in enumerate(seats):
-            res.score_sum[lab] += rec["scores"][s]
-            res.turn_seconds[lab] += rec["turn_seconds"][s]
-            res.turns[lab] += rec["turn_counts"][s]
-        for w in rec["winners"]:
-            res.wins[seats[w]] += 1 / len(rec["winners"])
+        res.add_game(rec)
         if records is not None:
             out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}
             records.write(json.dumps(out) + "\n")
