@@ -318,3 +318,95 @@ def format_joker_sweep(report: dict[str, Any]) -> str:
     ]
     title = f"{report['instances']} positions from seed {report['seed']}, joker_retrieval={report['retrieval']}\n"
     return title + format_table(["mode", "jokers in play", "positions", "median ms", "worst ms", "> 10 ms"], rows)
+
+
+BIG_FAMILY = 40
+"""Generated big-table positions in the worst-case benchmark (besides the issue's three)."""
+BIG_MODES = ("tiles", "value")
+
+
+def big_instances(n: int = BIG_FAMILY) -> dict[str, Any]:
+    """The worst-case positions: the issue's three (two rack jokers, the whole rack can go out) and ``n`` of
+    :func:`~kubasolve.games.rummikub.instances.big_family` (tables of 0-92 tiles, two jokers anywhere)."""
+    from kubasolve.games.rummikub.instances import big_family, issue_instances
+
+    out: dict[str, Any] = dict(issue_instances())
+    for i, inst in enumerate(big_family(n)):
+        out[f"family {i}"] = inst
+    return out
+
+
+def _time_each(fn: Callable[[Any], int], insts: dict[str, Any], repeat: int = 1) -> dict[str, tuple[float, int]]:
+    """(best time of ``repeat`` in ms, value) per position."""
+    out = {}
+    for name, inst in insts.items():
+        best = float("inf")
+        value = 0
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            value = fn(inst)
+            best = min(best, (time.perf_counter() - t0) * 1e3)
+        out[name] = (best, value)
+    return out
+
+
+def big_tables(n: int = BIG_FAMILY, repeat: int = 2, modes: tuple[str, ...] = BIG_MODES) -> dict[str, Any]:
+    """kubasolve (free retrieval, as compared, and strict, the default) and rummikub-solver GLPK_MI on the
+    worst-case positions (:func:`big_instances`), one run: per mode every position's time (best of ``repeat``)
+    and value, each solver's median and worst, and the ratio of the worst cases (GLPK_MI worst / kubasolve
+    worst). Values are checked equal in ``tiles`` mode (rummikub-solver's value objective counts tiles)."""
+    from kubasolve.games.rummikub import RummikubRules
+
+    insts = big_instances(n)
+    first = next(iter(insts.values()))
+    report: dict[str, Any] = {"positions": len(insts), "modes": {}}
+    for mode in modes:
+        solvers: dict[str, Callable[[Any], int]] = {
+            "kubasolve": kubasolve_call(mode),
+            "kubasolve strict": kubasolve_call(mode, RummikubRules()),
+        }
+        if "GLPK_MI" in baseline_backends():
+            solvers["rummikub-solver-GLPK_MI"] = baseline_call(mode, "GLPK_MI")
+        rows: dict[str, dict[str, tuple[float, int]]] = {}
+        for name, fn in solvers.items():
+            fn(first)  # warm-up (JIT, cvxpy problem build)
+            rows[name] = _time_each(fn, insts, repeat)
+        stats: dict[str, dict[str, Any]] = {}
+        for name, per in rows.items():
+            times = [t for t, _ in per.values()]
+            worst = max(per, key=lambda k: per[k][0])
+            stats[name] = {"median_ms": statistics.median(times), "worst_ms": per[worst][0], "worst_position": worst}
+        if "rummikub-solver-GLPK_MI" in stats:
+            glpk = stats["rummikub-solver-GLPK_MI"]["worst_ms"]
+            for name in ("kubasolve", "kubasolve strict"):
+                stats[name]["worst_ratio_vs_GLPK_MI"] = glpk / stats[name]["worst_ms"]
+                stats[name]["slower_than_GLPK_MI_on"] = [
+                    k for k in insts if rows[name][k][0] >= rows["rummikub-solver-GLPK_MI"][k][0]
+                ]
+        differ = []
+        if mode == "tiles" and "rummikub-solver-GLPK_MI" in rows:
+            differ = [k for k in insts if rows["kubasolve"][k][1] != rows["rummikub-solver-GLPK_MI"][k][1]]
+        report["modes"][mode] = {"stats": stats, "values_differ": differ, "times": rows}
+    return report
+
+
+def format_big_tables(report: dict[str, Any]) -> str:
+    """Plain-text summary of :func:`big_tables`."""
+    from kubasolve.cli.output import format_table
+
+    rows = []
+    for mode, r in report["modes"].items():
+        for name, s in r["stats"].items():
+            ratio = s.get("worst_ratio_vs_GLPK_MI")
+            slower = s.get("slower_than_GLPK_MI_on")
+            rows.append([
+                mode, name, round(s["median_ms"], 2), round(s["worst_ms"], 2), s["worst_position"],
+                "" if ratio is None else f"{ratio:.1f}x", "" if slower is None else len(slower),
+            ])
+        if r["values_differ"]:
+            rows.append([mode, "values differ (kubasolve vs GLPK_MI) on", len(r["values_differ"]), "", "", "", ""])
+    title = f"{report['positions']} big-table positions (issue 9 and a generated family), one run\n"
+    return title + format_table(
+        ["mode", "solver", "median ms", "worst ms", "worst position", "GLPK_MI worst / worst", "slower than GLPK_MI on"],
+        rows,
+    )

@@ -106,6 +106,7 @@ def solve_layout(
     floor: int,
     potential: np.ndarray,
     node_limit: int,
+    dominators: np.ndarray,
 ) -> tuple[int, int, np.ndarray, int]:
     """Best score of a legal layout that uses all ``forced`` tiles and any of the ``optional`` ones.
 
@@ -124,6 +125,11 @@ def solve_layout(
     weights of the rack tiles after number ``v``, colour ``c`` that could still be played with ``j`` jokers
     left, see :func:`upper_potential`; plus every rack joker) cannot exceed ``floor`` (the score of a known
     layout) is dropped; found is 0 when nothing beats ``floor``.
+
+    Dominance: after each number, a state is dropped when the layer holds a state that can do everything it
+    can, with at least its score: one of its colours with a run one length class longer or one more complete
+    run (``dominators``, see :func:`colour_dominators`), or (every forced joker placed) one joker fewer used
+    and at least ``max(0, joker_weight)`` more score.
     """
     k = n_colours
     n_states = states.shape[0]
@@ -200,6 +206,8 @@ def solve_layout(
                         room = forced[cc * n_numbers + v - 1] + optional[cc * n_numbers + v - 1]
                     group_room[cc] = group_room[cc + 1] + room
             for si in range(lo, hi):
+                if a_score[si] <= _DEAD:
+                    continue  # dominated
                 key = a_key[si]
                 g_max = key & m_gm
                 g_sum = (key >> s_gs) & m_gs
@@ -291,6 +299,11 @@ def solve_layout(
                             new_meld = min(meld_cap - 1, meld + v * jg)
                         nkey = (colour_part << s_col) | ((jused + jg) << s_j) | (new_meld << s_meld)
                         size = _offer(h_keys, h_vals, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec)
+            if step == k and not last:
+                _drop_dominated(
+                    first_new, size, a_key, a_score, h_keys, h_vals, dominators, pow_states, n_states, k, s_col,
+                    s_j, m_j, jokers_forced, max(0, joker_weight),
+                )
             # empty the hash table again (only the slots this step used)
             mask = h_keys.shape[0] - 1
             for ni in range(first_new, size):
@@ -331,6 +344,85 @@ def solve_layout(
                 decisions[v - 1, step, 2] = code % 5
             si = a_parent[si]
     return 1, best_score, decisions, size
+
+
+_DEAD = -(1 << 60)
+
+
+@njit(cache=True)
+def _lookup(h_keys: np.ndarray, h_vals: np.ndarray, key: int) -> int:
+    """Node index of ``key`` in the current layer's hash table, or -1."""
+    mask = h_keys.shape[0] - 1
+    slot = _hash(key) & mask
+    while h_keys[slot] != -1:
+        if h_keys[slot] == key:
+            return h_vals[slot]
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _drop_dominated(
+    first: int, end: int, a_key: np.ndarray, a_score: np.ndarray, h_keys: np.ndarray, h_vals: np.ndarray,
+    dominators: np.ndarray, pow_states: np.ndarray, n_states: int, k: int, s_col: int, s_j: int, m_j: int,
+    jokers_forced: int, joker_gain: int,
+) -> None:
+    """Mark the dominated nodes of a finished layer (``first..end``) dead (see :func:`solve_layout`)."""
+    low_mask = (1 << s_col) - 1
+    for ni in range(first, end):
+        key = a_key[ni]
+        score = a_score[ni]
+        colour_part = key >> s_col
+        low = key & low_mask
+        dead = False
+        for c in range(k):
+            cs = (colour_part // pow_states[c]) % n_states
+            for d in range(dominators.shape[1]):
+                ds = dominators[cs, d]
+                if ds < 0:
+                    break
+                pos = _lookup(h_keys, h_vals, ((colour_part + (ds - cs) * pow_states[c]) << s_col) | low)
+                if pos >= 0 and a_score[pos] >= score:
+                    dead = True
+                    break
+            if dead:
+                break
+        if not dead:
+            jused = (key >> s_j) & m_j
+            if jused > jokers_forced:
+                pos = _lookup(h_keys, h_vals, key - (1 << s_j))
+                if pos >= 0 and a_score[pos] >= score + joker_gain:
+                    dead = True
+        if dead:
+            a_score[ni] = _DEAD
+
+
+@njit(cache=True)
+def colour_dominators(states: np.ndarray, slots: int) -> np.ndarray:
+    """``dom[s]``: the colour states (padded with -1) that dominate state ``s`` by one step: one open run
+    moved to a longer length class (the last class is complete runs), or one more complete run. With the
+    same tiles still to come, such a state can follow every continuation of ``s`` (its short runs are no
+    more, and an open complete run may always end), so it is never worse."""
+    n_states, m = states.shape
+    dom = -np.ones((n_states, m * m + 1), dtype=np.int64)
+    row = np.zeros(m, dtype=np.int64)
+    for s in range(n_states):
+        d = 0
+        for a in range(m - 1):
+            if states[s, a] == 0:
+                continue
+            for b in range(a + 1, m):
+                row[:] = states[s]
+                row[a] -= 1
+                row[b] += 1
+                dom[s, d] = _state_index(states, row)
+                d += 1
+        if states[s].sum() < slots:
+            row[:] = states[s]
+            row[m - 1] += 1
+            dom[s, d] = _state_index(states, row)
+            d += 1
+    return dom
 
 
 @njit(cache=True)

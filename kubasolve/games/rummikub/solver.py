@@ -658,7 +658,7 @@ def _solve_dp(
         )
 
     def run(c: _Search, threshold: int) -> tuple[int, int, np.ndarray]:
-        states, nxt = _dp_tables(rules.min_set_size, c.slots)
+        states, nxt, dominators = _dp_tables(rules.min_set_size, c.slots)
         found, score, dec, nodes = solve_layout(
             c.forced,
             c.optional,
@@ -677,6 +677,7 @@ def _solve_dp(
             threshold - c.bonus,
             c.potential,
             budget.node_limit(),
+            dominators,
         )
         budget.spend(int(nodes))
         if found == 2:
@@ -688,20 +689,22 @@ def _solve_dp(
     best: _Incumbent | None = None
 
     def record(c: _Search, score: int, dec: np.ndarray) -> _Incumbent:
-        """The incumbent for a found layout; a joker-free one with the rack jokers added where they fit
-        (a joker extends any run or group with room), when that is legal and scores more."""
-        sets, played = _layout_from_decisions(dec, c.forced, c.jf, rules)
-        played = played + list(c.var.retrieved)
-        plain = _Incumbent(score, sets, played, c.var)
-        if c.jo or not j_optional or joker_w <= 0:
+        """The incumbent for a found layout (its sets are built only when needed)."""
+        return _Incumbent(score, c, dec)
+
+    def with_rack_jokers(plain: _Incumbent) -> _Incumbent:
+        """A joker-free incumbent with the rack jokers added where they fit (a joker extends any run or
+        group with room, or splits a long run), when that is legal and scores more."""
+        if plain.search.jo or not j_optional or joker_w <= 0:
             return plain
+        sets, played = plain.materialise(rules)
         grown = [tuple(s) for s in sets]
         added = 0
         while added < j_optional and _add_joker(grown, rules):
             added += 1
         if not added:
             return plain
-        cand = _Incumbent(score + added * joker_w, [tuple(s) for s in grown], played + [joker] * added, c.var)
+        cand = _Incumbent(plain.score + added * joker_w, plain.search, plain.dec, grown, played + [joker] * added)
         if check_play(table, rack_list, cand.layout(table, first_meld, rules), rules):
             return plain  # e.g. a strict retrieval reading the new joker spoils; the plain layout stands
         return cand
@@ -722,6 +725,8 @@ def _solve_dp(
         sizes = sorted({c.jf + c.jo for c in configs})
         deepening = {sizes[0]} | ({min(x for x in sizes if x)} if any(sizes) else set())
         for size in sizes:
+            if size and best is not None:
+                best = with_rack_jokers(best)  # a cheap first incumbent for the searches with jokers
             group = sorted((c for c in configs if c.jf + c.jo == size), key=lambda c: -c.upper)
             top = max(c.upper for c in group)
             gap, steps = 0, 0  # round 0: the upper bound itself (up to the joker tie-break)
@@ -760,16 +765,15 @@ def _solve_dp(
         proven = False
     if best is None:
         return _no_move(table, objective, first_meld, rules, proven)
-    new_sets = best.sets
-    if best.var.virtual:
-        new_sets = _restore_jokers(new_sets, best.var.virtual, rules, best.var.substituted)
-    played_counts = tile_counts(best.played, rules)
+    new_sets, played = best.materialise(rules)
+    var = best.search.var
+    if var.virtual:
+        new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
+    played_counts = tile_counts(played, rules)
     primary = int(weights @ played_counts)
-    if not best.played or primary <= 0:
+    if not played or primary <= 0:
         return _no_move(table, objective, first_meld, rules, proven)
-    return _solution(
-        table, new_sets, best.played, primary, objective, first_meld, int(played_counts[joker]), rules, proven
-    )
+    return _solution(table, new_sets, played, primary, objective, first_meld, int(played_counts[joker]), rules, proven)
 
 
 def _add_joker(sets: list[TileSet], rules: RummikubRules) -> bool:
@@ -836,18 +840,27 @@ class _Budget:
 
 @dataclass
 class _Incumbent:
-    """The best layout found so far by the DP searches (kept table jokers still laid as their tiles)."""
+    """The best layout found so far by the DP searches: a search's decisions, turned into sets (kept table
+    jokers still laid as their tiles) and the rack tiles played on demand."""
 
     score: int
-    sets: list[TileSet]
-    played: list[Tile]
-    var: _Variant
+    search: _Search
+    dec: np.ndarray
+    sets: list[TileSet] | None = None
+    played: list[Tile] | None = None
+
+    def materialise(self, rules: RummikubRules) -> tuple[list[TileSet], list[Tile]]:
+        """(sets, rack tiles played) of this layout."""
+        if self.sets is None or self.played is None:
+            sets, played = _layout_from_decisions(self.dec, self.search.forced, self.search.jf, rules)
+            self.sets, self.played = sets, played + list(self.search.var.retrieved)
+        return self.sets, self.played
 
     def layout(self, table: Sequence[TileSet], first_meld: bool, rules: RummikubRules) -> list[TileSet]:
         """The whole table after this play."""
-        sets = self.sets
-        if self.var.virtual:
-            sets = _restore_jokers(sets, self.var.virtual, rules, self.var.substituted)
+        sets, var = self.materialise(rules)[0], self.search.var
+        if var.virtual:
+            sets = _restore_jokers(sets, var.virtual, rules, var.substituted)
         return list(table) + list(sets) if first_meld else list(sets)
 
 
@@ -871,16 +884,17 @@ class _Search:
     potential: np.ndarray
 
 
-_DP_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+_DP_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def _dp_tables(m: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
-    from kubasolve.kernels.rummikub_dp import colour_states, colour_transitions
+def _dp_tables(m: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The DP's per-colour run states, their transitions and their dominators (cached per size)."""
+    from kubasolve.kernels.rummikub_dp import colour_dominators, colour_states, colour_transitions
 
     key = (m, slots)
     if key not in _DP_TABLES:
         states = colour_states(m, slots)
-        _DP_TABLES[key] = (states, colour_transitions(states, slots))
+        _DP_TABLES[key] = (states, colour_transitions(states, slots), colour_dominators(states, slots))
     return _DP_TABLES[key]
 
 
