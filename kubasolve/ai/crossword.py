@@ -27,7 +27,7 @@ from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 
-__all__ = ["AI_NAMES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "make_policy", "policy_names"]
+__all__ = ["AI_NAMES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
 AI_NAMES = ("score", "equity", "sim")
 LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
@@ -202,18 +202,34 @@ class SimPolicy:
 # ------------------------------------------------------------------------------------------------ endgame
 def endgame_move(referee: Referee, state: CrosswordState, depth: int = 2, width: int = 8, node_budget: int = 400) -> CrosswordAction:
     """Bag empty: the placement (or pass) with the best spread after ``depth`` plies of alpha-beta over
-    the ``width`` best-scoring placements of each side; going out ends the search with the rack bonus."""
-    me = state.current
-    opp = (me + 1) % state.n_players
-    racks = {me: state.racks[me], opp: state.racks[opp]} if state.n_players == 2 else None
-    if racks is None:  # more than two players: no joint search, the best score
+    the ``width`` best-scoring placements of each side; going out ends the search with the rack bonus.
+    More than two players: the best score."""
+    if state.n_players != 2:
         return ScorePolicy().turn(referee, state)
+    _, move = endgame_search(referee, state, depth, width, node_budget)
+    return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
+
+
+def leaf_value(referee: Referee, rack_mover: str, rack_other: str) -> float:
+    """Static value of an unfinished endgame for the mover: half the difference of the rack values
+    (whoever goes out first gains the other's rack; the rest is a coin toss)."""
+    return float(rack_value(rack_other, referee.tiles) - rack_value(rack_mover, referee.tiles)) * 0.5
+
+
+def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, width: int = 8,
+                   node_budget: int = 400) -> tuple[float, Any]:
+    """(spread for the player to move, best placement or None for a pass) of the bounded negamax."""
+    me = state.current
+    racks = {me: state.racks[me], 1 - me: state.racks[1 - me]}
+    opp = 1 - me
     nodes = [0]
 
     def search(board: Any, mover: int, rack_m: str, rack_o: str, d: int, alpha: float, beta: float, passes: int) -> tuple[float, Any]:
         """Spread for ``mover`` (points this search adds for mover minus for the other)."""
-        if d == 0 or passes >= 2 or nodes[0] >= node_budget:
-            return float(rack_value(rack_o, referee.tiles) - rack_value(rack_m, referee.tiles)) * 0.5, None
+        if passes >= 2:  # both passed: the game ends, each loses their own rack
+            return float(rack_value(rack_o, referee.tiles) - rack_value(rack_m, referee.tiles)), None
+        if d == 0 or nodes[0] >= node_budget:
+            return leaf_value(referee, rack_m, rack_o), None
         nodes[0] += 1
         moves = _moves(referee, state, rack=rack_m, board=board, top=width).moves
         best_v, best_m = -1e9, None
@@ -234,8 +250,7 @@ def endgame_move(referee: Referee, state: CrosswordState, depth: int = 2, width:
                 break
         return best_v, best_m
 
-    _, move = search(state.board, 0, racks[me], racks[opp], depth, -1e9, 1e9, 0)
-    return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
+    return search(state.board, 0, racks[me], racks[opp], depth, -1e9, 1e9, 0)
 
 
 # ------------------------------------------------------------------------------------------------ factory

@@ -1,0 +1,256 @@
+"""``kubasolve crossword``: every legal move for a board and a rack, terminal play against the AIs,
+and AI self-play with confidence intervals. See ``docs/crossword.md``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
+
+PLAY_HELP = """commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
+  8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
+                     a blank as a lower-case letter (8H WOrD)
+  x LETTERS          exchange tiles (? for a blank), e.g. x QU?
+  p                  pass
+  c                  challenge the previous play (challenge mode)
+  h                  hints: the best moves by score and by equity
+  g                  print the game so far as GCG
+  q                  quit
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    from kubasolve.cli.common import add_json_argument, add_lexicon_argument, add_rules_argument, add_simulate_arguments, count, player_list
+    from kubasolve.cli.common import seed as seed_type
+
+    p = sub.add_parser("crossword", help="crossword tile game (Dutch Scrabble-type rules): moves, play and simulate games")
+    csub = p.add_subparsers(dest="crossword_command", metavar="ACTION")
+    csub.required = True
+
+    m = csub.add_parser("moves", help="every legal placement for a board and a rack, best first",
+                        description="Every legal placement (the counting rule of docs/crossword.md), best first. "
+                                    "The board FILE holds 15 lines of 15 characters ('.' empty, A-Z a tile, a-z a blank), "
+                                    "or one CGP line (its rack is used unless --rack is given); a CGP string may be given instead of a file.")
+    m.add_argument("--board", required=True, metavar="FILE|CGP", help="board file (rows or CGP) or a CGP string")
+    m.add_argument("--rack", default=None, help="the rack, e.g. EKNOW?? ('?' a blank); default the CGP's")
+    m.add_argument("--top", type=count(0, 1_000_000), default=20, help="how many moves to list (default 20; 0 = all)")
+    m.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    add_rules_argument(m, RULES_DOC)
+    add_lexicon_argument(m, "nl")
+    add_json_argument(m)
+    m.set_defaults(func=run_moves)
+
+    g = csub.add_parser("play", help="play against the AIs in the terminal (with hints)")
+    g.add_argument("--players", type=player_list, default=player_list("human,equity"),
+                   help="comma-separated seats: human, score, equity, sim (default human,equity)")
+    g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
+    g.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    add_rules_argument(g, RULES_DOC)
+    add_lexicon_argument(g, "nl")
+    g.set_defaults(func=run_play)
+
+    s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
+    add_simulate_arguments(s, players="score,equity", players_help="score, equity, sim", rules_doc=RULES_DOC, lexicon="nl")
+    s.set_defaults(func=run_simulate)
+
+
+def load_rules(path: Path | None, tiles: str | None = None) -> Any:
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    rules = CrosswordRules.from_toml(path) if path else CrosswordRules()
+    return rules.with_(tiles=tiles) if tiles else rules
+
+
+def read_board(spec: str, n_rows: int, n_cols: int) -> tuple[list[str], str | None]:
+    """(board rows, CGP rack or None) from a file of rows, a file holding a CGP line, or a CGP string."""
+    from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.notation import parse_cgp
+
+    path = Path(spec)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PositionError(f"cannot read the board file {spec}: {exc}") from None
+    elif "/" in spec and " " in spec.strip():
+        text = spec
+    else:
+        raise PositionError(f"--board {spec!r}: no such file (give a file of {n_rows} rows or a CGP string)")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(lines) == 1 and "/" in lines[0]:
+        pos = parse_cgp(lines[0], n_rows, n_cols)
+        return list(pos.rows), pos.racks[0]
+    if len(lines) != n_rows:
+        raise PositionError(f"the board file has {len(lines)} rows, expected {n_rows} lines of {n_cols} characters (or one CGP line)")
+    return lines, None
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    """Handler of ``crossword moves``."""
+    from kubasolve.cli.output import emit_json, format_table
+    from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.board import Board
+    from kubasolve.games.crossword.movegen import generate_moves
+    from kubasolve.games.crossword.notation import format_placement
+    from kubasolve.lexicon import load_lexicon
+
+    rules = load_rules(args.rules, args.tiles)
+    layout, tiles = rules.board_layout(), rules.tile_set()
+    rows, cgp_rack = read_board(args.board, layout.rows, layout.cols)
+    rack = args.rack if args.rack is not None else cgp_rack
+    if not rack:
+        raise PositionError("give the rack with --rack (e.g. --rack EKNOW??)")
+    lexicon = load_lexicon(args.lexicon)
+    board = Board.from_rows(rows, lexicon.alphabet)
+    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or None, bingo_bonus=rules.bingo_bonus)
+    if args.json:
+        moves = []
+        for mv in result.moves:
+            d = mv.to_dict()
+            d["notation"] = format_placement(mv.row, mv.col, mv.direction, mv.word, mv.tiles, through="()")
+            moves.append(d)
+        emit_json({"ok": True, "count": result.count, "max_score": result.max_score, "moves": moves})
+        return 0
+    table = [[k + 1, format_placement(m.row, m.col, m.direction, m.word, m.tiles, through="()"), m.score, "bingo" if m.bingo else ""]
+             for k, m in enumerate(result.moves)]
+    if table:
+        print(format_table(["#", "move", "score", ""], table))
+    print(f"{result.count} legal placements" + (f", best {result.max_score}" if result.count else " (exchange or pass)"))
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Handler of ``crossword simulate``."""
+    from kubasolve.cli.common import emit_summary, open_output, progress
+    from kubasolve.cli.output import format_table
+    from kubasolve.games.crossword.simulate import simulate
+
+    rules = load_rules(args.rules).to_dict() if args.rules else None
+    with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
+        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, records=records, rules=rules,
+                       on_game=on_game, lexicon=None if args.lexicon == "nl" else args.lexicon)
+    rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%", f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]",
+             round(r["mean_score"], 1), round(r["mean_turn_ms"], 2)] for r in res.rows()]
+    text = (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
+            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s")
+    emit_summary(args, res.to_dict(), text)
+    return 0
+
+
+def render(state: Any, names: list[str], viewer: int | None = None) -> str:
+    """The board with coordinates, the scores and (for ``viewer``) the rack, as text."""
+    from kubasolve.games.crossword.notation import COLUMNS
+
+    rows = state.board.to_rows()
+    lines = ["    " + " ".join(COLUMNS[: len(rows[0])])]
+    for i, row in enumerate(rows):
+        lines.append(f"{i + 1:>3} " + " ".join(row))
+    lines.append(f"bag {len(state.bag)} tiles; scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores, strict=True)))
+    if viewer is not None:
+        lines.append("your rack: " + " ".join(state.racks[viewer]))
+    return "\n".join(lines)
+
+
+def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    """Handler of ``crossword play``: humans type moves, AIs play their turns."""
+    import random
+
+    from kubasolve.ai.crossword import equity_candidates, load_leaves, make_policy
+    from kubasolve.errors import KubasolveError, RulesError
+    from kubasolve.games.crossword.game import Referee
+    from kubasolve.games.crossword.movegen import generate_moves
+    from kubasolve.games.crossword.notation import format_placement, to_gcg
+    from kubasolve.lexicon import load_lexicon
+
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    seats = [p.strip().lower() for p in args.players]
+    rules = load_rules(args.rules, args.tiles)
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        raise RulesError(f"give {rules.min_players} to {rules.max_players} seats, e.g. --players human,equity")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    policies = {i: make_policy(s, seed + i) for i, s in enumerate(seats) if s != "human"}
+    names = [f"{s}{i}" for i, s in enumerate(seats)]
+    referee = Referee(load_lexicon(args.lexicon), rules)
+    state = referee.new_game(seed, len(seats))
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    def describe(entry: dict[str, Any]) -> str:
+        kind = entry["type"]
+        if kind == "place":
+            return f"{format_placement(entry['row'], entry['col'], entry['dir'], entry['word'], [tuple(t) for t in entry['tiles']], through='()')} +{entry['score']}"
+        if kind == "exchange":
+            return f"exchanged {len(entry['letters'])} tiles"
+        if kind == "challenge":
+            return f"challenged: {entry['result']}" + (f" ({', '.join(entry.get('invalid', []))})" if entry.get("invalid") else "")
+        return kind
+
+    draws = " / ".join(", ".join(f"{names[p]} {t}" for p, t in enumerate(r) if t) for r in state.start_draws)
+    say(f"Crossword ({rules.tiles} tiles, seed {seed}): {', '.join(names)}. Start draw: {draws}; {names[state.current]} starts.")
+    say("Type ? for help.")
+    shown = -1
+    while not state.over:
+        p = state.current
+        if p in policies:
+            action = policies[p].turn(referee, state)
+            state = referee.apply(state, action)
+            say(f"{names[p]}: {describe(next(e for e in reversed(state.log) if e['type'] != 'end'))}")
+            continue
+        if shown != state.turn:
+            say(render(state, names, p))
+            shown = state.turn
+        out.write(f"{names[p]}> ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            say("\n(end of input: game abandoned)")
+            return 0
+        text = line.strip()
+        if not text:
+            continue
+        cmd = text.split()[0].lower()
+        try:
+            if cmd in ("?", "help"):
+                say(PLAY_HELP)
+            elif cmd == "q":
+                say("bye")
+                return 0
+            elif cmd == "g":
+                say(to_gcg(state, names))
+            elif cmd == "h":
+                ml = generate_moves(state.board, state.rack(), referee.lexicon, referee.layout, referee.tiles, top=5)
+                say(f"  {ml.count} legal placements; best by score:")
+                for m in ml.moves:
+                    say(f"    {format_placement(m.row, m.col, m.direction, m.word, m.tiles, through='()'):<24} {m.score}")
+                say("  best by equity (score + leave value):")
+                for c in equity_candidates(referee, state, load_leaves(referee.tiles.name), top=5):
+                    what = c.action.letters if c.action.type == "exchange" else ""
+                    if c.action.type == "place":
+                        e = referee.judge_placement(state.board, state.rack(), c.action.tiles).placement
+                        what = format_placement(e.row, e.col, e.direction, e.word, e.tiles, through="()")
+                    else:
+                        what = f"exchange {what}"
+                    say(f"    {what:<24} {c.score:>4}  keep {c.leave or '-':<7} equity {c.equity:.1f}")
+            elif cmd == "p":
+                state = referee.apply(state, {"type": "pass"})
+            elif cmd == "c":
+                state = referee.apply(state, {"type": "challenge"})
+                say(describe(state.log[-1]))
+            elif cmd == "x":
+                state = referee.apply(state, {"type": "exchange", "letters": "".join(text.split()[1:])})
+            else:
+                state = referee.apply(state, {"type": "place", "move": text})
+                say(f"ok: {describe(next(e for e in reversed(state.log) if e['type'] != 'end'))}")
+        except KubasolveError as exc:
+            say(f"not allowed: {exc}")
+    say(render(state, names))
+    end = state.log[-1]
+    say("end of the game: rack adjustments " + ", ".join(f"{names[q]} {a:+d}" for q, a in enumerate(end["adjust"])))
+    say("winner: " + " and ".join(names[w] for w in state.winners()))
+    return 0

@@ -1,0 +1,252 @@
+"""Engine commands of the crossword game (``crossword.*``); schemas and examples in ``docs/engine_crossword.md``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from kubasolve.engine.registry import (
+    MAX_INT,
+    UNSET,
+    GameId,
+    LexiconName,
+    Meta,
+    Name,
+    Params,
+    Session,
+    UnsetType,
+    command,
+    given,
+    lookup_game,
+)
+from kubasolve.errors import IllegalMoveError, KubasolveError
+
+MAX_PLAYERS = 4
+MAX_TOP = 100_000
+Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
+Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
+AiName = Literal["score", "equity", "sim"]
+WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
+
+
+class CrosswordRulesSpec(Params):
+    """Optional rule settings (docs/crossword.md); unset ones keep the Dutch defaults."""
+
+    tiles: Literal["nl", "en"] | UnsetType = UNSET
+    min_players: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET
+    max_players: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET
+    rack_size: Annotated[int, Meta(ge=1, le=15)] | UnsetType = UNSET
+    bingo_bonus: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    exchange_min_bag: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    scoreless_turns_end: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
+    word_check: Literal["referee", "challenge"] | UnsetType = UNSET
+    failed_challenge: Literal["lose-turn", "points", "none"] | UnsetType = UNSET
+    failed_challenge_points: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+
+
+class MovesParams(Params):
+    board: Annotated[list[Row], Meta(min_length=15, max_length=15, description="15 rows of 15: '.', A-Z, a-z a blank")] | UnsetType = UNSET
+    cgp: Annotated[str, Meta(min_length=1, max_length=2000, description="a CGP position instead of board (+ its rack)")] | UnsetType = UNSET
+    rack: Rack | UnsetType = UNSET
+    top: Annotated[int, Meta(ge=0, le=MAX_TOP)] = 50
+    rules: CrosswordRulesSpec | UnsetType = UNSET
+    lexicon: LexiconName = "nl"
+
+
+def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    return CrosswordRules.from_dict(given(spec)) if spec is not UNSET else CrosswordRules()
+
+
+@command("crossword.moves", MovesParams)
+def moves(p: MovesParams, session: Session) -> dict[str, Any]:
+    """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position): the exact ``count`` and
+    the ``top`` best (0 = all), best first: score, then row, column, across before down."""
+    from kubasolve.games.crossword.board import Board
+    from kubasolve.games.crossword.movegen import generate_moves
+    from kubasolve.games.crossword.notation import parse_cgp
+    from kubasolve.lexicon import load_lexicon
+
+    if (p.board is UNSET) == (p.cgp is UNSET):
+        raise KubasolveError("params: give exactly one of board and cgp", key="params.board")
+    rules = _rules(p.rules)
+    layout = rules.board_layout()
+    if p.cgp is not UNSET:
+        pos = parse_cgp(p.cgp, layout.rows, layout.cols)
+        rows, rack = list(pos.rows), pos.racks[0]
+    else:
+        rows, rack = list(p.board), ""  # type: ignore[arg-type]
+    if p.rack is not UNSET:
+        rack = p.rack
+    if not rack:
+        raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
+    lexicon = load_lexicon(p.lexicon)
+    board = Board.from_rows(rows, lexicon.alphabet)
+    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or None, bingo_bonus=rules.bingo_bonus)
+    return result.to_dict()
+
+
+# ------------------------------------------------------------------------------------------------ games
+@dataclass
+class CrosswordSessionGame:
+    """A running game in an engine session: the referee, the current state and the seat names."""
+
+    referee: Any
+    state: Any
+    players: list[str]
+
+
+class NewGameParams(Params):
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    players: Annotated[int, Meta(ge=2, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=2, max_length=MAX_PLAYERS)] | UnsetType = UNSET
+    rules: CrosswordRulesSpec | UnsetType = UNSET
+    lexicon: LexiconName = "nl"
+    state: Annotated[dict[str, Any], Meta(description="a saved state (crossword.state) to resume; excludes seed and rules")] | UnsetType = UNSET
+
+
+class GameParams(Params):
+    game: GameId
+
+
+class LegalMovesParams(GameParams):
+    top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
+
+
+Tile = Annotated[list[Annotated[int, Meta(ge=0, le=14)] | Annotated[str, Meta(min_length=1, max_length=1)]], Meta(min_length=3, max_length=3)]
+
+
+class ActionSpec(Params):
+    """One turn: ``place`` (``tiles`` or ``move`` text), ``exchange`` (``letters``), ``pass`` or ``challenge``."""
+
+    type: Literal["place", "exchange", "pass", "challenge"]
+    tiles: Annotated[list[Tile], Meta(min_length=1, max_length=15)] | UnsetType = UNSET
+    move: Annotated[str, Meta(min_length=2, max_length=40, description='GCG style, e.g. "8H WO(R)D"')] | UnsetType = UNSET
+    letters: Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[A-Za-z?]+$")] | UnsetType = UNSET
+
+
+class ApplyMoveParams(GameParams):
+    move: ActionSpec
+    state: WithState = True
+
+
+class AiMoveParams(GameParams):
+    ai: AiName = "equity"
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
+    candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
+    time_limit: Annotated[float, Meta(gt=0, le=60, description="sim: seconds at most (results then depend on timing)")] | UnsetType = UNSET
+    apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
+    state: WithState = True
+
+
+def _game(p: GameParams, session: Session) -> CrosswordSessionGame:
+    game: CrosswordSessionGame = lookup_game(p.game, session, CrosswordSessionGame, "crossword", "crossword.new-game")
+    return game
+
+
+def _answer(gid: str, game: CrosswordSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
+    s = game.state
+    if with_state:
+        out["state"] = s.to_dict()
+    else:
+        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
+    return out
+
+
+def _referee(rules: Any, lexicon: str) -> Any:
+    from kubasolve.games.crossword.simulate import referee_for
+
+    return referee_for((rules.to_dict(), lexicon))
+
+
+@command("crossword.new-game", NewGameParams)
+def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
+    """Start a game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume a saved
+    ``state`` (tile counts checked, then its history replayed from its seed)."""
+    from kubasolve.games.crossword.game import CrosswordState
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    if p.state is not UNSET:
+        clash = [k for k in ("seed", "rules") if getattr(p, k) is not UNSET]
+        if clash:
+            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+        rules = CrosswordRules.from_dict(p.state.get("rules", {})) if isinstance(p.state.get("rules"), dict) else CrosswordRules()
+        referee = _referee(rules, p.lexicon)
+        state = CrosswordState.from_dict(p.state, referee)
+        n = state.n_players
+    else:
+        referee = _referee(_rules(p.rules), p.lexicon)
+        players = 2 if p.players is UNSET else p.players
+        n = players if isinstance(players, int) else len(players)
+        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
+    if isinstance(p.players, list):
+        if len(p.players) != n:
+            raise KubasolveError(f"params.players: the game has {n} players, got {len(p.players)} names", key="params.players")
+        names = list(p.players)
+    elif isinstance(p.players, int) and p.players != n:
+        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
+    else:
+        names = [f"player{i}" for i in range(n)]
+    game = CrosswordSessionGame(referee, state, names)
+    return _answer(session.add_game(game), game)
+
+
+@command("crossword.state", GameParams)
+def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
+    """The full state of a running game (JSON snapshot, history and log included)."""
+    return _answer(p.game, _game(p, session))
+
+
+@command("crossword.legal-moves", LegalMovesParams)
+def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
+    """The ``top`` best placements of the player to move (and the count of all); exchange is legal when
+    the bag holds at least ``exchange_min_bag`` tiles, pass always."""
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    game = _game(p, session)
+    s, ref = game.state, game.referee
+    if s.over:
+        raise IllegalMoveError("the game is over")
+    result = generate_moves(s.board, s.rack(), ref.lexicon, ref.layout, ref.tiles, top=p.top, bingo_bonus=ref.rules.bingo_bonus)
+    return {"game": p.game, "player": s.current, "rack": s.rack(), "count": result.count, "moves": [m.to_dict() for m in result.moves],
+            "exchange": len(s.bag) >= ref.rules.exchange_min_bag, "challenge": s.last_play is not None}
+
+
+def _action_dict(spec: ActionSpec) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": spec.type}
+    if spec.tiles is not UNSET:
+        d["tiles"] = [list(t) for t in spec.tiles]
+    if spec.move is not UNSET:
+        d["move"] = spec.move
+    if spec.letters is not UNSET:
+        d["letters"] = spec.letters
+    return d
+
+
+@command("crossword.apply-move", ApplyMoveParams)
+def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
+    """Apply one move for the player to move; an illegal move is an error (the reason), state unchanged."""
+    game = _game(p, session)
+    game.state = game.referee.apply(game.state, _action_dict(p.move))
+    return _answer(p.game, game, p.state)
+
+
+@command("crossword.ai-move", AiMoveParams)
+def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
+    """Let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x ``candidates``
+    best replies and an optional ``time_limit``); ``apply`` (default true) applies it."""
+    from kubasolve.ai.crossword import make_policy
+
+    game = _game(p, session)
+    if game.state.over:
+        raise IllegalMoveError("the game is over")
+    options: dict[str, Any] = {}
+    if p.ai == "sim":
+        options = {"iterations": p.iterations, "candidates": p.candidates,
+                   "time_limit": None if p.time_limit is UNSET else p.time_limit}
+    action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)
+    if p.apply:
+        game.state = game.referee.apply(game.state, action)
+    return _answer(p.game, game, p.state, action=action.to_dict())

@@ -1,0 +1,108 @@
+"""Self-play of crossword AIs: many seeded games, optionally in parallel, with Wilson confidence intervals.
+
+The machinery is Kubagram's (:mod:`kubasolve.games.kubagram.simulate`: result rows, Wilson intervals,
+labels) and :func:`kubasolve.scale.run_ordered` (ordered results on local processes or Ray): game
+``k`` of a run with master seed ``S`` is dealt from a seed derived from ``(S, k)`` and seats the AIs
+rotated by ``k`` places, so the records do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from kubasolve.errors import RulesError
+from kubasolve.games.kubagram.simulate import SimulationResult, labels, wilson_interval
+from kubasolve.scale import run_ordered
+
+__all__ = ["SimulationResult", "game_seed", "simulate", "wilson_interval"]
+
+
+def game_seed(master: int, k: int) -> int:
+    """Deal seed of game ``k`` of a run with master seed ``master``."""
+    return random.Random(f"crossword-sim:{master}:{k}").randrange(2**62)
+
+
+Setting = tuple[dict[str, Any] | None, str | None]
+"""What a worker needs to build its referee: the rules (a dict) and the lexicon name or path."""
+
+
+@functools.cache
+def load_lexicon_named(name: str) -> Any:
+    """One lexicon object per name or path in a process (the referee cache is keyed by the object)."""
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon(name)
+
+
+def referee_for(setting: Setting) -> Any:
+    """The cached referee of (rules dict, lexicon name or path)."""
+    from kubasolve.games.crossword.game import default_referee
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    rules, lexicon = setting
+    return default_referee(CrosswordRules.from_dict(rules) if rules else None, load_lexicon_named(lexicon) if lexicon else None)
+
+
+def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
+    """Worker: play game ``k``; its record with the AI label of each seat."""
+    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.game import play_game
+
+    players, master, k, setting = args
+    n = len(players)
+    labs = labels(players)
+    seats = [(i + k) % n for i in range(n)]
+    seed = game_seed(master, k)
+    policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
+    t0 = time.perf_counter()
+    rec = play_game(policies, seed, referee_for(setting))
+    d = rec.to_dict()
+    d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
+             turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
+    return d
+
+
+def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, records: IO[str] | None = None,
+             rules: dict[str, Any] | None = None, on_game: Callable[[int, int], None] | None = None,
+             lexicon: str | None = None, backend: str = "local", address: str | None = None) -> SimulationResult:
+    """Play ``games`` AI games (``players``: AI names, one per seat, 2-4) and summarise; JSON lines to
+    ``records`` (without timings, so they are identical whatever the worker count). ``on_game(done,
+    total)`` is called after each game. ``rules``: settings as a dict (default the Dutch rules);
+    ``lexicon``: a bundled name or a word-list path (default the bundled Dutch list)."""
+    from kubasolve.ai.crossword import policy_names
+
+    if not isinstance(games, int) or games < 1:
+        raise RulesError(f"--games must be at least 1, got {games}")
+    if not isinstance(workers, int) or workers < 1:
+        raise RulesError(f"--workers must be at least 1, got {workers}")
+    players = policy_names(players)
+    setting: Setting = (dict(rules) if rules else None, lexicon)
+    referee = referee_for(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
+    if not referee.rules.min_players <= len(players) <= referee.rules.max_players:
+        raise RulesError(f"give {referee.rules.min_players} to {referee.rules.max_players} players, e.g. score,equity")
+    labs = labels(players)
+    res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
+                           {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
+    start = time.perf_counter()
+    tasks = [(list(players), seed, k, setting) for k in range(games)]
+    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
+                                           init=functools.partial(referee_for, setting)), 1):
+        seats = rec["seats"]
+        for s, lab in enumerate(seats):
+            res.score_sum[lab] += rec["scores"][s]
+            res.turn_seconds[lab] += rec["turn_seconds"][s]
+            res.turns[lab] += rec["turn_counts"][s]
+        for w in rec["winners"]:
+            res.wins[seats[w]] += 1 / len(rec["winners"])
+        if records is not None:
+            out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts", "wall_s", "mean_turn_ms")}
+            records.write(json.dumps(out, ensure_ascii=False) + "\n")
+        if on_game is not None:
+            on_game(done, games)
+    res.wall_s = time.perf_counter() - start
+    return res

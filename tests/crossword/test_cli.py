@@ -1,0 +1,87 @@
+"""``kubasolve crossword`` moves / play / simulate: output, exit codes, no tracebacks on bad input."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from kubasolve.cli.main import main
+
+
+@pytest.fixture(scope="module")
+def board_file(tmp_path_factory, golden_records) -> tuple[Path, dict]:  # type: ignore[no-untyped-def]
+    rec = golden_records[40]
+    path = tmp_path_factory.mktemp("board") / "board.txt"
+    path.write_text("\n".join(rec["board"]) + "\n", encoding="utf-8")
+    return path, rec
+
+
+def test_moves_json_matches_the_golden_record(board_file, capsys):
+    path, rec = board_file
+    assert main(["crossword", "moves", "--board", str(path), "--rack", rec["rack"], "--top", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["count"] == rec["num_moves"] and out["max_score"] == rec["max_score"]
+    assert [m["score"] for m in out["moves"]] == [m["score"] for m in rec["top"][:5]]
+    assert set(out["moves"][0]) >= {"row", "col", "dir", "word", "tiles", "score", "notation"}
+
+
+def test_moves_text_and_cgp_board(capsys, tmp_path):
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 lex nl;"
+    assert main(["crossword", "moves", "--board", cgp, "--top", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "1522 legal placements, best 74" in text and "bingo" in text
+    f = tmp_path / "pos.cgp"
+    f.write_text(cgp + "\n", encoding="utf-8")
+    assert main(["crossword", "moves", "--board", str(f), "--rack", "QQ", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--board", "/nonexistent/board.txt", "--rack", "A"], "no such file"),
+    (["--board", "15/15 A/ 0/0 0", "--rack", "A"], "rows"),
+    (["--board", "{cgp}", "--rack", "AB1"], "not tiles"),
+    (["--board", "{cgp}", "--rack", "AAAAAAAA"], "at most 7"),
+    (["--board", "{short}", "--rack", "A"], "expected 15 lines"),
+])
+def test_moves_bad_input_exit_1(argv, message, capsys, tmp_path):
+    short = tmp_path / "short.txt"
+    short.write_text("...\n...\n", encoding="utf-8")
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    argv = [a.replace("{cgp}", cgp).replace("{short}", str(short)) for a in argv]
+    assert main(["crossword", "moves", *argv]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_moves_usage_error_exit_2():
+    with pytest.raises(SystemExit) as usage:
+        main(["crossword", "moves", "--rack", "A"])
+    assert usage.value.code == 2
+
+
+def test_simulate_records_same_for_any_worker_count(capsys):
+    argv = ["crossword", "simulate", "--games", "2", "--players", "score,score", "--seed", "4", "--records", "-", "--no-progress", "--json"]
+    assert main(argv) == 0
+    one = capsys.readouterr()
+    assert main([*argv, "--workers", "2"]) == 0
+    two = capsys.readouterr()
+    assert one.out == two.out and len(one.out.splitlines()) == 2
+    summary = json.loads(one.err)
+    assert summary["games"] == 2 and {r["ai"] for r in summary["summary"]} == {"score", "score#2"}
+    assert main(["crossword", "simulate", "--games", "1", "--players", "score,oracle", "--no-progress"]) == 1
+    assert "unknown crossword AI" in capsys.readouterr().err
+
+
+def test_play_a_human_turn_hints_and_quit():
+    from kubasolve.cli.crossword import run_play
+
+    args = argparse.Namespace(players=["human", "score"], seed=7, rules=None, lexicon="nl", tiles=None)
+    out = io.StringIO()
+    assert run_play(args, io.StringIO("?\n8H QQQ\nh\nx\np\ng\nq\n"), out) == 0
+    text = out.getvalue()
+    assert "not allowed" in text and "legal placements; best by score" in text and "equity" in text
+    assert "#player1" in text and "bye" in text
