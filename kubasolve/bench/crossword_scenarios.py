@@ -10,8 +10,9 @@ included) and the runner prints the ratio.
 
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
-of ``reps`` runs) in the same run: ``python -m kubasolve.bench.crossword_scenarios`` prints them as
-JSON; it skips the wolges side with a message when the kit is absent.
+of ``reps`` runs), interleaved with wolges position by position: ``python -m
+kubasolve.bench.crossword_scenarios [REPS]`` prints them as JSON (the wolges side is left out, with
+the reason, when the kit is absent).
 """
 
 from __future__ import annotations
@@ -156,76 +157,76 @@ def _p90(xs: list[float]) -> float:
     return statistics.quantiles(xs, n=10)[-1] if len(xs) >= 2 else xs[0]
 
 
+def _wolges_times(binary: Path, kwg: Path, records: list[dict[str, Any]], reps: int, tmp: Path) -> dict[int, dict[str, Any]]:
+    pos = tmp / "pos.jsonl"
+    pos.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = subprocess.run([str(binary), str(kwg), str(pos), str(reps)], capture_output=True, text=True, check=True)
+    return {r["id"]: r for r in (json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))}
+
+
 def side_by_side(reps: int = 5) -> dict[str, Any]:
     """Per-position timings of kubasolve and (if built) wolges on the golden positions, same run.
 
-    Each position: median of ``reps`` runs of all moves and of the best move (as ``nl_time`` does);
-    then medians and p90 over positions and their ratios (kubasolve / wolges: below 1 is faster)."""
+    Each position: median of ``reps`` runs of all moves and of the best move (as ``nl_time`` does).
+    With the kit, the two run interleaved position by position (wolges' ``nl_time`` started on each
+    position right after kubasolve's runs; it times itself, so its start-up is not counted), so
+    a load swing on the shared machine hits both sides alike. Then medians and p90 over positions
+    and their ratios (kubasolve / wolges: below 1 is faster)."""
+    from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import best_move, move_arrays
 
     lex, layout, tiles = _context()
     records = golden_records()
-    items = _positions()
-    ours_all: list[float] = []
-    ours_best: list[float] = []
-    for board, rack in items:
-        move_arrays(board, rack, lex, layout, tiles)
-        ta, tb = [], []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            move_arrays(board, rack, lex, layout, tiles)
-            t1 = time.perf_counter()
-            best_move(board, rack, lex, layout, tiles)
-            t2 = time.perf_counter()
-            ta.append((t1 - t0) * 1e6)
-            tb.append((t2 - t1) * 1e6)
-        ours_all.append(statistics.median(ta))
-        ours_best.append(statistics.median(tb))
-    empty: dict[str, float] = {}
-    from kubasolve.games.crossword.board import Board
-
-    blank_board = Board.empty(layout.rows, layout.cols, lex.alphabet)
-    for rack in EMPTY_RACKS:
-        ts = []
-        for _ in range(max(reps, 3)):
-            t0 = time.perf_counter()
-            move_arrays(blank_board, rack, lex, layout, tiles)
-            ts.append((time.perf_counter() - t0) * 1e3)
-        empty[rack] = statistics.median(ts)
-    report: dict[str, Any] = {
-        "positions": len(records),
-        "reps": reps,
-        "kubasolve": {"all_moves_median_us": statistics.median(ours_all), "all_moves_p90_us": _p90(ours_all),
-                      "best_move_median_us": statistics.median(ours_best), "best_move_p90_us": _p90(ours_best),
-                      "empty_board_ms": empty},
-    }
+    empty_template = next(r for r in records if r["tiles_on_board"] == 0)
+    for i, rack in enumerate(EMPTY_RACKS):
+        records.append({**empty_template, "id": -1 - i, "rack": "".join(sorted(rack.replace("?", ""))) + "?" * rack.count("?")})
     kit = wolges_kit()
+    ours: dict[int, tuple[float, float]] = {}
+    theirs: dict[int, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="kubasolve-wolges-") as tmp:
+        for rec in records:
+            board = Board.from_rows(rec["board"], lex.alphabet)
+            rack = rec["rack"]
+            move_arrays(board, rack, lex, layout, tiles)
+            ta, tb = [], []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                move_arrays(board, rack, lex, layout, tiles)
+                t1 = time.perf_counter()
+                best_move(board, rack, lex, layout, tiles)
+                t2 = time.perf_counter()
+                ta.append((t1 - t0) * 1e6)
+                tb.append((t2 - t1) * 1e6)
+            ours[rec["id"]] = (statistics.median(ta), statistics.median(tb))
+            if kit is not None:
+                row = _wolges_times(kit[0], kit[1], [rec], reps, Path(tmp))[rec["id"]]
+                theirs[rec["id"]] = (float(row["all_moves_us"]), float(row["best_move_us"]))
+    golden_ids = [r["id"] for r in records if r["id"] >= 0]
+    o_all = [ours[i][0] for i in golden_ids]
+    o_best = [ours[i][1] for i in golden_ids]
+    report: dict[str, Any] = {
+        "positions": len(golden_ids),
+        "reps": reps,
+        "kubasolve": {"all_moves_median_us": statistics.median(o_all), "all_moves_p90_us": _p90(o_all),
+                      "best_move_median_us": statistics.median(o_best), "best_move_p90_us": _p90(o_best),
+                      "empty_board_all_moves_ms": {rack: ours[-1 - i][0] / 1e3 for i, rack in enumerate(EMPTY_RACKS)}},
+    }
     if kit is None:
         report["wolges"] = None
         report["wolges_skipped"] = "no wolges kit (set KUBASOLVE_WOLGES_DIR or run ../shared/crossword/kit/build.sh /tmp/wolges-kit)"
         return report
-    binary, kwg = kit
-    empty_template = next(r for r in records if r["tiles_on_board"] == 0)
-    empty_records = [{**empty_template, "id": -1 - i, "rack": "".join(sorted(rack.replace("?", ""))) + "?" * rack.count("?")}
-                     for i, rack in enumerate(EMPTY_RACKS)]
-    with tempfile.TemporaryDirectory(prefix="kubasolve-wolges-") as tmp:
-        pos = Path(tmp) / "pos.jsonl"
-        pos.write_text("".join(json.dumps(r) + "\n" for r in records + empty_records))
-        out = subprocess.run([str(binary), str(kwg), str(pos), str(reps)], capture_output=True, text=True, check=True)
-    rows = {r["id"]: r for r in (json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))}
-    w_empty = {rack: float(rows[-1 - i]["all_moves_us"]) / 1e3 for i, rack in enumerate(EMPTY_RACKS)}
-    w_all = [float(rows[r["id"]]["all_moves_us"]) for r in records]
-    w_best = [float(rows[r["id"]]["best_move_us"]) for r in records]
+    w_all = [theirs[i][0] for i in golden_ids]
+    w_best = [theirs[i][1] for i in golden_ids]
     report["wolges"] = {"all_moves_median_us": statistics.median(w_all), "all_moves_p90_us": _p90(w_all),
                         "best_move_median_us": statistics.median(w_best), "best_move_p90_us": _p90(w_best),
-                        "empty_board_ms": w_empty}
+                        "empty_board_all_moves_ms": {rack: theirs[-1 - i][0] / 1e3 for i, rack in enumerate(EMPTY_RACKS)}}
     report["ratio_kubasolve_over_wolges"] = {
-        "all_moves_median": statistics.median(ours_all) / statistics.median(w_all),
-        "all_moves_p90": _p90(ours_all) / _p90(w_all),
-        "best_move_median": statistics.median(ours_best) / statistics.median(w_best),
-        "per_position_all_moves_median": statistics.median(a / w for a, w in zip(ours_all, w_all, strict=True)),
-        "per_position_best_move_median": statistics.median(a / w for a, w in zip(ours_best, w_best, strict=True)),
-        "empty_board": {rack: empty[rack] / w_empty[rack] for rack in EMPTY_RACKS},
+        "all_moves_median": statistics.median(o_all) / statistics.median(w_all),
+        "all_moves_p90": _p90(o_all) / _p90(w_all),
+        "best_move_median": statistics.median(o_best) / statistics.median(w_best),
+        "per_position_all_moves_median": statistics.median(a / w for a, w in zip(o_all, w_all, strict=True)),
+        "per_position_best_move_median": statistics.median(a / w for a, w in zip(o_best, w_best, strict=True)),
+        "empty_board_all_moves": {rack: ours[-1 - i][0] / theirs[-1 - i][0] for i, rack in enumerate(EMPTY_RACKS)},
     }
     return report
 

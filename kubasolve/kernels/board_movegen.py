@@ -182,8 +182,9 @@ def _ctz(b):
 def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, fr):
     """All placements of the current line through square ``anchor`` within squares ``left..right-1``.
 
-    A depth-first walk with an explicit stack (one frame per square; no recursion, so the compiled
-    kernel caches safely): frame ``i`` of ``fr`` holds the square, the GADDAG node it extends, the
+    A depth-first walk with an explicit stack (one frame per placed tile or run of board tiles; no
+    recursion, so the compiled kernel caches safely): frame ``i`` of ``fr`` holds the square, the
+    GADDAG node it extends, the
     phase (0 leftwards, 1 rightwards), the word start, the running score terms, the choice in
     progress (``2 * letter + variant``, variant 1 = a blank) and the stage of its continuation
     (0 next choice, 1 cross the separator, 2 extend one square further).
@@ -208,12 +209,35 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                     rack[x] += 1
                     rack[nl + 1] |= np.int64(1) << x
             e = fr[i, F_NODE]
+            msum = fr[i, F_MSUM]
+            wprod = fr[i, F_WPROD]
+            xsum = fr[i, F_XSUM]
+            npl = fr[i, F_NPLACED]
             if letter >= 0:
                 if code >= 0:
                     depth -= 1
                     continue
-                x = letter
-                code = 2 * x
+                # follow the whole run of tiles in the walk's direction in one frame
+                fr[i, F_CODE] = 0
+                c = e
+                step = -1 if fr[i, F_PHASE] == 0 else 1
+                limit = left if step < 0 else right - 1
+                ok = True
+                while True:
+                    t = lin[L_LETTER, pos]
+                    if ((g[c, 1] >> t) & 1) == 0:
+                        ok = False
+                        break
+                    c = (g[c, 0] >> FIRST_SHIFT) + _popcount(g[c, 1] & ((np.int64(1) << t) - 1))
+                    msum += lin[L_VALUE, pos]
+                    word[pos] = -1
+                    if pos == limit or lin[L_LETTER, pos + step] < 0:
+                        break
+                    pos += step
+                if not ok:
+                    depth -= 1
+                    continue
+                fr[i, F_POS] = pos
             else:
                 allowed = fr[i, F_ALLOWED]
                 code += 1
@@ -238,16 +262,8 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                 if not found:
                     depth -= 1
                     continue
-            fr[i, F_CODE] = code
-            c = (g[e, 0] >> FIRST_SHIFT) + _popcount(g[e, 1] & ((np.int64(1) << x) - 1))
-            msum = fr[i, F_MSUM]
-            wprod = fr[i, F_WPROD]
-            xsum = fr[i, F_XSUM]
-            npl = fr[i, F_NPLACED]
-            if letter >= 0:
-                msum += lin[L_VALUE, pos]
-                word[pos] = -1
-            else:
+                fr[i, F_CODE] = code
+                c = (g[e, 0] >> FIRST_SHIFT) + _popcount(g[e, 1] & ((np.int64(1) << x) - 1))
                 wm = lin[L_WMULT, pos]
                 xs = lin[L_XSCORE, pos]
                 if code & 1:
