@@ -110,3 +110,13 @@ def test_one_tile_move_forming_two_words_is_one_move():
     assert (by_square[(1, 2)].direction, by_square[(1, 2)].word) == ("across", "AT")
     assert (by_square[(2, 1)].direction, by_square[(2, 1)].word) == ("down", "AT")
     assert [(m.tiles, m.score) for m in got.moves] == [(m.tiles, m.score) for m in reference_moves(board, "T", lex, layout, TILES)]
+
+
+def test_exchanges_are_the_distinct_subsets_of_the_rack():
+    """Issue 10: "Exchange: some or all tiles, instead of playing"; equal tiles give one option."""
+    from kubasolve.games.crossword.movegen import exchanges
+
+    assert exchanges("AAB", TILES) == ["A", "B", "AA", "AB", "AAB"]
+    assert exchanges("E?", TILES) == ["?", "E", "E?"]
+    assert len(exchanges("ABCDEFG", TILES)) == 2**7 - 1
+    assert len(exchanges("EEEEEEE", TILES)) == 7

@@ -6,12 +6,14 @@ arrays and its output back into :class:`Placement` objects.
 
 Counting rule (the golden files'): a move is its set of newly placed (square, tile) pairs, a blank
 carrying its letter; a one-tile move forming words both ways is one move (reported across); on an
-empty board the across and the down plays both count. Exchanges and passes are not placements.
+empty board the across and the down plays both count. Exchanges and passes are not placements
+(:func:`exchanges` lists the distinct exchanges of a rack).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,6 +252,18 @@ def generate_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayou
     if top is not None:
         moves = moves[:top]
     return MoveList(count, moves, best if count else None)
+
+
+def exchanges(rack: str, tiles: TileSet) -> list[str]:
+    """Every distinct non-empty set of rack tiles that may be exchanged (letters A-Z order, blanks
+    last, as in rack strings); whether exchanging is allowed (bag size) is the referee's rule."""
+    letters, n_blanks = parse_rack(rack, tiles)
+    counts = sorted(Counter(letters).items())
+    options = [""]
+    for ch, n in counts:
+        options = [o + ch * k for o in options for k in range(n + 1)]
+    out = [o + "?" * b for o in options for b in range(n_blanks + 1)]
+    return sorted((o for o in out if o), key=lambda o: (len(o), o))
 
 
 def best_move(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Placement | None:
