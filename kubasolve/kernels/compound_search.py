@@ -40,13 +40,20 @@ def _walk(search_edges, lo, hi, codes, start, stop):
     return lo, hi, terminal
 
 
-@njit(cache=True, inline="always")
-def _letters_of(search_edges, lo, hi):
-    """Bit mask of the letters on the out-edges lo:hi."""
-    mask = np.uint64(0)
-    for e in range(lo, hi):
-        mask |= np.uint64(1) << np.uint64(search_edges[e] & LETTER_MASK)
-    return mask
+@njit(cache=True)
+def _by_first_letter(first, lo, hi):
+    """CSR over letters 0..63 of the parts lo..hi-1 by first letter: (start[65], parts in index order)."""
+    start = np.zeros(65, np.int64)
+    for p in range(lo, hi):
+        start[first[p] + 1] += 1
+    for c in range(64):
+        start[c + 1] += start[c]
+    fill = start[:64].copy()
+    parts = np.empty(max(hi - lo, 1), np.int64)
+    for p in range(lo, hi):
+        parts[fill[first[p]]] = p
+        fill[first[p]] += 1
+    return start, parts
 
 
 @njit(cache=True)
@@ -55,6 +62,11 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
 
     Parts ``0..n_table-1`` are table words, the others field words. Returns ``(flat, offsets)``:
     sequence ``s`` is ``flat[offsets[s]:offsets[s+1]]`` (part indices in compound order).
+
+    At each node only the parts whose first letter labels an out-edge are tried, found through a
+    first-letter index (table and field parts apart: once a compound holds ``max_field_parts`` field
+    words, the field parts are not looked at). Sequences come out grouped by first letter, not in
+    part-index order (callers sort).
     """
     n_parts = part_offsets.shape[0] - 1
     flat = np.empty(64, np.int32)
@@ -64,10 +76,13 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     n_seq = 0
     if n_parts < 2 or max_parts < 2:
         return flat[:0], offs[:1]
-    first = np.empty(n_parts, np.int64)  # first letter of each part: most parts fail there
+    first = np.empty(n_parts, np.int64)
     for p in range(n_parts):
         first[p] = part_codes[part_offsets[p]] if part_offsets[p + 1] > part_offsets[p] else 63
-    child_mask = np.zeros(max_parts + 1, np.uint64)
+    t_start, t_parts = _by_first_letter(first, 0, n_table)
+    f_start, f_parts = _by_first_letter(first, n_table, n_parts)
+    cand = np.empty((max_parts + 1, n_parts), np.int64)  # candidate parts per depth, built on entry
+    n_cand = np.zeros(max_parts + 1, np.int64)
     lo_s = np.empty(max_parts + 1, np.int64)
     hi_s = np.empty(max_parts + 1, np.int64)
     cur = np.empty(max_parts + 1, np.int64)
@@ -76,26 +91,23 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     lo_s[0] = root_lo
     hi_s[0] = root_hi
     cur[0] = 0
-    child_mask[0] = _letters_of(search_edges, root_lo, root_hi)
     depth = 0
     n_field = 0
+    n_cand[0] = _candidates(search_edges, root_lo, root_hi, t_start, t_parts, f_start, f_parts,
+                            n_field < max_field_parts, cand[0])
     while depth >= 0:
         advanced = False
-        if depth < max_parts and hi_s[depth] > lo_s[depth]:
-            while cur[depth] < n_parts:
-                p = cur[depth]
+        if depth < max_parts:
+            while cur[depth] < n_cand[depth]:
+                p = cand[depth, cur[depth]]
                 cur[depth] += 1
                 if used[p]:
-                    continue
-                is_field = p >= n_table
-                if is_field and n_field >= max_field_parts:
-                    continue
-                if (child_mask[depth] >> np.uint64(first[p])) & np.uint64(1) == 0:
                     continue
                 lo, hi, term = _walk(search_edges, lo_s[depth], hi_s[depth], part_codes, part_offsets[p], part_offsets[p + 1])
                 if lo < 0:
                     continue
                 used[p] = True
+                is_field = p >= n_table
                 if is_field:
                     n_field += 1
                 seq[depth] = p
@@ -103,7 +115,10 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 lo_s[depth] = lo
                 hi_s[depth] = hi
                 cur[depth] = 0
-                child_mask[depth] = _letters_of(search_edges, lo, hi)
+                n_cand[depth] = 0
+                if depth < max_parts and hi > lo:
+                    n_cand[depth] = _candidates(search_edges, lo, hi, t_start, t_parts, f_start, f_parts,
+                                                n_field < max_field_parts, cand[depth])
                 if depth >= 2 and term:
                     if n_flat + depth > flat.shape[0]:
                         bigger = np.empty(max(flat.shape[0] * 2, n_flat + depth), np.int32)
@@ -128,3 +143,19 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 if p >= n_table:
                     n_field -= 1
     return flat[:n_flat], offs[: n_seq + 1]
+
+
+@njit(cache=True, inline="always")
+def _candidates(search_edges, lo, hi, t_start, t_parts, f_start, f_parts, with_field, out):
+    """Parts whose first letter labels one of the out-edges lo:hi (table parts, then field parts if allowed)."""
+    n = 0
+    for e in range(lo, hi):
+        c = search_edges[e] & LETTER_MASK
+        for i in range(t_start[c], t_start[c + 1]):
+            out[n] = t_parts[i]
+            n += 1
+        if with_field:
+            for i in range(f_start[c], f_start[c + 1]):
+                out[n] = f_parts[i]
+                n += 1
+    return n

@@ -39,6 +39,10 @@ class TilePool:
 def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) -> list[tuple[int, ...]] | None:
     """Tile indices for every letter of every word, word ``i`` using exactly ``jokers[i]`` jokers,
     all tiles distinct; None when impossible."""
+    if not any(jokers):  # fast path: fixed tiles alone spell every letter (the usual case)
+        direct = _fixed_only(words, pool)
+        if direct is not None:
+            return direct
     positions = [(i, c) for i, w in enumerate(words) for c in w]
     remaining_in_word = [len(w) for w in words]
     fixed_left = {c: len(v) for c, v in pool.fixed.items()}
@@ -103,3 +107,21 @@ def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) ->
         else:
             out[i].append(pool.flex[k][0])
     return [tuple(o) for o in out]
+
+
+def _fixed_only(words: Sequence[str], pool: TilePool) -> list[tuple[int, ...]] | None:
+    """The assignment by fixed tiles only, in tile order (as the search finds it first), or None if they do not
+    suffice."""
+    next_fixed: dict[str, int] = {}
+    out = []
+    for w in words:
+        tiles = []
+        for c in w:
+            k = next_fixed.get(c, 0)
+            have = pool.fixed.get(c, ())
+            if k >= len(have):
+                return None
+            tiles.append(have[k])
+            next_fixed[c] = k + 1
+        out.append(tuple(tiles))
+    return out

@@ -183,8 +183,11 @@ class KubagramSolver:
         )
         moves = []
         assignments: dict[tuple[str, int], tuple[int, ...] | None] = {}  # one search per field word and joker count
-        for s in range(len(offs) - 1):
-            seq = [int(p) for p in flat[offs[s] : offs[s + 1]]]
+        bounds = offs.tolist()
+        flat_parts = flat.tolist()
+        # the kernel groups sequences by first letter; part-index order (a prefix first) keeps results stable
+        sequences = sorted(flat_parts[bounds[s] : bounds[s + 1]] for s in range(len(bounds) - 1))
+        for seq in sequences:
             move = self._compound_move(position, seq, field, pool, assignments)
             if move is not None:
                 moves.append(move)
