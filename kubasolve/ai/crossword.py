@@ -89,6 +89,17 @@ def _best(referee: Referee, board: Any, rack: str) -> Any:
     return best_move(board, rack, referee.lexicon, referee.layout, referee.tiles, bingo_bonus=referee.rules.bingo_bonus)
 
 
+def forced_reply(referee: Referee, state: CrosswordState) -> CrosswordAction | None:
+    """Challenge mode: challenge the previous play if it formed a word outside the lexicon; accept
+    (pass) a going-out play that is valid. None when the AI is free to choose."""
+    last = state.last_play
+    if last is None:
+        return None
+    if any(w.lower() not in referee.lexicon for w in last.words):
+        return CrosswordAction("challenge")
+    return CrosswordAction("pass") if last.went_out else None
+
+
 def _leave_of(rack: str, tiles: Any) -> str:
     return take_from_rack(rack, "".join(ch for _, _, ch in tiles))
 
@@ -100,8 +111,9 @@ class ScorePolicy:
     name: str = "score"
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        if state.last_play is not None and state.last_play.went_out:
-            return CrosswordAction("pass")
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced
         move = _best(referee, state.board, state.rack())
         return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
 
@@ -148,8 +160,9 @@ class EquityPolicy:
     endgame: bool = True
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        if state.last_play is not None and state.last_play.went_out:
-            return CrosswordAction("pass")
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced
         if not state.bag and self.endgame:
             return endgame_move(referee, state)
         leaves = self.leaves or load_leaves(referee.tiles.name)
@@ -170,8 +183,9 @@ class SimPolicy:
     leaves: LeaveTable | None = None
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        if state.last_play is not None and state.last_play.went_out:
-            return CrosswordAction("pass")
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced
         if not state.bag:
             return endgame_move(referee, state)
         leaves = self.leaves or load_leaves(referee.tiles.name)

@@ -92,8 +92,6 @@ def test_leave_fit_recovers_known_values():
 
     letters = ["A", "E", "Q", "?"]
     truth = {"A": 1.0, "E": 2.0, "Q": -6.0, "?": 12.0}
-    import itertools
-
     data = []
     for n in range(1, 5):
         for leave in itertools.combinations_with_replacement("AEQ?", n):
@@ -159,3 +157,16 @@ def test_simulate_records_do_not_depend_on_workers():
     assert [r["game"] for r in recs] == [0, 1] and recs[0]["seats"] == ["score", "score#2"]
     with pytest.raises(RulesError, match="2 to 4 players"):
         simulate(1, ["score"])
+
+
+def test_ais_challenge_a_phony_in_challenge_mode(nl_lexicon):
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    ref = Referee(nl_lexicon, CrosswordRules(word_check="challenge"))
+    st = ref.new_game(2, 2)
+    st = replace(st, racks=tuple("EEKQSXZ" if p == st.current else r for p, r in enumerate(st.racks)))
+    phony = ref.apply(st, {"type": "place", "move": "8G QXZ"})
+    for name in ("score", "equity", "sim"):
+        assert make_policy(name).turn(ref, phony).type == "challenge"
+    fine = ref.apply(st, {"type": "place", "move": "8G ZEE"})  # a real word: no challenge
+    assert make_policy("score").turn(ref, fine).type == "place"

@@ -29,6 +29,7 @@ from kubasolve.errors import IllegalMoveError, PositionError, StateError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
 from kubasolve.games.crossword.movegen import Placement
+from kubasolve.games.crossword.reference import _judge, _run
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.lexicon import Lexicon
 
@@ -277,17 +278,6 @@ class _AnyWord:
         return True
 
 
-def _run(cells: list[list[str]], r: int, c: int, dr: int, dc: int) -> tuple[int, int, int]:
-    """(start row, start col, length) of the run of tiles through (r, c) in direction (dr, dc)."""
-    n_rows, n_cols = len(cells), len(cells[0])
-    while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols and cells[r - dr][c - dc] != ".":
-        r, c = r - dr, c - dc
-    n = 0
-    while 0 <= r + n * dr < n_rows and 0 <= c + n * dc < n_cols and cells[r + n * dr][c + n * dc] != ".":
-        n += 1
-    return r, c, n
-
-
 def take_from_rack(rack: str, tiles: str) -> str:
     """``rack`` without ``tiles`` (``?`` or a lower-case letter takes a blank); IllegalMoveError names the missing ones."""
     need = Counter(BLANK if ch.islower() or ch == BLANK else ch for ch in tiles)
@@ -393,8 +383,6 @@ class Referee:
 
     def _score(self, board: Board, rack: str, tiles: Sequence[tuple[int, int, str]], d: int) -> Placement:
         """The placement scored by the move generator's reference scorer (10a's reference module)."""
-        from kubasolve.games.crossword.reference import _judge
-
         old = [list(row) for row in board.to_rows()]
 
         def value(ch: str) -> int:
