@@ -17,6 +17,7 @@ from kubasolve.engine.registry import (
     ApplyMove,
     GameParams,
     Meta,
+    MoveTimeMs,
     Name,
     Params,
     Seed,
@@ -30,8 +31,11 @@ from kubasolve.engine.registry import (
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
 
 MAX_PLAYERS = 8
-AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:([1-9]|[12][0-9]|30))?$",
-                             description="an AI: random, greedy, planner or planner:DEPTH (depth 1-30)")]
+AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?$",
+                             description="an AI: random, greedy, planner, planner:DEPTH (1-30), search, search:NODES (1-100000)")]
+MAX_PLANNER_DEPTH = 30
+MAX_SEARCH_NODES = 100_000
+"""Simulated turns the search AI may be given (about 2 ms each: ~3 minutes)."""
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
@@ -88,6 +92,8 @@ class AiMoveParams(GameParams):
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     apply: ApplyMove = True
     state: WithState = True
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: Annotated[int, Meta(ge=1, le=MAX_SEARCH_NODES, description="simulated turns for the search AI")] | None = None
 
 
 def _game(p: GameParams, session: Session) -> KubagramSessionGame:
@@ -181,10 +187,34 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     return _answer(p.game, game, p.state)
 
 
+def _policy(p: AiMoveParams) -> Any:
+    """The AI named by ``p.ai``, with the request's budget (only the search AI takes one)."""
+    from dataclasses import replace
+
+    from kubasolve.ai.kubagram import SearchPolicy, make_policy
+
+    base, _, arg = p.ai.partition(":")
+    limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
+    if arg and limit is not None and int(arg) > limit:
+        raise KubasolveError(f"params.ai: {base}:N takes N from 1 to {limit}", key="params.ai")
+    try:
+        policy = make_policy(p.ai, p.seed)
+    except RulesError as exc:
+        raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
+    if p.max_nodes is None and p.movetime_ms is None:
+        return policy
+    if not isinstance(policy, SearchPolicy):
+        key = "max_nodes" if p.max_nodes is not None else "movetime_ms"
+        raise KubasolveError(f"params.{key}: only the search AI takes a budget (ai: \"search\")", key=f"params.{key}")
+    # the time alone bounds the search when no node budget is given
+    nodes = p.max_nodes if p.max_nodes is not None or p.movetime_ms is None else None
+    return replace(policy, max_nodes=nodes, movetime_ms=p.movetime_ms)
+
+
 @command("kubagram.ai-move", AiMoveParams)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions."""
-    from kubasolve.ai.kubagram import make_policy
+    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions. The search AI
+    takes a budget: ``movetime_ms`` and/or ``max_nodes`` (it answers with the best turn fully searched by then)."""
 
     game = _game(p, session)
     if game.state.over:
@@ -193,10 +223,7 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if tiles > MAX_CLAIM_FIELD:
         raise LimitError(f"the AIs search fields of at most {MAX_CLAIM_FIELD} tiles, this one holds {tiles} "
                          "(claim words to shrink it, or choose from kubagram.legal-moves)", key="params.game")
-    try:
-        policy = make_policy(p.ai, p.seed)
-    except RulesError as exc:
-        raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
+    policy = _policy(p)
     actions = policy.turn(game.referee, game.state)
     if p.apply:
         for a in actions:

@@ -18,6 +18,7 @@ from kubasolve.engine.registry import (
     GameId,
     GameParams,
     Meta,
+    MoveTimeMs,
     Name,
     Params,
     Session,
@@ -116,24 +117,32 @@ class SolveParams(Params):
     fewest_changes: bool = False
     method: Literal["auto", "dp", "ilp"] = "auto"
     rules: RummikubRulesSpec | UnsetType = UNSET
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: Annotated[int, Meta(ge=1, le=10**9, description="DP states (or ILP branch-and-bound nodes) to explore")] | None = None
 
 
 @command("rummikub.solve", SolveParams)
 def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
-    """Best play for ``table`` + ``rack`` (text or lists of tiles), or for the player to move in ``game``."""
+    """Best play for ``table`` + ``rack`` (text or lists of tiles), or for the player to move in ``game``; with a budget
+    (``movetime_ms``, ``max_nodes``) the best play found by then, ``proven_optimal`` false if it ran out."""
     from kubasolve.games.rummikub import parse_table, parse_tiles, solve
 
     if p.game is not UNSET:
         clash = [k for k in ("table", "rack", "rules") if getattr(p, k) is not UNSET]
         if clash:
             raise KubasolveError(f"params.{clash[0]}: not allowed with game (the game holds it)", key=f"params.{clash[0]}")
-        return _game(p.game, session).best_move(p.objective).to_dict()
+        game = _game(p.game, session)
+        # as game.best_move, with the request's method and budget
+        first_meld = not game.melded[game.turn]
+        return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, method=p.method,
+                     max_nodes=p.max_nodes, time_limit_ms=p.movetime_ms).to_dict()
     if p.rack is UNSET:
         raise KubasolveError('params.rack: required (with "table"), or give "game"', key="params.rack")
     rules = _rules(p.rules)
     table = parse_table(p.table if p.table is not UNSET else [], rules)
     rack = parse_tiles(p.rack, rules)
-    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld, minimise_changes=p.fewest_changes, method=p.method)
+    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld, minimise_changes=p.fewest_changes, method=p.method,
+                max_nodes=p.max_nodes, time_limit_ms=p.movetime_ms)
     return sol.to_dict()
 
 

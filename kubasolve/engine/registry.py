@@ -48,17 +48,21 @@ __all__ = [
     "LIMITS",
     "MAX_INT",
     "UNSET",
-    "Budget",
+    "ApplyMove",
     "Command",
     "GameId",
+    "GameParams",
     "LexiconName",
+    "MaxNodes",
     "Meta",
+    "MoveTimeMs",
     "Name",
     "NoParams",
     "Params",
     "Seed",
     "Session",
     "UnsetType",
+    "WithState",
     "command",
     "decode_params",
     "given",
@@ -105,13 +109,6 @@ class GameParams(Params):
     """Base of the parameters of a command on a running game (``game`` names it)."""
 
     game: GameId
-
-
-class Budget(Params):
-    """Mixin for commands that search: an optional time and/or node budget."""
-
-    movetime_ms: MoveTimeMs | None = None
-    max_nodes: MaxNodes | None = None
 
 
 P = TypeVar("P", bound=Params)
