@@ -11,7 +11,7 @@ import pytest
 
 from kubasolve.ai.rummikub import ai_move, play_game, simulate
 from kubasolve.errors import IllegalMoveError, PositionError
-from kubasolve.games.rummikub import RummikubRules, check_play, parse_tiles
+from kubasolve.games.rummikub import RummikubRules, check_play, parse_tiles, solve
 from kubasolve.games.rummikub.game import RummikubGame
 from kubasolve.games.rummikub.tiles import tile_name
 
@@ -80,13 +80,63 @@ def test_winner_scores_what_the_losers_lose_and_a_joker_costs_30() -> None:
 
 
 def test_game_ends_when_the_pool_is_empty_and_nobody_can_play() -> None:
-    """Rule: "The game ends when a player has no tiles left, or when the pool is empty and nobody can play"."""
+    """Rule: with an empty pool play goes on "totdat niemand meer een geldige zet kan doen" (until nobody can
+    make a valid move); then the lowest rack wins."""
     g = _game_with(["r10 b2", "k1 J"], pool="")
+    g.apply({"type": "draw"})
+    # nobody can meld 30 from these racks: the first pass ends the game
+    # player 0 holds r10 b2 (12 points), player 1 holds k1 J (31): the lowest rack wins
+    assert g.over and g.winner == 0 and g.scores == [31, -31] and g.end_reason == "no-legal-move"
+
+
+def test_round_of_passes_setting_ends_after_a_whole_round() -> None:
+    """The earlier reading as a rule setting: ``empty_pool_end = "round-of-passes"``."""
+    rules = RummikubRules(empty_pool_end="round-of-passes")
+    g = RummikubGame.new(2, seed=0, rules=rules)
+    g.racks = [sorted(parse_tiles("r10 b2", rules)), sorted(parse_tiles("k1 J", rules))]
+    g.pool = []
     g.apply({"type": "draw"})
     assert not g.over
     g.apply({"type": "draw"})
-    # player 0 holds r10 b2 (12 points), player 1 holds k1 J (31): the lowest rack wins
-    assert g.over and g.winner == 0 and g.scores == [31, -31]
+    assert g.over and g.winner == 0 and g.end_reason == "round-of-passes"
+
+
+# min_first_meld 90 with four greedy players: some games run the pool dry with players unable to meld
+BLOCKED = RummikubRules(min_first_meld=90)
+
+
+def _greedy_until(seed: int, rules: RummikubRules, stop) -> RummikubGame:  # type: ignore[no-untyped-def]
+    g = RummikubGame.new(4, seed=seed, rules=rules)
+    for _ in range(500):
+        if g.over or stop(g):
+            break
+        g.apply(ai_move(g, "greedy"))
+    return g
+
+
+def test_a_played_game_reaches_the_no_legal_move_ending() -> None:
+    """Rule: the game ends when the pool is empty and nobody can make a valid move (reached through play)."""
+    g = _greedy_until(0, BLOCKED, lambda g: False)
+    assert g.over and g.end_reason == "no-legal-move" and g.pool == []
+    for p in range(4):  # independently: no player has any play (first meld rules for those who have not melded)
+        sol = solve(g.table, g.racks[p], BLOCKED, "tiles", first_meld=not g.melded[p], method="ilp")
+        assert not sol.found
+    assert g.winner == min(range(4), key=lambda p: (g.rack_value(p), p))
+    assert RummikubGame.from_dict(g.to_dict()).end_reason == "no-legal-move"
+
+
+def test_voluntary_passes_do_not_end_the_game_while_someone_can_play() -> None:
+    """A whole round of passes with an empty pool ends the game only under ``round-of-passes``."""
+    g = _greedy_until(0, BLOCKED, lambda g: not g.pool and g.has_legal_play(g.turn))
+    assert not g.over and not g.pool and g.has_legal_play(g.turn)
+    moves = list(g.moves)
+    for setting, ends in (("no-legal-move", False), ("round-of-passes", True)):
+        rules = RummikubRules(min_first_meld=90, empty_pool_end=setting)
+        h = RummikubGame.new(4, seed=0, rules=rules).replay(moves)
+        for _ in range(4):  # everyone passes once although the first player could play
+            if not h.over:
+                h.apply({"type": "draw"})
+        assert h.over is ends and (not ends or h.end_reason == "round-of-passes")
 
 
 def test_json_state_replays_to_the_same_game() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubasolve.errors import IllegalMoveError, PositionError
+from kubasolve.errors import IllegalMoveError, PositionError, StateError
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.sets import canonical_set, describe_set, set_value
 from kubasolve.games.rummikub.solver import Objective, Solution, check_play, solve
@@ -46,6 +46,8 @@ class RummikubGame:
     """Every applied move, as given (replayable from the seed)."""
     passes: int = 0
     """Consecutive turns without a play while the pool is empty."""
+    end_reason: str | None = None
+    """Why the game ended: ``"out"`` (a rack emptied), ``"no-legal-move"`` or ``"round-of-passes"``."""
     over: bool = False
     winner: int | None = None
     scores: list[int] | None = None
@@ -56,9 +58,18 @@ class RummikubGame:
     ) -> RummikubGame:
         """Shuffle the box with ``random.Random(seed)`` and deal ``rules.tiles_dealt`` tiles to each player."""
         rules = rules or RummikubRules()
-        names = list(players) if players else [f"player{i + 1}" for i in range(n_players)]
-        if not 2 <= len(names) <= 8:
-            raise PositionError(f"a game needs 2 to 8 players, got {len(names)}")
+        if type(seed) is not int:
+            raise PositionError(f"the seed must be an integer, got {seed!r}")
+        if players is None:
+            if type(n_players) is not int or not 2 <= n_players <= MAX_PLAYERS:
+                raise PositionError(f"a game needs 2 to {MAX_PLAYERS} players, got {n_players!r}")
+            names = [f"player{i + 1}" for i in range(n_players)]
+        else:
+            if isinstance(players, str) or not 2 <= len(players) <= MAX_PLAYERS:
+                raise PositionError(f"a game needs a list of 2 to {MAX_PLAYERS} player names, got {players!r:.80}")
+            names = list(players)
+            if not all(isinstance(n, str) and 0 < len(n) <= 64 for n in names):
+                raise PositionError("player names must be non-empty strings of at most 64 characters")
         if len(names) * rules.tiles_dealt > rules.total_tiles:
             raise PositionError(
                 f"{len(names)} players x {rules.tiles_dealt} tiles is more than the {rules.total_tiles} tiles in the box"
@@ -142,15 +153,26 @@ class RummikubGame:
             self.passes = self.passes + 1 if not drawn else 0
         self.moves.append(_plain_move(move, self.rules))
         if not self.racks[player]:
-            self._finish(player)
-        elif self.passes >= len(self.players):
-            # the pool is empty and nobody could play for a whole round: lowest rack wins
-            self._finish(min(range(len(self.players)), key=lambda p: (self.rack_value(p), p)))
+            self._finish(player, "out")
+        elif self.passes and self._blocked():
+            # the pool is empty and play cannot go on: the lowest rack wins
+            self._finish(min(range(len(self.players)), key=lambda p: (self.rack_value(p), p)), self.rules.empty_pool_end)
         else:
             self.turn = (self.turn + 1) % len(self.players)
 
-    def _finish(self, winner: int) -> None:
+    def _blocked(self) -> bool:
+        """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)?"""
+        if self.rules.empty_pool_end == "round-of-passes":
+            return self.passes >= len(self.players)
+        return not any(self.has_legal_play(p) for p in range(len(self.players)))
+
+    def has_legal_play(self, player: int) -> bool:
+        """True if ``player`` could play at least one tile now (first-meld rules until they have melded)."""
+        return solve(self.table, self.racks[player], self.rules, Objective.TILE_COUNT, first_meld=not self.melded[player]).found
+
+    def _finish(self, winner: int, reason: str) -> None:
         self.over = True
+        self.end_reason = reason
         self.winner = winner
         values = [self.rack_value(p) for p in range(len(self.players))]
         self.scores = [-v for v in values]
@@ -178,14 +200,55 @@ class RummikubGame:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RummikubGame:
-        """Rebuild a game from :meth:`to_dict` output by replaying its moves from the seed (checks them all)."""
-        try:
-            rules = RummikubRules.from_dict(data.get("rules", {}))
-            game = cls.new(len(data["players"]), int(data["seed"]), rules, data["players"])
-            moves = data.get("moves", [])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"bad Rummikub game state: {exc}") from None
-        return game.replay(moves)
+        """Rebuild a game from :meth:`to_dict` output by replaying its moves from the seed (each move checked).
+
+        Strict: ``seed`` must be an integer, ``players`` a list of 2-8 names, ``moves`` a list of at most
+        ``MAX_MOVES`` moves (sizes are checked before anything is built); unknown keys are refused; every other
+        key given (``turn``, ``table``, ``racks`` (``null``: hidden), ``rack_sizes``, ``pool_size``, ``melded``,
+        ``over``, ``winner``, ``scores``) must equal the replay's, same JSON types included, or a
+        :class:`~kubasolve.errors.StateError` names the key and what differs. A move that does not
+        replay is an :class:`~kubasolve.errors.IllegalMoveError` naming its number."""
+        if not isinstance(data, dict):
+            raise PositionError("a Rummikub game state must be an object (the output of to_dict / rummikub.state)")
+        unknown = sorted(set(data) - _STATE_KEYS, key=str)
+        if unknown:
+            raise PositionError(
+                f"unknown key(s) in the Rummikub game state: {', '.join(map(str, unknown))};"
+                f" known: {', '.join(sorted(_STATE_KEYS))}"
+            )
+        for key in ("seed", "players"):
+            if key not in data:
+                raise PositionError(f"the Rummikub game state needs {key!r}")
+        seed = data["seed"]
+        if type(seed) is not int or not -(2**63) <= seed < 2**63:
+            raise PositionError(f"seed must be an integer (below 2**63 in size), got {seed!r:.40}")
+        players = data["players"]
+        if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+            raise PositionError(f"players must be a list of 2 to {MAX_PLAYERS} names, got {players!r:.80}")
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+            raise PositionError(f"moves must be a list of at most {MAX_MOVES} moves")
+        rules = RummikubRules.from_dict(data.get("rules", {}))
+        game = cls.new(len(players), seed, rules, players).replay(moves)
+        mismatch = game.disagreement(data)
+        if mismatch:
+            raise StateError(mismatch)
+        return game
+
+    def disagreement(self, data: dict[str, Any]) -> str | None:
+        """Why the snapshot ``data`` does not describe this game (the first key that differs), or None."""
+        mine = self.to_dict()
+        if "rules" in data and RummikubRules.from_dict(data["rules"]) != self.rules:
+            return "rules differ from the game's"
+        for key in ("turn", "table", "racks", "rack_sizes", "pool_size", "melded", "over", "winner", "scores"):
+            if key not in data or (key == "racks" and data[key] is None):
+                continue
+            if not _same_json(data[key], mine[key]):
+                return (
+                    f"{key} is {_short(data[key])} but replaying the moves from seed {self.seed} gives"
+                    f" {_short(mine[key])}"
+                )
+        return None
 
     def replay(self, moves: Sequence[dict[str, Any]]) -> RummikubGame:
         """Apply ``moves`` in order (each checked); returns self."""
@@ -203,6 +266,31 @@ class RummikubGame:
         for p, r in enumerate(self.racks):
             lines.append(f"{self.players[p]}: {format_tiles(r, self.rules)}")
         return "\n".join(lines)
+
+
+MAX_PLAYERS = 8
+MAX_MOVES = 20_000
+"""Longest move list a saved game may replay (a real game has a few hundred)."""
+_STATE_KEYS = frozenset(
+    ("rules", "seed", "players", "turn", "table", "racks", "rack_sizes", "pool_size", "melded", "over", "winner",
+     "scores", "moves")
+)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, types included (``true`` is not ``1``, ``3.0`` is not ``3``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _plain_move(move: dict[str, Any], rules: RummikubRules) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from kubasolve.errors import RulesError
 DEFAULT_COLOUR_LETTERS = "rbokgmwc"
 #: Settings of ``RummikubRules.joker_retrieval``.
 JOKER_RETRIEVAL = ("strict", "free")
+#: Settings of ``RummikubRules.empty_pool_end``.
+EMPTY_POOL_END = ("no-legal-move", "round-of-passes")
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,10 @@ class RummikubRules:
     joker_retrieval: str = "strict"
     """``"strict"`` (the rulebook): a table joker keeps the tile it stands for unless that tile, from the
     rack, takes its place; ``"free"``: table jokers may move to any set (rummikub-solver's reading)."""
+    empty_pool_end: str = "no-legal-move"
+    """When the pool is empty: ``"no-legal-move"`` (the rulebook: play goes on "totdat niemand meer een geldige
+    zet kan doen", until nobody can make a valid move; a pass ends the game only when no player has a legal
+    play) or ``"round-of-passes"`` (a whole round of passes ends it, even if a player could still play)."""
 
     def __post_init__(self) -> None:
         def check(ok: bool, message: str) -> None:
@@ -54,7 +60,7 @@ class RummikubRules:
 
         for f in fields(self):
             value = getattr(self, f.name)
-            expected = str if f.name in ("colour_letters", "joker_retrieval") else int
+            expected = str if f.name in ("colour_letters", "joker_retrieval", "empty_pool_end") else int
             check(type(value) is expected, f"{f.name} must be {expected.__name__}, got {value!r}")
         check(1 <= self.numbers <= 26, f"numbers must be 1..26, got {self.numbers}")
         check(1 <= self.colours <= 8, f"colours must be 1..8, got {self.colours}")
@@ -77,6 +83,10 @@ class RummikubRules:
         check(
             self.joker_retrieval in JOKER_RETRIEVAL,
             f"joker_retrieval must be one of {', '.join(JOKER_RETRIEVAL)}, got {self.joker_retrieval!r}",
+        )
+        check(
+            self.empty_pool_end in EMPTY_POOL_END,
+            f"empty_pool_end must be one of {', '.join(EMPTY_POOL_END)}, got {self.empty_pool_end!r}",
         )
 
     # --- derived sizes -------------------------------------------------------------------------
@@ -125,5 +135,9 @@ class RummikubRules:
         return cls.from_dict(data.get("rummikub", data))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the settings (JSON/TOML friendly)."""
-        return asdict(self)
+        """Plain dict of the settings (JSON/TOML friendly). ``empty_pool_end`` is left out at its default (the
+        rulebook's), so saved states stay readable by readers that predate the setting."""
+        out = asdict(self)
+        if out["empty_pool_end"] == EMPTY_POOL_END[0]:
+            del out["empty_pool_end"]
+        return out
