@@ -295,16 +295,18 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                 elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
                     sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
                     _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
-            continue
+            stage = 1  # fall through to the continuations
         has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
         c = fr[i, F_CHILD]
         if stage == 1:
             fr[i, F_STAGE] = 2
             if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and (g[c, 1] >> nl) & 1:
                 s = (g[c, 0] >> FIRST_SHIFT) + _popcount(g[c, 1] & ((np.int64(1) << nl) - 1))
-                depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
-                              g, lin, rack, ctx, bound, fr, best_mode)
-            continue
+                new_depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                                  g, lin, rack, ctx, bound, fr, best_mode)
+                if new_depth != depth:
+                    depth = new_depth
+                    continue
         fr[i, F_STAGE] = 0
         if fr[i, F_PHASE] == 0:
             if pos > left and (lin[L_LETTER, pos - 1] >= 0 or has_tiles):
