@@ -133,3 +133,25 @@ def test_simulation_records_do_not_depend_on_the_worker_count() -> None:
     assert [x["game"] for x in lines] == [0, 1, 2, 3] and lines[1]["seats"] == ["planner", "greedy"]
     rows = r1.rows()
     assert sum(r["wins"] for r in rows) == pytest.approx(4) and all(r["ci95_low"] <= r["win_rate"] <= r["ci95_high"] for r in rows)
+
+
+def _state_with(referee: Referee, hand: str, table: tuple[Group, ...] = ()) -> ColoniiState:
+    s = referee.new_game(0, 2)
+    return ColoniiState(referee.rules, 0, 2, s.deck, (hand, s.hands[1]), table, (sum(g.stake for g in table), 0))
+
+
+def test_planner_defends_its_word_where_greedy_takes_the_points() -> None:
+    """Greedy builds IA (+2); the planner chains CA on its cheap word TAC (+1): a colony cannot be conquered."""
+    ref = Referee(small_lexicon(["tac", "ca", "ia"]), ColoniiRules())
+    state = _state_with(ref, "ia", (Group(("tac",), 0, 4),))
+    assert GreedyPolicy().turn(ref, state).moves[0].word == "ia"
+    planned = PlannerPolicy().turn(ref, state).moves
+    assert [(m.play, m.word) for m in planned] == [("chain", "ca")]
+
+
+def test_planner_keeps_a_high_card_for_conquests() -> None:
+    """Greedy spends the X on XI (+4); the planner builds IA (+2) and keeps X (3) for a conquest."""
+    ref = Referee(small_lexicon(["xi", "ia"]), ColoniiRules())
+    state = _state_with(ref, "xia")
+    assert GreedyPolicy().turn(ref, state).moves[0].word == "xi"
+    assert [m.word for m in PlannerPolicy().turn(ref, state).moves] == ["ia"]
