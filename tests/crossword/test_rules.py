@@ -361,3 +361,17 @@ def test_place_by_gcg_move_text(lex):
     b = ref.apply(st, {"type": "place", "tiles": [[7, 6, "C"], [7, 7, "A"], [7, 8, "T"]]})
     assert a.to_dict() == b.to_dict()
     assert a.history[-1][1].tiles == ((7, 6, "C"), (7, 7, "A"), (7, 8, "T"))
+
+
+def test_no_diagonal_words_and_adjacent_tiles_form_one_longer_word(lex):
+    """'No diagonal words; words are separated by empty squares unless they form one longer word.'"""
+    ref = Referee(lex)
+    st = _state(ref, CAT_ROWS, rack="ASEEZEX")
+    with pytest.raises(IllegalMoveError, match="not in one row or one column"):
+        ref.apply(st, {"type": "place", "tiles": [[8, 9, "A"], [9, 10, "S"]]})
+    # an S right after CAT does not make a separate one-letter word: it makes the longer word CATS
+    judged = ref.judge_placement(st.board, "ASEEZEX", [(7, 9, "S")])
+    assert judged.words == ("CATS",)
+    # tiles placed right before a word join it too: A + S before CAT is ASCAT, not in the list
+    with pytest.raises(IllegalMoveError, match="not in the lexicon: ASCAT"):
+        ref.apply(st, {"type": "place", "tiles": [[7, 4, "A"], [7, 5, "S"]]})
