@@ -100,3 +100,9 @@ def test_engine_rule_schema_matches_the_rule_class() -> None:
     from kubasolve.games.colonii.rules import ColoniiRules
 
     assert set(ColoniiRulesSpec.__struct_fields__) | {"alphabet"} == {f.name for f in fields(ColoniiRules)}
+
+
+@pytest.mark.parametrize("history", [[[0, {"type": "fly"}]], [[0, "pass"]], [["x", {"type": "pass"}]], "none"])
+def test_engine_refuses_malformed_saved_states_as_bad_state(history: Any) -> None:
+    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": history}
+    assert ask(Session(), "colonii.new-game", state=state)["error"]["code"] == "bad-state"

@@ -170,6 +170,8 @@ class ColoniiState:
             history = [(int(p), action_from_dict(a)) for p, a in data["history"]]
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"incomplete colonii state: {exc}") from None
+        except IllegalMoveError as exc:
+            raise StateError(f"the state's history holds a malformed action: {exc}") from None
         ref = referee or default_referee(rules)
         if ref.rules != rules:
             ref = default_referee(rules, ref.lexicon)
