@@ -31,9 +31,11 @@ word ``g[e, 0]`` and the mask share a cache line (``kubasolve/kernels/gaddag_bui
 
 Outputs go into fixed-capacity arrays (no allocation in the walk); the count is exact even when the
 capacity is exceeded (the caller then retries with a larger buffer). In best-move mode nothing is
-written but the best record: anchors are taken in order of an upper bound of their moves (every
-window of squares a move can cover, exact but for the letters, see ``_anchor_bound``) and the search
-stops at the first anchor whose bound cannot beat the best move found; inside an anchor a branch is
+written but the best record: anchors are taken in order of a cheap upper bound of their moves (the
+best premiums of the squares they can reach, every tile at the rack's best value) and the search
+stops at the first anchor whose bound cannot beat the best move found; an anchor is skipped when a
+tight bound (every window of squares a move can cover, exact but for the letters, see
+``_anchor_bound``) cannot beat it either; inside an anchor a branch is
 cut when the tiles still to place, on the best premiums of the anchor's window, cannot lift it
 above the best (``_line_bound``).
 """
@@ -49,7 +51,7 @@ FIRST_SHIFT = 32
 BLANK_FLAG = 64
 
 # rows of the per-line table ``lin``
-L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR = 0, 1, 2, 3, 4, 5, 6
+L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR, L_CAP = 0, 1, 2, 3, 4, 5, 6, 7
 # slots of the scalar context ``ctx``
 C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK = range(12)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
@@ -408,7 +410,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_BINGO] = bingo_bonus
     ctx[C_NL] = n_letters
     ctx[C_NRACK] = n_rack
-    lin = np.zeros((7, width), np.int64)
+    lin = np.zeros((8, width), np.int64)
     word = np.full(width, -1, np.int64)
     bound = np.zeros((4, n_rack + 1), np.int64)
     frames = np.zeros((width + 2, 16), np.int64)
@@ -429,7 +431,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                 j += 1
         rvals = np.sort(rvals)[::-1].copy()
         n_lines = lines.shape[0]
-        lin_all = np.zeros((n_lines, 7, width), np.int64)
+        lin_all = np.zeros((n_lines, 8, width), np.int64)
         filled = np.zeros(n_lines, np.bool_)
         scratch = np.zeros((3, width + 1), np.int64)
         ub = np.zeros(n_work, np.int64)
@@ -437,14 +439,31 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             k = work[it, 0]
             if not filled[k]:
                 _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin_all[k])
+                # the most a tile placed on each square can be worth (its cross-set and the rack)
+                for p in range(line_len[k]):
+                    cm = lin_all[k, L_XMASK, p] & rack[n_letters + 1]
+                    cap = 0
+                    x = 0
+                    while cm != 0:
+                        if cm & 1 and val[x] > cap:
+                            cap = val[x]
+                        cm >>= 1
+                        x += 1
+                    lin_all[k, L_CAP, p] = cap
                 filled[k] = True
-            ub[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0])
+            # a cheap bound first (the best premiums of the window, each tile at the best value)
+            wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
+            _line_bound(lin_all[k], wl, wr + 1, best_val, n_rack, bound, scratch)
+            ub[it] = (bound[3, 0] + bound[0, n_rack]) * bound[1, n_rack] + bound[2, n_rack] + (bingo_bonus if n_rack == rack_size else 0)
         order = np.argsort(-ub, kind="mergesort")
         for j in range(n_work):
             it = order[j]
             if ub[it] <= ctx[C_BEST]:
                 break
             k = work[it, 0]
+            # the tight bound only for the anchors the cheap one cannot rule out
+            if _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0]) <= ctx[C_BEST]:
+                continue
             ctx[C_LINE] = k
             ctx[C_DIR] = line_dir[k]
             ctx[C_LEN] = line_len[k]
@@ -602,7 +621,8 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
     not touching tiles outside it, 1..rack-size empty squares, none with an empty cross-set) the
     score is exact but for the letters: each empty square ``i`` adds ``v * lm_i * (W + wm_i if it
     hooks a cross word)`` for the value ``v`` put there, so pairing the rack's values (sorted) with
-    these effective multipliers (sorted) is the best any assignment can do."""
+    these effective multipliers (sorted) is the best any assignment can do; so is every square
+    taking the most valuable rack letter its cross-set allows (``L_CAP``); the smaller of the two."""
     n_rack = rvals.shape[0]
     best = -1
     empties_l = 0
@@ -645,8 +665,16 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
                     _insert_desc(eff, m, e)
                     m += 1
             total = const
+            capped = const
             for i in range(m):
                 total += rvals[i] * eff[i]
+            for p in range(s, t + 1):
+                if lin[L_LETTER, p] < 0:
+                    e = lin[L_LMULT, p] * wmul
+                    if lin[L_XSCORE, p] >= 0:
+                        e += lin[L_LMULT, p] * lin[L_WMULT, p]
+                    capped += lin[L_CAP, p] * e
+            total = min(total, capped)
             if m == rack_size and n_rack == rack_size:
                 total += bingo_bonus
             if total > best:
