@@ -95,6 +95,20 @@ def _play_one(task: tuple[list[str], int, int, dict[str, Any]]) -> dict[str, Any
             "winner": game.winner, "scores": game.scores, "moves": game.moves}
 
 
+MAX_GAMES = 10_000_000
+"""Most games one :func:`simulate` call plays (checked before anything is built)."""
+
+
+def game_seed(master: int, i: int) -> int:
+    """Deal seed of game ``i`` of a simulation with seed ``master``: the ``i``-th draw of ``Random(master)``
+    (``randrange(2**31)``), so game ``i`` is the same game whatever the number of games or workers."""
+    rng = random.Random(master)
+    seed = 0
+    for _ in range(i + 1):
+        seed = rng.randrange(2**31)
+    return seed
+
+
 def simulate(
     games: int,
     kinds: Sequence[str],
@@ -104,27 +118,29 @@ def simulate(
     records: IO[str] | None = None,
     on_game: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``games`` AI-vs-AI games; game ``i`` is dealt from the ``i``-th draw of ``Random(seed)`` with
-    seats rotated by ``i``. ``workers`` processes play them (the result does not depend on how many);
+    """Play ``games`` AI-vs-AI games; game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (the ``i``-th draw of
+    ``Random(seed)``) with seats rotated by ``i``. ``workers`` processes play them (the records and totals do
+    not depend on how many);
     one JSON line per game goes to ``records``; ``on_game(done, total)`` is called after each game (the
     CLI draws its progress bar with it; the library never prints)."""
     from kubasolve.scale import run_ordered
 
+    for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, 1024)):
+        if type(value) is not int or not low <= value <= high:
+            raise PositionError(f"{name} must be an integer from {low} to {high:,}, got {str(value)[:40]}")
+    if type(seed) is not int:
+        raise PositionError(f"the seed must be an integer, got {str(seed)[:40]}")
+    if isinstance(kinds, str) or not 2 <= len(kinds) <= 8:
+        raise PositionError("a simulation needs 2 to 8 players, e.g. greedy,holdback")
     kinds = list(kinds)
     for k in kinds:
         if k not in AIS:
             raise PositionError(f"unknown Rummikub AI {k!r}; choose from {', '.join(AIS)}")
-    if len(kinds) < 2:
-        raise PositionError("a simulation needs at least 2 players, e.g. greedy,holdback")
-    if games < 1:
-        raise PositionError("--games must be at least 1")
-    if workers < 1:
-        raise PositionError("--workers must be at least 1")
     rules = rules or RummikubRules()
     wins = {k: 0 for k in kinds}
     total = {k: 0 for k in kinds}
     unfinished = 0
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # draws game_seed(seed, i) for i = 0, 1, ... in one pass
     tasks = []
     for i in range(games):
         shift = i % len(kinds)

@@ -7,6 +7,7 @@ over positions. ``rummikub-solver`` (cvxpy, optional extra ``compare``) is skipp
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -117,7 +118,7 @@ def baseline_crashes(mode: str, backend: str, n: int = N_INSTANCES, seed: int = 
     )
     while start < n:
         lines = subprocess.run(
-            [sys.executable, "-c", code, str(start)], capture_output=True, text=True
+            [sys.executable, "-c", code, str(start)], capture_output=True, text=True, check=False
         ).stdout.splitlines()
         if "done" in lines:
             break
@@ -134,8 +135,36 @@ def _safe_instances(mode: str, backend: str) -> list[Any]:
     return [inst for i, inst in enumerate(instances()) if i not in skip]
 
 
+def _baseline_setup(mode: str, backend: str) -> Callable[[], object]:
+    return cycle(_safe_instances(mode, backend), baseline_call(mode, backend))
+
+
+def _kubasolve_setup(mode: str) -> Callable[[], object]:
+    return cycle(instances(), kubasolve_call(mode))
+
+
+def _one_position(fn: Callable[[Any], int], inst: Any) -> Callable[[], object]:
+    return functools.partial(fn, inst)
+
+
+def _slowest_position(fn: Callable[[Any], int], insts: list[Any]) -> Callable[[], object]:
+    """``fn`` on the position it is slowest on (best of two timings each, after a warm-up call), so the
+    runner's median over repeated calls is that solver's worst case on ``insts``."""
+    fn(insts[0])
+    slowest = max(insts, key=lambda inst: min(_timed(fn, inst) for _ in range(2)))
+    return functools.partial(fn, slowest)
+
+
+def _timed(fn: Callable[[Any], int], inst: Any) -> float:
+    t0 = time.perf_counter()
+    fn(inst)
+    return time.perf_counter() - t0
+
+
 def scenarios() -> list[Scenario]:
-    """kubasolve in each mode, with rummikub-solver (each installed backend) as the group's baselines."""
+    """kubasolve in each mode, with rummikub-solver (each installed backend) as the group's baselines; the
+    big-table positions of issue 9 one by one, and each solver's slowest of :func:`big_instances` (free
+    retrieval, GLPK_MI as the baseline: the ratio is the ratio of the worst cases)."""
     out: list[Scenario] = []
     backends = baseline_backends()
     for mode in MODES:
@@ -146,7 +175,7 @@ def scenarios() -> list[Scenario]:
                 Scenario(
                     name=f"rummikub-solver-{b}",
                     group=group,
-                    setup=lambda mode=mode, b=b: cycle(_safe_instances(mode, b), baseline_call(mode, b)),
+                    setup=functools.partial(_baseline_setup, mode, b),
                     description=f"PyPI rummikub-solver ({b} via cvxpy), {mode}",
                 )
             )
@@ -156,7 +185,7 @@ def scenarios() -> list[Scenario]:
                 group=group,
                 baseline=base,
                 target_ms=1.0,
-                setup=lambda mode=mode: cycle(instances(), kubasolve_call(mode)),
+                setup=functools.partial(_kubasolve_setup, mode),
                 description=f"kubasolve exact solver, {mode}, tables of 20-40 tiles, racks of 14",
             )
         )
@@ -167,10 +196,44 @@ def scenarios() -> list[Scenario]:
                     group=group,
                     baseline=f"rummikub-solver-{b}",
                     target_ms=1.0,
-                    setup=lambda mode=mode: cycle(instances(), kubasolve_call(mode)),
+                    setup=functools.partial(_kubasolve_setup, mode),
                     description=f"kubasolve exact solver, {mode} (same as 'kubasolve', ratio against {b})",
                 )
             )
+    glpk = "GLPK_MI" in backends
+    from kubasolve.games.rummikub.instances import issue_instances
+
+    for name, inst in issue_instances().items():
+        group = f"rummikub-issue9 {name}"
+        if glpk:
+            out.append(Scenario(
+                name="rummikub-solver-GLPK_MI", group=group,
+                setup=functools.partial(lambda i: _one_position(baseline_call("tiles", "GLPK_MI"), i), inst),
+                description=f"rummikub-solver GLPK_MI, most tiles, {name}",
+            ))
+        out.append(Scenario(
+            name="kubasolve", group=group, baseline="rummikub-solver-GLPK_MI" if glpk else None, target_ms=10.0,
+            setup=functools.partial(lambda i: _one_position(kubasolve_call("tiles"), i), inst),
+            description=f"kubasolve, most tiles, {name}",
+        ))
+    for mode in BIG_MODES:
+        group = f"rummikub-big-worst-{mode}"
+        if glpk:
+            out.append(Scenario(
+                name="rummikub-solver-GLPK_MI (its slowest)", group=group,
+                setup=functools.partial(
+                    lambda m: _slowest_position(baseline_call(m, "GLPK_MI"), list(big_instances().values())), mode
+                ),
+                description=f"rummikub-solver GLPK_MI on its slowest of the big-table positions, {mode}",
+            ))
+        out.append(Scenario(
+            name="kubasolve (its slowest)", group=group, target_ms=10.0,
+            baseline="rummikub-solver-GLPK_MI (its slowest)" if glpk else None,
+            setup=functools.partial(
+                lambda m: _slowest_position(kubasolve_call(m), list(big_instances().values())), mode
+            ),
+            description=f"kubasolve on its slowest of the {BIG_FAMILY + 3} big-table positions, {mode}",
+        ))
     return out
 
 
@@ -236,7 +299,7 @@ def side_by_side(n: int = N_INSTANCES, seed: int = 2015) -> dict[str, Any]:
                 # a legal move worth more than another solver's "optimum" proves that optimum wrong
                 diffs[-1]["verdict"] = (
                     "kubasolve right: its legal move beats the other value"
-                    if legal and all(row["kubasolve"] >= v for v in others)
+                    if legal and all(row["kubasolve"] is not None and row["kubasolve"] >= v for v in others)
                     else "kubasolve wrong"
                 )
         report["modes"][mode] = {"stats": stats, "differences": diffs, "baseline_crashes": crashes}

@@ -258,10 +258,9 @@ def solve_layout(
                                     if short_runs[ns] > nxt_avail + j_left - jr:
                                         continue
                                 new_gmax = max(g_max, g)
-                                if new_gmax > 0:
-                                    # the groups need new_gmax groups of >= m tiles: enough tiles must remain
-                                    if m * new_gmax > g_sum + g + group_room[c + 1] + j_left - jr:
-                                        continue
+                                # the groups need new_gmax groups of >= m tiles: enough tiles must remain
+                                if new_gmax > 0 and m * new_gmax > g_sum + g + group_room[c + 1] + j_left - jr:
+                                    continue
                                 if jr > 0 and opt_starts[ns] > u - g:
                                     ahead = False
                                     for w in range(v + 1, min(n_numbers, v + j_left) + 1):
@@ -543,7 +542,7 @@ def _hash(key: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_parent, a_dec):  # type: ignore[no-untyped-def]
+def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_parent, a_dec):
     """Record ``nkey`` in the current layer with ``score`` if new or better; returns the new node count
     (the arrays have room: the caller grows them before each step)."""
     mask = h_keys.shape[0] - 1

@@ -272,3 +272,78 @@ def test_free_joker_retrieval_variant_lets_table_jokers_move() -> None:
     g.melded[0] = True
     g.apply({"type": "play", "table": [["r7", "b7", "o7"], ["k1", "k2", "J"]]})
     assert g.racks[0] == parse_tiles("b1", free)
+
+
+def test_simulation_records_do_not_depend_on_workers() -> None:
+    """Game i is dealt from game_seed(seed, i) (the i-th draw of Random(seed)), whatever the worker count."""
+    import io
+
+    from kubasolve.ai.rummikub import game_seed
+
+    out = {}
+    for workers in (1, 2):
+        buf = io.StringIO()
+        simulate(3, ["greedy", "holdback"], seed=7, workers=workers, records=buf)
+        out[workers] = [json.loads(line) for line in buf.getvalue().splitlines()]
+    assert out[1] == out[2]
+    for i, rec in enumerate(out[1]):
+        assert rec["seed"] == game_seed(7, i)
+        replayed = RummikubGame.new(2, rec["seed"], players=rec["seats"]).replay(rec["moves"])
+        assert replayed.scores == rec["scores"]
+
+
+@pytest.mark.parametrize("bad", [{"games": 2**70}, {"games": True}, {"games": 0}, {"workers": 1.5}, {"seed": "3"}])
+def test_simulation_refuses_bad_counts_before_building_anything(bad) -> None:  # type: ignore[no-untyped-def]
+    args = {"games": 1, "kinds": ["greedy", "greedy"], "seed": 0, "workers": 1} | bad
+    with pytest.raises(PositionError):
+        simulate(**args)
+
+
+def _saved() -> dict:  # type: ignore[type-arg]
+    g = RummikubGame.new(2, seed=11)
+    play_game(g, ["greedy", "greedy"], max_turns=12)
+    return json.loads(json.dumps(g.to_dict()))
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(seed="11"), "seed must be an integer"),
+        (lambda d: d.update(seed=11.9), "seed must be an integer"),
+        (lambda d: d.update(seed=True), "seed must be an integer"),
+        (lambda d: d.update(players=["p"] * 1_000_000), "2 to 8"),
+        (lambda d: d.update(moves=[{"type": "draw"}] * 1_000_000), "at most 20000 moves"),
+        (lambda d: d.update(seed="3" * 1_000_000), "seed must be an integer"),
+        (lambda d: d.update(seed=10**5000), "seed must be an integer"),
+        (lambda d: d.update(cheat=1), "unknown key"),
+        (lambda d: d["racks"][0].append("J"), "racks is"),
+        (lambda d: d.update(table=[]), "table is"),
+        (lambda d: d.update(scores=[5, -5]), "scores is"),
+        (lambda d: d.update(pool_size=d["pool_size"] - 1), "pool_size is"),
+        (lambda d: d.update(melded=[int(m) for m in d["melded"]]), "melded is"),
+        (lambda d: d.update(turn=float(d["turn"])), "turn is"),
+        (lambda d: d.update(rules={"players": 100_000_000}), "unknown Rummikub rule"),
+        (lambda d: d.update(rules={"tiles_dealt": 2**70}), "more than the"),
+        (lambda d: d.update(rules={"jokers": 1.0}), "jokers must be int"),
+    ],
+)
+def test_saved_game_loader_is_strict(edit, message) -> None:  # type: ignore[no-untyped-def]
+    """load-game replays from the seed: any key that disagrees with the replay, a non-integer seed or an
+    oversized count is refused with the reason (and nothing big is built first)."""
+    import time
+
+    from kubasolve.errors import KubasolveError
+
+    data = _saved()
+    assert RummikubGame.from_dict(data).to_dict() == data
+    edit(data)
+    t0 = time.perf_counter()
+    with pytest.raises(KubasolveError, match=message):
+        RummikubGame.from_dict(data)
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_new_game_refuses_huge_player_counts_instantly() -> None:
+    for n in (100_000_000, 2**70, True, 2.0):
+        with pytest.raises(PositionError, match="2 to 8 players"):
+            RummikubGame.new(n)  # type: ignore[arg-type]

@@ -351,3 +351,55 @@ def test_joker_retrieved_either_way_with_both_tiles_on_the_rack(method: str) -> 
     sol = solve(table, rack, DEFAULT, "value", method=method)
     assert sol.value == 4 + 9 + 2 + 3 and sol.jokers_played == 0
     assert check_play(table, rack, sol.table, DEFAULT) == []
+
+
+# --- big tables with jokers (issue 9: the slow corner) --------------------------------------------------
+def _big_positions() -> list[tuple[str, object]]:
+    from kubasolve.games.rummikub.instances import big_family, issue_instances
+
+    family = big_family(40)
+    # the issue's three, and family positions that need a rack joker, keep one on the table, or leave tiles
+    return list(issue_instances().items()) + [(f"family {i}", family[i]) for i in (1, 6, 14, 16, 20, 26)]
+
+
+@pytest.mark.parametrize("retrieval", ["free", "strict"])
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_big_tables_dp_matches_integer_programme(retrieval: str, objective: str) -> None:
+    """Both exact engines agree on the issue's positions (92 + 14, 78 + 28, 0 + 106 tiles, two rack jokers)
+    and on generated big tables with two jokers anywhere; every DP play is legal."""
+    rules = RummikubRules(joker_retrieval=retrieval)
+    for name, inst in _big_positions():
+        dp = solve(inst.table, inst.rack, rules, objective, method="dp")
+        ilp = solve(inst.table, inst.rack, rules, objective, method="ilp")
+        assert (dp.value, dp.jokers_played) == (ilp.value, ilp.jokers_played), name
+        assert dp.proven_optimal and ilp.proven_optimal
+        assert check_play(inst.table, inst.rack, dp.table, rules) == [], name
+
+
+def test_whole_rack_goes_out_on_the_issue_positions() -> None:
+    from kubasolve.games.rummikub.instances import issue_instances
+
+    for name, inst in issue_instances().items():
+        sol = solve(inst.table, inst.rack, RummikubRules(joker_retrieval="free"), "tiles")
+        assert sorted(sol.played) == sorted(inst.rack), name
+
+
+def test_work_budget_answers_the_best_so_far_and_says_it_is_unproven() -> None:
+    from kubasolve.games.rummikub.instances import big_family
+
+    inst = big_family(40)[20]  # needs both rack jokers: several DP searches
+    full = solve(inst.table, inst.rack, DEFAULT, "tiles")
+    assert full.proven_optimal
+    tight = solve(inst.table, inst.rack, DEFAULT, "tiles", max_nodes=2000)
+    assert not tight.proven_optimal and tight.value <= full.value
+    if tight.found:
+        assert check_play(inst.table, inst.rack, tight.table, DEFAULT) == []
+    timed = solve(inst.table, inst.rack, DEFAULT, "tiles", time_limit_ms=0.01)
+    assert not timed.proven_optimal and timed.value <= full.value
+    roomy = solve(inst.table, inst.rack, DEFAULT, "tiles", max_nodes=10**9, time_limit_ms=60_000)
+    assert roomy.proven_optimal and roomy.value == full.value
+    ilp = solve(inst.table, inst.rack, DEFAULT, "tiles", method="ilp", time_limit_ms=60_000)
+    assert ilp.proven_optimal and ilp.value == full.value
+    for bad in ({"max_nodes": 0}, {"max_nodes": 1.5}, {"max_nodes": True}, {"time_limit_ms": -1}, {"time_limit_ms": "5"}):
+        with pytest.raises(PositionError):
+            solve(inst.table, inst.rack, DEFAULT, "tiles", **bad)  # type: ignore[arg-type]

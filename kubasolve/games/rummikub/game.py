@@ -59,14 +59,14 @@ class RummikubGame:
         """Shuffle the box with ``random.Random(seed)`` and deal ``rules.tiles_dealt`` tiles to each player."""
         rules = rules or RummikubRules()
         if type(seed) is not int:
-            raise PositionError(f"the seed must be an integer, got {seed!r}")
+            raise PositionError(f"the seed must be an integer, got {_short(seed, 40)}")
         if players is None:
             if type(n_players) is not int or not 2 <= n_players <= MAX_PLAYERS:
-                raise PositionError(f"a game needs 2 to {MAX_PLAYERS} players, got {n_players!r}")
+                raise PositionError(f"a game needs 2 to {MAX_PLAYERS} players, got {_short(n_players, 40)}")
             names = [f"player{i + 1}" for i in range(n_players)]
         else:
             if isinstance(players, str) or not 2 <= len(players) <= MAX_PLAYERS:
-                raise PositionError(f"a game needs a list of 2 to {MAX_PLAYERS} player names, got {players!r:.80}")
+                raise PositionError(f"a game needs a list of 2 to {MAX_PLAYERS} player names, got {_short(players, 80)}")
             names = list(players)
             if not all(isinstance(n, str) and 0 < len(n) <= 64 for n in names):
                 raise PositionError("player names must be non-empty strings of at most 64 characters")
@@ -221,10 +221,10 @@ class RummikubGame:
                 raise PositionError(f"the Rummikub game state needs {key!r}")
         seed = data["seed"]
         if type(seed) is not int or not -(2**63) <= seed < 2**63:
-            raise PositionError(f"seed must be an integer (below 2**63 in size), got {seed!r:.40}")
+            raise PositionError(f"seed must be an integer (below 2**63 in size), got {_short(seed, 40)}")
         players = data["players"]
         if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
-            raise PositionError(f"players must be a list of 2 to {MAX_PLAYERS} names, got {players!r:.80}")
+            raise PositionError(f"players must be a list of 2 to {MAX_PLAYERS} names, got {_short(players, 80)}")
         moves = data.get("moves", [])
         if not isinstance(moves, list) or len(moves) > MAX_MOVES:
             raise PositionError(f"moves must be a list of at most {MAX_MOVES} moves")
@@ -288,9 +288,16 @@ def _same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, limit: int = 120) -> str:
+    """Bounded text of a JSON value for an error message (never the repr of a huge list or string)."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    if isinstance(value, (list, dict)) and len(value) > 20:
+        return f"a {type(value).__name__} of {len(value):,} items"
     text = repr(value)
-    return text if len(text) <= 120 else text[:117] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _plain_move(move: dict[str, Any], rules: RummikubRules) -> dict[str, Any]:

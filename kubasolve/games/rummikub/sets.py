@@ -164,10 +164,10 @@ def candidate_sets(rules: RummikubRules) -> CandidateSets:
             for nj in range(min(rules.jokers, size - 1) + 1):
                 for cols in combinations(range(k), size - nj):
                     add([c * n + v - 1 for c in cols], nj)
-    sets = tuple(seen)
-    members = np.zeros((len(sets), rules.kinds), dtype=np.int8)
-    for i, s in enumerate(sets):
-        for t in s:
+    all_sets = tuple(seen)
+    members = np.zeros((len(all_sets), rules.kinds), dtype=np.int8)
+    for i, tiles in enumerate(all_sets):
+        for t in tiles:
             members[i, t] += 1
-    values = np.array([seen[s] for s in sets], dtype=np.int64)
-    return CandidateSets(sets=sets, members=members, values=values)
+    values = np.array([seen[s] for s in all_sets], dtype=np.int64)
+    return CandidateSets(sets=all_sets, members=members, values=values)

@@ -148,7 +148,7 @@ def validate_position(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], rul
     for s in table:
         problem = set_problem(tuple(s), rules)
         if problem:
-            raise PositionError(f"table set {describe_set(s, rules)} is not legal: {problem}")
+            raise PositionError(f"table set {describe_set(tuple(s), rules)} is not legal: {problem}")
     tiles = [t for s in table for t in s] + list(rack)
     for t in tiles:
         if not isinstance(t, (int, np.integer)) or not 0 <= t < rules.kinds:
@@ -159,7 +159,7 @@ def validate_position(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], rul
 _HIGHS = None
 
 
-def _highs():  # type: ignore[no-untyped-def]
+def _highs():
     """One reusable HiGHS instance with logging off (its start-up banner is kept off stdout)."""
     global _HIGHS
     if _HIGHS is None:
@@ -334,23 +334,23 @@ def solve(
     budget = _Budget(max_nodes, None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3)
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
-    table = [tuple(int(t) for t in s) for s in table]
-    rack = [int(t) for t in rack]
-    validate_position(table, rack, rules)
-    rack_counts = tile_counts(rack, rules)
-    table_counts = tile_counts([t for s in table for t in s], rules)
+    sets: list[TileSet] = [tuple(int(t) for t in s) for s in table]
+    tiles = [int(t) for t in rack]
+    validate_position(sets, tiles, rules)
+    rack_counts = tile_counts(tiles, rules)
+    table_counts = tile_counts([t for s in sets for t in s], rules)
     weights = objective_weights(objective, rules)
 
     if method not in ("auto", "dp", "ilp"):
         raise PositionError(f"unknown method {method!r}; choose auto, dp or ilp")
-    dp_ok = dp_supports(rules) and not (minimise_changes and table and not first_meld)
+    dp_ok = dp_supports(rules) and not (minimise_changes and sets and not first_meld)
     if method == "dp" and not dp_ok:
         raise PositionError(
             "the DP does not cover this request (tie-break on changed sets, or a variant with"
             " >= min_set_size jokers); use method='ilp'"
         )
     if method != "ilp" and dp_ok:
-        sol = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
+        sol = _solve_dp(sets, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
         if sol is not None:
             return sol
         if method == "dp":
@@ -359,25 +359,25 @@ def solve(
                 " all in play); use method='ilp'"
             )
     fixed_score = None
-    if minimise_changes and table and not first_meld and dp_supports(rules):
+    if minimise_changes and sets and not first_meld and dp_supports(rules):
         # the DP finds the optimal value fast; the integer programme then only chooses among optimal plays
-        best = _solve_dp(table, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
+        best = _solve_dp(sets, rack_counts, table_counts, weights, objective, first_meld, rules, budget)
         if best is not None and (not best.found or not best.proven_optimal):
             return best
         fixed_score = None if best is None else (best.value, best.jokers_played)
-    variants = _variants(table, rack_counts, rules, first_meld)
+    variants = _variants(sets, rack_counts, rules, first_meld)
     found: list[tuple[tuple[int, int, int], Solution]] = []
     proven = True
     for var in variants:
         got = _solve_ilp_variant(
-            table, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score,
+            sets, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score,
             budget,
         )
         if got is not None:
             found.append(got)
             proven = proven and got[1].proven_optimal
     if not found:  # no variant places a tile with a positive score
-        return _no_move(table, objective, first_meld, rules, proven and not budget.spent())
+        return _no_move(sets, objective, first_meld, rules, proven and not budget.spent())
     return max(found, key=lambda f: f[0])[1]
 
 
@@ -554,8 +554,8 @@ def _solve_ilp_variant(
         return None
     chosen: list[TileSet] = []
     all_sets = [tuple(np.repeat(np.arange(rules.kinds), members[i]).tolist()) for i in range(len(members))]
-    for i in np.flatnonzero(x):
-        chosen.extend([all_sets[i]] * int(x[i]))
+    for col in np.flatnonzero(x).tolist():
+        chosen.extend([all_sets[col]] * int(x[col]))
     new_sets = [arrange_set(s, rules) for s in chosen]
     if var.virtual:
         new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)
@@ -1006,11 +1006,11 @@ def check_play(
     before: Iterable[Iterable[Tile]], rack: Iterable[Tile], after: Iterable[Iterable[Tile]], rules: RummikubRules
 ) -> list[str]:
     """Independent check of a play: reasons it is illegal (empty list: legal). Used by tests and the game."""
-    before = [tuple(s) for s in before]
-    after = [tuple(s) for s in after]
-    problems = [f"{describe_set(s, rules)}: {p}" for s in after if (p := set_problem(s, rules))]
-    placed = Counter(t for s in after for t in s)
-    old = Counter(t for s in before for t in s)
+    before_sets = [tuple(s) for s in before]
+    after_sets = [tuple(s) for s in after]
+    problems = [f"{describe_set(s, rules)}: {p}" for s in after_sets if (p := set_problem(s, rules))]
+    placed = Counter(t for s in after_sets for t in s)
+    old = Counter(t for s in before_sets for t in s)
     missing = old - placed
     if missing:
         problems.append(f"table tiles {format_tiles(sorted(missing.elements()), rules)} would leave the table")
@@ -1021,7 +1021,7 @@ def check_play(
             f"tiles {format_tiles(sorted(extra.elements()), rules)} are neither on the table nor on the rack"
         )
     if not problems and rules.joker_retrieval == "strict":
-        problem = joker_retrieval_problem(before, after, rules)
+        problem = joker_retrieval_problem(before_sets, after_sets, rules)
         if problem:
             problems.append(problem)
     return problems

@@ -111,7 +111,7 @@ def check_tile_supply(tiles: Iterable[Tile], rules: RummikubRules, what: str = "
     limits[rules.joker] = rules.jokers
     for t in np.flatnonzero(counts > limits):
         limit = limits[t]
-        raise PositionError(f"{what} hold {counts[t]} x {tile_name(t, rules)} but the game has only {limit}")
+        raise PositionError(f"{what} hold {counts[t]} x {tile_name(int(t), rules)} but the game has only {limit}")
 
 
 def tile_value(tile: Tile, rules: RummikubRules) -> int:
