@@ -156,3 +156,29 @@ def test_best_move_with_compounds_equals_brute_force(case, limit, jokers):
     claim = solver.best_move(position, max_words=limit)
     assert claim.gain == brute_force_claim_with_compounds(words, position, rules, limit)
     assert len(claim.words) + len(claim.compounds) <= limit
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=compound_cases(), joker=st.sampled_from(["", "ae", "nt", "aent"]), table_jokers=st.integers(0, 1),
+       top=st.integers(1, 4), objective=st.sampled_from(["gain", "swing"]))
+def test_top_compounds_equal_the_head_of_all(case, joker, table_jokers, top, objective):
+    """``top=k`` builds only the moves it needs (optimistic keys in a heap) and must equal the first k of all."""
+    words, position, rules = case
+    tiles = position.tiles + ((Tile(joker, joker=True),) if joker else ())
+    table = tuple(TableWord(w.word, w.owner, jokers=table_jokers if i == 0 else 0) for i, w in enumerate(position.table))
+    position = KubagramPosition(tiles, table, last_cube=position.last_cube, mover=1)
+    solver = KubagramSolver(Lexicon.from_words(words), rules)
+    every = solver.compound_moves(position, objective=objective)
+    assert solver.compound_moves(position, top=top, objective=objective) == every[:top]
+
+
+def test_top_compounds_on_dutch_positions(nl, rules):
+    """The same on the benchmark's Dutch positions (20 table words, 12 field tiles and a joker)."""
+    from kubasolve.bench.kubagram_scenarios import random_positions
+
+    solver = KubagramSolver(nl, rules)
+    for position in random_positions(12, 1, n_table=20)[:6]:
+        for objective in ("gain", "swing"):
+            every = solver.compound_moves(position, objective=objective)
+            for top in (1, 5):
+                assert solver.compound_moves(position, top=top, objective=objective) == every[:top]

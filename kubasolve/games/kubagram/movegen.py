@@ -181,22 +181,86 @@ class KubagramSolver:
         flat, offs = search_compounds(
             self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0, len(table) + 1
         )
-        moves = []
         assignments: dict[tuple[str, int], tuple[int, ...] | None] = {}  # one search per field word and joker count
         bounds = offs.tolist()
         flat_parts = flat.tolist()
         # the kernel groups sequences by first letter; part-index order (a prefix first) keeps results stable
         sequences = sorted(flat_parts[bounds[s] : bounds[s + 1]] for s in range(len(bounds) - 1))
-        for seq in sequences:
-            move = self._compound_move(position, seq, field, pool, assignments)
-            if move is not None:
-                moves.append(move)
         if objective == "gain":  # equal gain: taking more from the others is better
             key = lambda m: (-m.gain, -m.taken, m.word, m.parts)  # noqa: E731
         else:
             key = lambda m: (-(m.gain + m.taken), -m.gain, m.word, m.parts)  # noqa: E731
+        if top and top < len(sequences):
+            return self._top_compounds(position, sequences, field, pool, assignments, objective, key, top)
+        moves = []
+        for seq in sequences:
+            move = self._compound_move(position, seq, field, pool, assignments)
+            if move is not None:
+                moves.append(move)
         moves.sort(key=key)
         return moves[:top] if top else moves
+
+    def _top_compounds(self, position: KubagramPosition, sequences: list[list[int]], field: WordTable | None,
+                       pool: _Pool, assignments: dict, objective: Objective, key, top: int) -> list[CompoundMove]:
+        """The ``top`` best compounds without building the others: every sequence gets an optimistic key (its
+        score with the better joker count of the field part, whether or not the tiles allow it); the best key is
+        built, and if its real key is worse it goes back in the heap. Equal to sorting all (ties by sequence)."""
+        import heapq
+
+        r = self.rules
+        table = position.table
+        n_table = len(table)
+        # per part, computed once: word, letter sum; per table word: level, jokers, value, owner
+        part_word: dict[int, str] = {p: table[p].word for p in range(n_table)}
+        part_letters: dict[int, int] = {p: r.letter_sum(table[p].word) for p in range(n_table)}
+        values = [tw.value(r) for tw in table]
+        jf, cf = r.joker_factor, r.compound_factor
+        heap: list[tuple[tuple, int]] = []
+        for i, seq in enumerate(sequences):
+            letters = level = table_jokers = own = taken = 0
+            field_jokers = -1
+            for p in seq:
+                if p not in part_word:
+                    part_word[p] = self.lexicon.word(int(field.word_ids[p - n_table]))  # type: ignore[union-attr]
+                    part_letters[p] = r.letter_sum(part_word[p])
+                letters += part_letters[p]
+                if p < n_table:
+                    tw = table[p]
+                    level = max(level, tw.level)
+                    table_jokers += tw.jokers
+                    if tw.owner == position.mover:
+                        own += values[p]
+                    else:
+                        taken += values[p]
+                else:
+                    field_jokers = int(field.jokers[p - n_table])  # type: ignore[union-attr]
+            parts = tuple(part_word[p] for p in seq)
+            word = "".join(parts)
+            base = letters + r.length_bonus(len(word))
+            # the better of the field part's joker counts (fj or none), whether or not the tiles allow it
+            joker_counts = (table_jokers,) if field_jokers < 0 else (table_jokers + field_jokers, table_jokers)
+            score = max(base * jf**j if j else base * cf ** (level + 1) for j in joker_counts)
+            gain = score - own
+            first = (-gain, -taken) if objective == "gain" else (-(gain + taken), -gain)
+            heap.append(((*first, word, parts), i))
+        heapq.heapify(heap)
+        built: dict[int, CompoundMove] = {}
+        out: list[CompoundMove] = []
+        while heap and len(out) < top:
+            k, i = heapq.heappop(heap)
+            if i in built:
+                out.append(built[i])
+                continue
+            move = self._compound_move(position, sequences[i], field, pool, assignments)
+            if move is None:
+                continue
+            built[i] = move
+            real = key(move)
+            if real == k:
+                out.append(move)
+            else:
+                heapq.heappush(heap, (real, i))
+        return out
 
     def _compound_move(self, position: KubagramPosition, seq: list[int], field: WordTable | None, pool: _Pool,
                        assignments: dict[tuple[str, int], tuple[int, ...] | None]) -> CompoundMove | None:
