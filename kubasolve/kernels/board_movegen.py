@@ -31,11 +31,9 @@ word ``g[e, 0]`` and the mask share a cache line (``kubasolve/kernels/gaddag_bui
 
 Outputs go into fixed-capacity arrays (no allocation in the walk); the count is exact even when the
 capacity is exceeded (the caller then retries with a larger buffer). In best-move mode nothing is
-written but the best record: anchors are taken in order of a cheap upper bound of their moves (the
-best premiums of the squares they can reach, every tile at the rack's best value) and the search
-stops at the first anchor whose bound cannot beat the best move found; an anchor is skipped when a
-tight bound (every window of squares a move can cover, exact but for the letters, see
-``_anchor_bound``) cannot beat it either; inside an anchor a branch is
+written but the best record: anchors are taken in order of an upper bound of their moves (every
+window of squares a move can cover, exact but for the letters, see ``_anchor_bound``) and the search
+stops at the first anchor whose bound cannot beat the best move found; inside an anchor a branch is
 cut when the tiles still to place, on the best premiums of the anchor's window, cannot lift it
 above the best (``_line_bound``).
 """
@@ -451,19 +449,13 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                         x += 1
                     lin_all[k, L_CAP, p] = cap
                 filled[k] = True
-            # a cheap bound first (the best premiums of the window, each tile at the best value)
-            wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
-            _line_bound(lin_all[k], wl, wr + 1, best_val, n_rack, bound, scratch)
-            ub[it] = (bound[3, 0] + bound[0, n_rack]) * bound[1, n_rack] + bound[2, n_rack] + (bingo_bonus if n_rack == rack_size else 0)
+            ub[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0])
         order = np.argsort(-ub, kind="mergesort")
         for j in range(n_work):
             it = order[j]
             if ub[it] <= ctx[C_BEST]:
                 break
             k = work[it, 0]
-            # the tight bound only for the anchors the cheap one cannot rule out
-            if _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0]) <= ctx[C_BEST]:
-                continue
             ctx[C_LINE] = k
             ctx[C_DIR] = line_dir[k]
             ctx[C_LEN] = line_len[k]
