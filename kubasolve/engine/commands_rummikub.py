@@ -203,9 +203,11 @@ class AiMoveParams(GameParams):
 @command("rummikub.ai-move", AiMoveParams)
 def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true)."""
-    from kubasolve.ai.rummikub import ai_move
+    from kubasolve.ai.rummikub import AIS, ai_move
 
     game = _game(p.game, session)
+    if p.ai not in AIS:
+        raise KubasolveError(f"params.ai: unknown Rummikub AI {p.ai!r}; choose one of {', '.join(AIS)}", key="params.ai")
     move = ai_move(game, p.ai)
     if p.apply:
         game.apply(move)

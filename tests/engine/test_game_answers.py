@@ -92,3 +92,17 @@ def test_ai_move_refuses_a_field_too_large_to_search() -> None:
     refused = ask("kubagram.ai-move", game=gid)
     assert refused["error"]["code"] == "limit-exceeded" and refused["error"]["key"] == "params.game"
     assert ask("kubagram.legal-moves", game=gid)["ok"]
+
+
+def test_unknown_ai_names_the_key() -> None:
+    session = Session()
+
+    def ask(cmd: str, **params: Any) -> dict[str, Any]:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    rummikub = ask("rummikub.new-game")["result"]["game"]
+    kubagram = ask("kubagram.new-game")["result"]["game"]
+    for cmd, gid in (("rummikub.ai-move", rummikub), ("kubagram.ai-move", kubagram)):
+        answer = ask(cmd, game=gid, ai="oracle")
+        assert answer["error"]["code"] == "bad-request" and answer["error"]["key"] == "params.ai"
+        assert "oracle" in answer["error"]["message"] and "greedy" in answer["error"]["message"]
