@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from kubasolve.errors import LexiconError
 from kubasolve.lexicon.compiled import encode_words
 from kubasolve.lexicon.lexicon import Lexicon
 
@@ -87,7 +88,7 @@ def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15
     t0 = time.perf_counter()
     n_letters = len(alphabet_letters)
     if n_letters > 62:
-        raise ValueError("the board graph supports alphabets of at most 62 letters")
+        raise LexiconError(f"the board graph supports alphabets of at most 62 letters, this one has {n_letters}")
     kept = [w for w in words if 2 <= len(w) <= max_len]
     codes, offsets = encode_words(kept, Alphabet(alphabet_letters))
     n_key = (max_len + 1 + 9) // 10
