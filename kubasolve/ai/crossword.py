@@ -178,6 +178,9 @@ class SimPolicy:
     seed: int = 0
     candidates: int = 8
     iterations: int = 16
+    plies: int = 1
+    """1: candidate, opponent's best reply, leave value; 2: then also our own best next play on our
+    leave refilled from the unseen tiles (no leave value)."""
     time_limit: float | None = None
     """Seconds per turn at most (then the iterations done so far decide; results depend on timing)."""
     leaves: LeaveTable | None = None
@@ -202,10 +205,21 @@ class SimPolicy:
         done = 0
         t0 = time.perf_counter()
         for _ in range(self.iterations):
-            opp = sort_rack("".join(rng.sample(unseen, size)))
+            opp_tiles = rng.sample(unseen, size)
+            opp = sort_rack("".join(opp_tiles))
+            rest = list((Counter(unseen) - Counter(opp_tiles)).elements())
+            rng.shuffle(rest)  # our next draw: the front of what the opponent does not hold
             for i, c in enumerate(cands):
                 reply = _best(referee, boards[i], opp)
-                totals[i] += c.score + leaves.value(c.leave) - (reply.score if reply is not None else 0)
+                value: float = c.score - (reply.score if reply is not None else 0)
+                if self.plies >= 2:
+                    board2 = boards[i].with_tiles(reply.tiles) if reply is not None else boards[i]
+                    mine = sort_rack(c.leave + "".join(rest[: referee.rules.rack_size - len(c.leave)]))
+                    follow = _best(referee, board2, mine)
+                    value += follow.score if follow is not None else 0
+                else:
+                    value += leaves.value(c.leave)
+                totals[i] += value
             done += 1
             if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
                 break

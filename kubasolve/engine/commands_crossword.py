@@ -135,6 +135,7 @@ class AiMoveParams(GameParams):
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
+    plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="sim: seconds at most (results then depend on timing)")] | UnsetType = UNSET
     apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
     state: WithState = True
@@ -246,6 +247,8 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if p.ai == "sim":
         options = {"iterations": p.iterations, "candidates": p.candidates,
                    "time_limit": None if p.time_limit is UNSET else p.time_limit}
+        if p.plies is not UNSET:
+            options["plies"] = p.plies
     action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)
     if p.apply:
         game.state = game.referee.apply(game.state, action)

@@ -130,10 +130,11 @@ def test_endgame_search_equals_plain_minimax(referee, positions):
 
 def test_sim_is_seeded_and_legal(referee, positions):
     st = positions[0][2]
-    a = SimPolicy(seed=3, candidates=4, iterations=3).turn(referee, st)
-    b = SimPolicy(seed=3, candidates=4, iterations=3).turn(referee, st)
-    assert a == b
-    referee.apply(st, a)
+    for plies in (1, 2):
+        a = SimPolicy(seed=3, candidates=4, iterations=3, plies=plies).turn(referee, st)
+        b = SimPolicy(seed=3, candidates=4, iterations=3, plies=plies).turn(referee, st)
+        assert a == b
+        referee.apply(st, a)
 
 
 def test_policy_names_checked():
