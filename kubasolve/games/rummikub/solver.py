@@ -625,6 +625,9 @@ def _solve_dp(
         jf = len(var.retrieved) if var != _PLAIN else (0 if first_meld else int(table_counts[joker]))
         if jf == 0:
             searches.append((var, 0))
+            if j_optional >= 2 and not free_jokers:
+                # one rack joker first: a small state space, and with the other joker added a close incumbent
+                searches.append((var, 1))
         if j_optional or jf:
             if free_jokers and var != _PLAIN:
                 continue  # the kept-jokers case only gives the free search a first bound
@@ -695,12 +698,13 @@ def _solve_dp(
     def with_rack_jokers(plain: _Incumbent) -> _Incumbent:
         """A joker-free incumbent with the rack jokers added where they fit (a joker extends any run or
         group with room, or splits a long run), when that is legal and scores more."""
-        if plain.search.jo or not j_optional or joker_w <= 0:
+        if plain.search.jf or not j_optional or joker_w <= 0:
             return plain
         sets, played = plain.materialise(rules)
+        spare = j_optional - played.count(joker)
         grown = [tuple(s) for s in sets]
         added = 0
-        while added < j_optional and _add_joker(grown, rules):
+        while added < spare and _add_joker(grown, rules):
             added += 1
         if not added:
             return plain
@@ -723,7 +727,7 @@ def _solve_dp(
     try:
         # by jokers to place (the cheap searches first); within a count, the most promising case first
         sizes = sorted({c.jf + c.jo for c in configs})
-        deepening = {sizes[0]} | ({min(x for x in sizes if x)} if any(sizes) else set())
+        deepening = set(sizes)
         for size in sizes:
             if size and best is not None:
                 best = with_rack_jokers(best)  # a cheap first incumbent for the searches with jokers
