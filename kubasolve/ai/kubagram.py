@@ -17,6 +17,7 @@ words found by the solver, so they never claim a non-word.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -198,6 +199,9 @@ class PlannerPolicy:
         if self.depth < 1:
             raise RulesError("planner depth must be at least 1")
         self.greedy = GreedyPolicy()
+        self._nodes = 0
+        self._deadline: float | None = None
+        """perf_counter() time after which the exact endgame search gives up (set by SearchPolicy)."""
 
     # -------------------------------------------------------------- main
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
@@ -268,6 +272,8 @@ class PlannerPolicy:
         self._nodes += 1
         if self._nodes > self.endgame_nodes:
             raise _Budget
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Budget
         me = state.current
         best: tuple[tuple[int, ...], list[Action]] | None = None
         for option in _options(referee, state):
@@ -309,10 +315,13 @@ class SearchPolicy:
     """Budget of simulated turns per move (deterministic; None: unbounded)."""
     movetime_ms: float | None = None
     """Wall-time budget per move in milliseconds (None: only ``max_nodes``); results then depend on the machine."""
-    endgame_cubes: int = 3
+    endgame_cubes: int = 5
     """Exact max^n search once at most this many cubes are left (0: never)."""
-    endgame_nodes: int = 400
-    """Node budget of the exact endgame search; beyond it the two-level search is used."""
+    endgame_nodes: int = 2000
+    """Node budget of the exact endgame search; beyond it (or past ``movetime_ms``) the two-level search is used."""
+    skip_cubes: int | None = 12
+    """Consider skipping only once at most this many cubes are left (None: always). A skip hands every later cube
+    to the other parity; kept for the endgame it decides who takes the last cube."""
     name: str = "search"
 
     def __post_init__(self) -> None:
@@ -330,17 +339,18 @@ class SearchPolicy:
 
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
         """The searched turn."""
-        import time
-
         deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
         self.nodes = 0
         if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
+            self.planner._deadline = deadline
             exact = self.planner._endgame_turn(referee, state)
+            self.nodes += self.planner._nodes
             if exact is not None:
                 return exact
         me = state.current
         candidates: list[tuple[int, int, GameState, list[Action]]] = []
-        for option in _options(referee, state):
+        allow_skip = self.skip_cubes is None or state.cubes_left <= self.skip_cubes
+        for option in _options(referee, state, allow_skip):
             for variant in self.planner._variants(referee, state, option):
                 s, actions = finish_turn(referee, state, option, variant)
                 value = self._rollout(referee, s, me, self.depth - 1)
@@ -390,8 +400,6 @@ class SearchPolicy:
         return _swing(s, me)
 
     def _out_of_budget(self, deadline: float | None) -> bool:
-        import time
-
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
         return deadline is not None and time.perf_counter() >= deadline

@@ -14,6 +14,7 @@ from kubasolve.ai.kubagram import (
     make_policy,
 )
 from kubasolve.errors import RulesError
+from kubasolve.games.kubagram.actions import Skip
 from kubasolve.games.kubagram.game import play_game, replay
 
 
@@ -104,3 +105,31 @@ def test_time_budget_and_bad_settings(referee) -> None:
     assert make_policy("search:50").max_nodes == 50  # type: ignore[attr-defined]
     with pytest.raises(RulesError, match="node budget"):
         make_policy("search:x")
+
+
+def test_skip_is_kept_for_the_endgame(referee) -> None:
+    """With more than ``skip_cubes`` cubes left the search never skips (the planner often skips on turn 2)."""
+    policy = SearchPolicy(max_nodes=40, skip_cubes=12, endgame_cubes=2, endgame_nodes=200)
+    rec = play_game([policy, PlannerPolicy(depth=2)], seed=11, referee=referee)
+    state = referee.new_game(11, 2)
+    for player, action in rec.final.history:
+        if player == 0 and isinstance(action, Skip):
+            assert state.cubes_left <= 12
+        state = referee.apply(state, action)
+
+
+def test_time_budget_bounds_the_endgame(referee) -> None:
+    """The exact endgame search gives up at movetime_ms (then the two-level search plays a legal turn)."""
+    import time
+
+    state = _midgame(referee, 2, 0)
+    greedy = GreedyPolicy()
+    while state.cubes_left > 6:
+        for a in greedy.turn(referee, state):
+            state = referee.apply(state, a)
+    policy = SearchPolicy(max_nodes=None, movetime_ms=20.0, endgame_cubes=6, endgame_nodes=10**6)
+    t0 = time.perf_counter()
+    actions = policy.turn(referee, state)
+    assert time.perf_counter() - t0 < 5.0
+    for a in actions:
+        state = referee.apply(state, a)
