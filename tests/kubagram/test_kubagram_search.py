@@ -119,3 +119,17 @@ def test_top_beyond_the_answer_costs_nothing(nl, rules):
     assert list(huge.word_ids) == list(every.word_ids) and len(every) > 100
     assert grown < 200_000
     assert list(solver.word_table(position, top=5000).scores) == list(every.scores[:5000])
+
+
+@settings(max_examples=300, deadline=None)
+@given(fixed=st.text(alphabet="aenrt", max_size=8), joker=st.text(alphabet="aenrt", min_size=1, max_size=3),
+       at=st.integers(0, 8), word=st.text(alphabet="aenrt", min_size=1, max_size=7), jokers=st.integers(0, 1))
+def test_assignment_fast_paths_equal_the_search(fixed, joker, at, word, jokers):
+    """The fixed-only and one-joker shortcuts give exactly the depth-first search's assignment (or both None)."""
+    from kubasolve.games.kubagram.assign import TilePool, assign_words, search_assignment
+    from kubasolve.games.kubagram.position import Tile
+
+    tiles = [Tile(c) for c in fixed]
+    tiles.insert(min(at, len(tiles)), Tile(joker, joker=True))
+    pool = TilePool.from_tiles(tiles)
+    assert assign_words([word], pool, [jokers]) == search_assignment([word], pool, [jokers])

@@ -43,6 +43,13 @@ def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) ->
         direct = _fixed_only(words, pool)
         if direct is not None:
             return direct
+    elif len(words) == 1 and jokers[0] == 1 and len(pool.flex) == 1 and pool.flex[0][2]:
+        return _one_joker(words[0], pool)  # one held joker: the search's answer, found directly
+    return search_assignment(words, pool, jokers)
+
+
+def search_assignment(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) -> list[tuple[int, ...]] | None:
+    """:func:`assign_words` by depth-first search alone (no fast paths): the reference of the fast paths."""
     positions = [(i, c) for i, w in enumerate(words) for c in w]
     remaining_in_word = [len(w) for w in words]
     fixed_left = {c: len(v) for c, v in pool.fixed.items()}
@@ -125,3 +132,23 @@ def _fixed_only(words: Sequence[str], pool: TilePool) -> list[tuple[int, ...]] |
             next_fixed[c] = k + 1
         out.append(tuple(tiles))
     return out
+
+
+def _one_joker(word: str, pool: TilePool) -> list[tuple[int, ...]] | None:
+    """The assignment of ``word`` using the pool's only flex tile, a joker, on the earliest letter it can take such
+    that fixed tiles spell the rest (what the depth-first search returns: it tries the joker first at each letter)."""
+    joker_tile, letters, _ = pool.flex[0]
+    need: dict[str, int] = {}
+    for c in word:
+        need[c] = need.get(c, 0) + 1
+    short = {c: n - len(pool.fixed.get(c, ())) for c, n in need.items() if n > len(pool.fixed.get(c, ()))}
+    if sum(short.values()) > 1:
+        return None
+    for i, c in enumerate(word):
+        if c in letters and (not short or short == {c: 1}):
+            rest = _fixed_only([word[:i] + word[i + 1 :]], pool)
+            assert rest is not None  # the counts fit
+            tiles = list(rest[0])
+            tiles.insert(i, joker_tile)
+            return [tuple(tiles)]
+    return None
