@@ -83,6 +83,8 @@ def scenarios() -> list[Scenario]:
                  description="one greedy turn on mid-game states"),
         Scenario("planner-turn", "kubagram-turn", policy_turn("planner"), baseline="greedy-turn", target_ms=100.0,
                  description="one planner turn (default depth) on mid-game states"),
+        Scenario("search-turn", "kubagram-turn", policy_turn("search"), baseline="planner-turn", target_ms=200.0,
+                 description="one search-AI turn (default budget) on mid-game states (issue 14: <= 200 ms median)"),
         Scenario("simulate-1-worker", "kubagram-simulate", simulation(1),
                  description=f"{SIM_GAMES} greedy-vs-planner games, 1 process"),
         Scenario("simulate-2-workers", "kubagram-simulate", simulation(2), baseline="simulate-1-worker",
