@@ -366,7 +366,10 @@ def _drop_dominated(
     dominators: np.ndarray, pow_states: np.ndarray, n_states: int, k: int, s_col: int, s_j: int, m_j: int,
     jokers_forced: int, joker_gain: int,
 ) -> None:
-    """Mark the dominated nodes of a finished layer (``first..end``) dead (see :func:`solve_layout`)."""
+    """Mark the dominated nodes of a finished layer (``first..end``) dead (see :func:`solve_layout`); an
+    empty ``dominators`` (no columns) switches the check off."""
+    if dominators.shape[1] == 0:
+        return
     low_mask = (1 << s_col) - 1
     for ni in range(first, end):
         key = a_key[ni]

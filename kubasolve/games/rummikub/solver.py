@@ -660,8 +660,15 @@ def _solve_dp(
             potential=potential,
         )
 
+    # joker-free searches deepen, and the DP drops dominated states, only on big positions (a full box:
+    # 787 618 nodes at the floor, 24 178 when the first round asks for every tile); on the usual 20-40 tile
+    # tables the extra rounds and probes cost more than they save
+    big = int(table_counts.sum() + rack_counts.sum()) >= _DEEPEN_JOKER_FREE_FROM
+
     def run(c: _Search, threshold: int) -> tuple[int, int, np.ndarray]:
         states, nxt, dominators = _dp_tables(rules.min_set_size, c.slots)
+        if not big:
+            dominators = _NO_DOMINATORS  # few tiles: the dominance probes cost more than they save
         found, score, dec, nodes = solve_layout(
             c.forced,
             c.optional,
@@ -720,9 +727,6 @@ def _solve_dp(
     positive = positive[positive > 0]
     uniform = positive.size > 0 and int(positive.min()) == int(positive.max())
     unit = int(positive.max()) if uniform else 8 * scale
-    # joker-free searches deepen only on big positions (a full box: 787 618 nodes at the floor, 46 226 when
-    # the first round asks for every tile); on the usual 20-40 tile tables the extra rounds cost more
-    big = int(table_counts.sum() + rack_counts.sum()) >= _DEEPEN_JOKER_FREE_FROM
     proven = True
     try:
         # by jokers to place (the cheap searches first); within a count, the most promising case first
@@ -802,7 +806,9 @@ def _add_joker(sets: list[TileSet], rules: RummikubRules) -> bool:
 
 
 _DEEPEN_JOKER_FREE_FROM = 60
-"""Tiles in play (table and rack) from which joker-free DP searches deepen too."""
+"""Tiles in play (table and rack) from which joker-free DP searches deepen too and dominated states are
+dropped."""
+_NO_DOMINATORS = np.zeros((1, 0), dtype=np.int64)
 
 
 class _OutOfBudget(Exception):
