@@ -1,0 +1,278 @@
+"""A Scruble Cube position: the 96 pegs in their cells, the 96-character state notation, twists,
+and the scoring of one word (the Python statement of every scoring rule, used by the referee, the
+slow reference and to give the solver's results their breakdown).
+
+State notation: 96 symbols, cells in the order of :mod:`kubasolve.games.scruble.cube` (faces
+U R F D L B, each row by row as seen from outside). A letter peg is its upper-case letter; ``?`` a
+wildcard, ``2`` / ``3`` a 2x / 3x letter premium and ``+`` / ``#`` a 2x / 3x word premium peg. On
+input, white space and ``/`` are ignored and letters may be lower case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kubasolve.errors import PositionError
+from kubasolve.games.scruble.cube import (
+    BELT_LEN,
+    FACES,
+    N_CELLS,
+    NotationError,
+    Twist,
+    geometry,
+    parse_twists,
+)
+from kubasolve.games.scruble.pegs import (
+    DOUBLE_LETTER,
+    DOUBLE_WORD,
+    LETTER,
+    PREMIUM_FACTOR,
+    SYMBOL_KIND,
+    TRIPLE_LETTER,
+    TRIPLE_WORD,
+    WILDCARD,
+    PegSet,
+)
+from kubasolve.games.scruble.rules import ScrubleRules
+
+
+def symbol_kind(symbol: str) -> int:
+    """Peg kind of a state symbol (LETTER for letters)."""
+    return SYMBOL_KIND.get(symbol, LETTER)
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The 96 peg symbols of a cube, by cell (immutable)."""
+
+    symbols: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.symbols) != N_CELLS:
+            raise NotationError(f"a cube state has {N_CELLS} cells, got {len(self.symbols)}")
+
+    @classmethod
+    def from_notation(cls, text: str, pegs: PegSet | None = None) -> Cube:
+        """Parse the 96-character notation; letters must be in ``pegs``' alphabet when given."""
+        if not isinstance(text, str):
+            raise NotationError("a cube state must be a string of 96 symbols")
+        chars = [c for c in text if not c.isspace() and c != "/"]
+        if len(chars) != N_CELLS:
+            raise NotationError(
+                f"a cube state has {N_CELLS} symbols (faces {' '.join(FACES)}, 16 each), got {len(chars)}"
+            )
+        out = []
+        for i, c in enumerate(chars):
+            if c in SYMBOL_KIND:
+                out.append(c)
+                continue
+            if not c.isalpha():
+                raise NotationError(f"symbol {c!r} at cell {i} is neither a letter nor one of ? 2 3 + #")
+            if pegs is not None and c.lower() not in pegs.alphabet:
+                raise NotationError(f"letter {c!r} at cell {i} is not in the peg set's alphabet {pegs.alphabet!r}")
+            out.append(c.upper())
+        return cls(tuple(out))
+
+    def notation(self, faces_separated: bool = False) -> str:
+        """The 96-character state (``/`` between faces when asked)."""
+        if faces_separated:
+            return "/".join("".join(self.symbols[16 * f:16 * f + 16]) for f in range(6))
+        return "".join(self.symbols)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def twisted(self, twists: str | Sequence[Twist] | Sequence[str]) -> Cube:
+        """The cube after a twist sequence (notation string, tokens or :class:`Twist` values)."""
+        if isinstance(twists, str):
+            seq = parse_twists(twists)
+        else:
+            seq = [tw for t in twists for tw in ([t] if isinstance(t, Twist) else parse_twists(t))]
+        origin = apply_twists(np.arange(N_CELLS), seq)
+        return Cube(tuple(self.symbols[o] for o in origin))
+
+    @classmethod
+    def scrambled(cls, pegs: PegSet, seed: int) -> Cube:
+        """The pegs placed at random (seeded): how players load a physical cube."""
+        rng = np.random.default_rng(seed)
+        syms = pegs.symbols()
+        order = rng.permutation(len(syms))
+        return cls(tuple(syms[i] for i in order))
+
+
+def apply_twists(origin: np.ndarray, twists: Sequence[Twist]) -> np.ndarray:
+    """Compose twists onto an ``origin`` permutation (cell -> start cell of its peg)."""
+    g = geometry()
+    out = np.asarray(origin).copy()
+    for t in twists:
+        out = out[g.twist_perm[t.index]]
+    return out
+
+
+@dataclass(frozen=True)
+class Run:
+    """Letter cells of a word on one belt: start position, direction (+1 / -1) and letter count."""
+
+    belt: int
+    start: int
+    direction: int
+    length: int
+
+    def positions(self) -> list[int]:
+        return [(self.start + self.direction * j) % BELT_LEN for j in range(self.length)]
+
+    def cells(self) -> list[int]:
+        g = geometry()
+        return [int(g.belt_cells[self.belt, p]) for p in self.positions()]
+
+    def neighbours(self) -> tuple[int | None, int | None]:
+        """Cells before and after the letters (the after cell only for 15 letters; none for 16)."""
+        g = geometry()
+        before = int(g.belt_cells[self.belt, (self.start - self.direction) % BELT_LEN]) if self.length <= 14 else None
+        after = (int(g.belt_cells[self.belt, (self.start + self.direction * self.length) % BELT_LEN])
+                 if self.length <= 15 else None)
+        return before, after
+
+
+@dataclass(frozen=True)
+class EarlierWord:
+    """A word scored in an earlier turn: its letter cells, belt and crossing points (no premiums)."""
+
+    word: str
+    cells: tuple[int, ...]
+    belt: int
+    points: int
+    pegs: tuple[int, ...] = ()  # game peg ids in those cells when it was scored
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """How a word scores: letters, premiums, bonuses and crossings."""
+
+    letter_points: int
+    word_multiplier: int
+    word_points: int
+    length_bonus: int
+    face_bonus: int
+    crossing_points: int
+    premium_cells: tuple[int, ...]
+    crossed: tuple[str, ...] = field(default=())
+
+    @property
+    def score(self) -> int:
+        return self.word_points + self.length_bonus + self.face_bonus + self.crossing_points
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "letter_points": self.letter_points, "word_multiplier": self.word_multiplier,
+            "word_points": self.word_points, "length_bonus": self.length_bonus, "face_bonus": self.face_bonus,
+            "crossing_points": self.crossing_points, "premium_cells": list(self.premium_cells),
+            "crossed": list(self.crossed),
+        }
+
+
+def word_fits(symbols: Sequence[str], cells: Sequence[int], word: str, rules: ScrubleRules) -> bool:
+    """Whether the pegs in ``cells`` can spell ``word`` (letters match, wildcards free)."""
+    if len(word) != len(cells):
+        return False
+    for c, ch in zip(cells, word):
+        k = symbol_kind(symbols[c])
+        if k == LETTER:
+            if symbols[c].lower() != ch:
+                return False
+        elif k == WILDCARD or rules.premium_mode == "wild":
+            continue
+        else:
+            return False
+    return True
+
+
+def score_run(
+    symbols: Sequence[str],
+    origin: np.ndarray | Sequence[int],
+    run: Run,
+    word: str,
+    rules: ScrubleRules,
+    earlier: Sequence[EarlierWord] = (),
+) -> Breakdown | None:
+    """Score ``word`` read on ``run`` of the cube ``symbols``; None if the run cannot spell it or no
+    letter is new (``origin[cell] != cell``) while the rules ask for one. Does not check the lexicon.
+    """
+    cells = run.cells()
+    if not word_fits(symbols, cells, word, rules) or len(word) < rules.min_length or len(word) > rules.max_length:
+        return None
+    if rules.require_new_letter and not any(int(origin[c]) != c for c in cells):
+        return None
+    pegs = rules.pegs
+    vals = [pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells]
+    kinds = [symbol_kind(symbols[c]) for c in cells]
+    mult = [1] * len(cells)
+    wm = 1
+    premium_cells: list[int] = []
+    n = len(cells)
+    if rules.premium_mode == "ends":
+        before, after = run.neighbours()
+        for cell, idx in ((before, 0), (after, n - 1)):
+            if cell is None:
+                continue
+            k = symbol_kind(symbols[cell])
+            if k in (DOUBLE_LETTER, TRIPLE_LETTER):
+                mult[idx] *= PREMIUM_FACTOR[k]
+                premium_cells.append(cell)
+            elif k in (DOUBLE_WORD, TRIPLE_WORD):
+                wm *= PREMIUM_FACTOR[k]
+                premium_cells.append(cell)
+    else:
+        for i, k in enumerate(kinds):
+            if k in (DOUBLE_LETTER, TRIPLE_LETTER):
+                best = i - 1 if i > 0 else -1
+                if i + 1 < n and (best < 0 or vals[i + 1] > vals[best]):
+                    best = i + 1
+                if best >= 0:
+                    mult[best] *= PREMIUM_FACTOR[k]
+                premium_cells.append(cells[i])
+            elif k in (DOUBLE_WORD, TRIPLE_WORD):
+                wm *= PREMIUM_FACTOR[k]
+                premium_cells.append(cells[i])
+    letter_points = sum(v * m for v, m in zip(vals, mult))
+    g = geometry()
+    faces = {int(g.cell_face[c]) for c in cells}
+    crossing = 0
+    crossed: list[str] = []
+    if rules.crossing:
+        cellset = set(cells)
+        for w in earlier:
+            if w.belt == run.belt or not cellset.intersection(w.cells):
+                continue
+            if all(int(origin[c]) == c for c in w.cells):
+                crossing += w.points
+                crossed.append(w.word)
+    return Breakdown(
+        letter_points=letter_points,
+        word_multiplier=wm,
+        word_points=letter_points * wm,
+        length_bonus=rules.bonus_for_length(n),
+        face_bonus=rules.three_face_bonus if len(faces) >= 3 else 0,
+        crossing_points=crossing,
+        premium_cells=tuple(premium_cells),
+        crossed=tuple(crossed),
+    )
+
+
+def plain_points(symbols: Sequence[str], cells: Sequence[int], rules: ScrubleRules) -> int:
+    """Letter values of a word without premiums or bonuses (what a crossed earlier word scores again)."""
+    return sum(rules.pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells)
+
+
+def require_cube(text: str, rules: ScrubleRules) -> Cube:
+    """Parse a state or raise :class:`PositionError` with the reason."""
+    try:
+        return Cube.from_notation(text, rules.pegs)
+    except NotationError as exc:
+        raise PositionError(str(exc)) from None
+
+
+__all__ = ["Breakdown", "Cube", "EarlierWord", "Run", "apply_twists", "plain_points", "score_run", "symbol_kind", "word_fits"]

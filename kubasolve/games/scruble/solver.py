@@ -1,0 +1,201 @@
+"""Best words reachable within a number of twists (numba kernel ``kernels/belt_scan.py``).
+
+``best_words(cube, lexicon, rules, depth=d, top=k)`` returns :class:`WordMove` values best first:
+score, then fewer twists, then word and cells. Each move carries its twist sequence (the shortest
+that reaches the word), the letter cells, the premium cells used and the score breakdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from kubasolve.errors import LimitError, PositionError
+from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, cell_name, format_twists, geometry
+from kubasolve.games.scruble.pegs import LETTER, PegSet
+from kubasolve.games.scruble.position import (
+    Breakdown,
+    Cube,
+    EarlierWord,
+    Run,
+    apply_twists,
+    score_run,
+    symbol_kind,
+)
+from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.lexicon import Lexicon
+
+MAX_DEPTH = 4
+MAX_TOP = 4096
+DEFAULT_MAX_STATES = 3_000_000
+MAX_CROSS_WORDS = 64
+
+
+@dataclass(frozen=True)
+class WordMove:
+    """A word reachable from the position: twists to make, then the word on its run of cells."""
+
+    word: str
+    twists: tuple[Twist, ...]
+    run: Run
+    cells: tuple[int, ...]
+    breakdown: Breakdown
+    score: int
+
+    @property
+    def n_twists(self) -> int:
+        return len(self.twists)
+
+    def notation(self) -> list[str]:
+        return format_twists(self.twists)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (-self.score, len(self.twists), self.word, self.cells)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "word": self.word,
+            "twists": self.notation(),
+            "cells": list(self.cells),
+            "cell_names": [cell_name(c) for c in self.cells],
+            "belt": self.run.belt,
+            "start": self.run.start,
+            "direction": self.run.direction,
+            "score": self.score,
+            "breakdown": self.breakdown.as_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a search did: states expanded and whether ``max_states`` cut it short."""
+
+    states: int
+    complete: bool
+
+
+@cache
+def _zobrist() -> np.ndarray:
+    rng = np.random.default_rng(0x5C2B1E)
+    return rng.integers(1, 2**63, size=(N_CELLS, N_CELLS), dtype=np.uint64)
+
+
+@cache
+def _twist_axes() -> tuple[np.ndarray, np.ndarray]:
+    axis = np.array([Twist.from_index(t).axis for t in range(N_TWISTS)], np.int64)
+    layer = np.array([Twist.from_index(t).layer % 4 for t in range(N_TWISTS)], np.int64)
+    return axis, layer
+
+
+def peg_arrays(cube: Cube, lexicon: Lexicon, pegs: PegSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-cell letter code (63 = a letter the lexicon lacks, -1 non-letter), kind and value."""
+    code = np.full(N_CELLS, -1, np.int64)
+    kind = np.zeros(N_CELLS, np.int64)
+    value = np.zeros(N_CELLS, np.int64)
+    for c, sym in enumerate(cube.symbols):
+        k = symbol_kind(sym)
+        kind[c] = k
+        if k == LETTER:
+            ch = sym.lower()
+            code[c] = lexicon.alphabet.code(ch) if ch in lexicon.alphabet else 63
+            value[c] = pegs.symbol_value(sym)
+    return code, kind, value
+
+
+def cross_arrays(earlier: Sequence[EarlierWord]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    words = list(earlier)[-MAX_CROSS_WORDS:]
+    cells = np.full((len(words), 16), -1, np.int64)
+    belts = np.zeros(len(words), np.int64)
+    points = np.zeros(max(1, len(words)), np.int64)
+    for i, w in enumerate(words):
+        cells[i, : len(w.cells)] = w.cells
+        belts[i] = w.belt
+        points[i] = w.points
+    return cells, belts, points
+
+
+def search(
+    cube: Cube,
+    lexicon: Lexicon,
+    rules: ScrubleRules,
+    depth: int,
+    top: int,
+    earlier: Sequence[EarlierWord] = (),
+    max_states: int = DEFAULT_MAX_STATES,
+    restrict: bool = True,
+) -> tuple[list[WordMove], SearchStats]:
+    """The kernel search plus decoding; see :func:`best_words`."""
+    from kubasolve.kernels.belt_scan import best_words_search
+
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise LimitError(f"depth must be an integer from 0 to {MAX_DEPTH} (depth 4 expands about a million states)")
+    if not isinstance(top, int) or isinstance(top, bool) or not 1 <= top <= MAX_TOP:
+        raise LimitError(f"top must be an integer from 1 to {MAX_TOP}")
+    g = geometry()
+    code, kind, value = peg_arrays(cube, lexicon, rules.pegs)
+    axis, layer = _twist_axes()
+    arr = lexicon.compiled
+    cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
+    pool_i, pool_score, _pool_twists, parent, via, n_states, complete = best_words_search(
+        depth, top, max_states,
+        code, kind, value, g.cell_face.astype(np.int64), g.belt_cells.astype(np.int64), g.twist_perm.astype(np.int64),
+        g.twist_changed, g.twist_belts, axis, layer,
+        arr.search_edges, arr.edge_rank, int(arr.first_edge[1]),
+        rules.min_length, rules.max_length, rules.directions == "both", rules.premium_mode == "wild",
+        rules.require_new_letter, np.array(rules.length_bonus_table(), np.int64), rules.three_face_bonus,
+        max(rules.pegs.values.values(), default=0),
+        cross_cells, cross_belts, cross_points, restrict, _zobrist(),
+    )
+    moves = []
+    for k in range(len(pool_score)):
+        state, belt, start, di, length, rank = (int(x) for x in pool_i[k])
+        seq: list[Twist] = []
+        s = state
+        while s > 0:
+            seq.append(Twist.from_index(int(via[s])))
+            s = int(parent[s])
+        seq.reverse()
+        word = lexicon.word(int(arr.rank_word[rank]))
+        run = Run(belt, start, 1 if di == 0 else -1, length)
+        origin = apply_twists(np.arange(N_CELLS), seq)
+        after = Cube(tuple(cube.symbols[o] for o in origin))
+        breakdown = score_run(after.symbols, origin, run, word, rules, earlier)
+        if breakdown is None or breakdown.score != int(pool_score[k]):  # pragma: no cover - kernel/rules mismatch
+            raise AssertionError(f"kernel and scorer disagree on {word!r} after {format_twists(seq)}: "
+                                 f"{int(pool_score[k])} vs {breakdown}")
+        moves.append(WordMove(word, tuple(seq), run, tuple(run.cells()), breakdown, breakdown.score))
+    moves.sort(key=WordMove.sort_key)
+    return moves, SearchStats(int(n_states), bool(complete))
+
+
+def best_words(
+    cube: Cube | str,
+    lexicon: Lexicon,
+    rules: ScrubleRules | None = None,
+    depth: int = 2,
+    top: int = 10,
+    earlier: Sequence[EarlierWord] = (),
+    max_states: int = DEFAULT_MAX_STATES,
+) -> list[WordMove]:
+    """The ``top`` best distinct words (word + cells) reachable within ``depth`` twists, best first.
+
+    ``earlier``: words scored in earlier turns, for the crossing rule (intact ones score again).
+    Raises :class:`LimitError` if ``max_states`` would be exceeded (never a silently partial answer).
+    """
+    rules = rules or ScrubleRules()
+    if isinstance(cube, str):
+        try:
+            cube = Cube.from_notation(cube, rules.pegs)
+        except PositionError:
+            raise
+    moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states)
+    if not stats.complete:
+        raise LimitError(f"the search needs more than max_states={max_states} states at depth {depth}")
+    return moves
+
+
+__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "WordMove", "best_words", "search"]

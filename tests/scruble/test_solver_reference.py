@@ -1,0 +1,114 @@
+"""The numba solver against the slow reference (every sequence, every run, set lookup)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubasolve.games.scruble.cube import N_CELLS, Twist
+from kubasolve.games.scruble.position import Cube, EarlierWord, Run
+from kubasolve.games.scruble.reference import reference_best
+from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.games.scruble.solver import search
+from kubasolve.lexicon import Lexicon
+
+LETTERS = "ABCDE"
+SYMBOLS = LETTERS * 3 + "?23+#"
+
+
+def small_lexicon(seed: int) -> tuple[list[str], Lexicon]:
+    rng = np.random.default_rng(seed)
+    words = sorted({"".join(rng.choice(list("abcde"), size=int(rng.integers(3, 7)))) for _ in range(120)})
+    return words, Lexicon.from_words(words)
+
+
+cubes = st.lists(st.sampled_from(SYMBOLS), min_size=N_CELLS, max_size=N_CELLS).map(lambda s: Cube(tuple(s)))
+rule_sets = st.builds(
+    lambda mode, dirs, minlen, full: ScrubleRules(premium_mode=mode, directions=dirs, min_length=minlen, full_belt_words=full),
+    st.sampled_from(["ends", "wild"]), st.sampled_from(["both", "forward"]), st.sampled_from([3, 4]), st.booleans(),
+)
+
+
+def kernel_best(cube, lex, rules, depth, earlier=(), restrict=True):
+    moves, stats = search(cube, lex, rules, depth, 4096, earlier, restrict=restrict)
+    assert stats.complete
+    out = {m.word: (m.score, m.n_twists) for m in moves}
+    assert len(out) == len(moves)  # one entry per word
+    return out, moves
+
+
+@settings(max_examples=15, deadline=None)
+@given(cube=cubes, rules=rule_sets, seed=st.integers(0, 50))
+def test_depth_one_matches_reference(cube, rules, seed):
+    words, lex = small_lexicon(seed)
+    got, moves = kernel_best(cube, lex, rules, 1)
+    assert got == reference_best(cube, words, rules, 1)
+    # every move replays: its twists give a cube on which the word's breakdown is the score
+    for m in moves:
+        assert len(m.twists) <= 1 and m.breakdown.score == m.score
+
+
+@settings(max_examples=1, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]))
+def test_depth_two_matches_reference(cube, seed, mode):
+    words, lex = small_lexicon(seed)
+    rules = ScrubleRules(premium_mode=mode, directions="forward")
+    assert kernel_best(cube, lex, rules, 2)[0] == reference_best(cube, words, rules, 2)
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), picks=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 15), st.integers(2, 6), st.integers(1, 9)), min_size=1, max_size=4))
+def test_crossing_words_match_reference(cube, seed, picks):
+    words, lex = small_lexicon(seed)
+    rules = ScrubleRules()
+    earlier = [EarlierWord("x" * n, tuple(Run(b, s, 1, n).cells()), b, pts) for b, s, n, pts in picks]
+    assert kernel_best(cube, lex, rules, 1, earlier)[0] == reference_best(cube, words, rules, 1, earlier)
+
+
+@settings(max_examples=8, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50))
+def test_restricted_scan_equals_full_scan(cube, seed):
+    _, lex = small_lexicon(seed)
+    rules = ScrubleRules()
+    assert kernel_best(cube, lex, rules, 2)[0] == kernel_best(cube, lex, rules, 2, restrict=False)[0]
+
+
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), top=st.integers(1, 6))
+def test_top_k_is_the_head_of_the_full_ranking(cube, seed, top):
+    _, lex = small_lexicon(seed)
+    rules = ScrubleRules()
+    full = search(cube, lex, rules, 2, 4096)[0]
+    head = search(cube, lex, rules, 2, top)[0]
+    assert [(m.score, m.n_twists) for m in head] == [(m.score, m.n_twists) for m in full[:top]]
+
+
+def test_no_new_letter_needed_finds_words_without_twisting():
+    lex = Lexicon.from_words(["cab", "bed"])
+    cube = Cube(tuple("CAB" + "E" * 93))
+    rules = ScrubleRules(require_new_letter=False)
+    moves = search(cube, lex, rules, 0, 10)[0]
+    assert [(m.word, m.twists) for m in moves] == [("cab", ())]
+    assert search(cube, lex, ScrubleRules(), 0, 10)[0] == []
+
+
+def test_twist_sequences_are_shortest():
+    _words, lex = small_lexicon(3)
+    rng = np.random.default_rng(5)
+    cube = Cube(tuple(rng.choice(list(SYMBOLS), size=N_CELLS)))
+    for m in search(cube, lex, ScrubleRules(), 2, 50)[0]:
+        if len(m.twists) == 2:
+            a, b = m.twists
+            assert a.layer != b.layer
+            assert not (a.axis == b.axis and a.layer > b.layer)
+    assert Twist.from_index(0).layer == 0
+
+
+def test_real_lexicon_depth_one_matches_reference(en):
+    rules = ScrubleRules()
+    # letters only, so the reference's set lookups stay fast on 64k words
+    cube = Cube(tuple("E" if not c.isalpha() else c for c in Cube.scrambled(rules.pegs, 7).symbols))
+    moves = search(cube, en, rules, 1, 4096)[0]
+    assert {m.word: (m.score, m.n_twists) for m in moves} == reference_best(cube, list(en), rules, 1)
+    assert moves == sorted(moves, key=lambda m: m.sort_key())
