@@ -1,0 +1,213 @@
+"""Scruble Cube game for 1-4 players: seeded scramble, referee, JSON state with exact replay.
+
+A turn is 1..``max_twists`` twists, then optionally one word read on the twisted cube. The referee
+refuses an illegal turn with the reason and leaves the state unchanged: bad twist notation, too
+many twists, a word not in the lexicon, a word not on the cube, a word without a new letter. The
+game ends after a turn that reaches ``target_score`` or when ``rounds`` rounds are played (solo:
+best total in ``rounds`` rounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kubasolve.errors import IllegalMoveError, StateError
+from kubasolve.games.scruble.cube import N_CELLS, NotationError, Twist, format_twists, geometry, parse_twists
+from kubasolve.games.scruble.position import Breakdown, Cube, EarlierWord, Run, apply_twists, plain_points, score_run
+from kubasolve.games.scruble.reference import all_runs
+from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What a player does: twists (notation tokens) and an optional word (with its start cell)."""
+
+    twists: tuple[str, ...]
+    word: str | None = None
+    cells: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"twists": list(self.twists)}
+        if self.word is not None:
+            d["word"] = self.word
+        if self.cells is not None:
+            d["cells"] = list(self.cells)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Turn:
+        unknown = sorted(set(d) - {"twists", "word", "cells"})
+        if unknown:
+            raise IllegalMoveError(f"unknown turn key(s) {', '.join(unknown)} (twists, word, cells)")
+        tw = d.get("twists", [])
+        if isinstance(tw, str):
+            tw = tw.split()
+        if not isinstance(tw, list) or not all(isinstance(t, str) for t in tw):
+            raise IllegalMoveError("twists must be a list of notation strings")
+        word = d.get("word")
+        if word is not None and not isinstance(word, str):
+            raise IllegalMoveError("word must be a string")
+        cells = d.get("cells")
+        if cells is not None and (not isinstance(cells, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)):
+            raise IllegalMoveError("cells must be a list of cell numbers")
+        return cls(tuple(tw), word, tuple(cells) if cells is not None else None)
+
+
+@dataclass
+class ScrubleGame:
+    """A game in progress: cube, peg ids, scores, scored words and history (replayable)."""
+
+    rules: ScrubleRules
+    players: int
+    seed: int
+    cube: Cube
+    pegs: np.ndarray  # peg id per cell (the peg's cell in the scramble)
+    scores: list[int]
+    turn: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    words: list[tuple[EarlierWord, tuple[int, ...]]] = field(default_factory=list)
+    over: bool = False
+
+    @classmethod
+    def new(cls, players: int = 2, seed: int = 0, rules: ScrubleRules | None = None, cube: Cube | None = None) -> ScrubleGame:
+        rules = rules or ScrubleRules()
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+            raise StateError("Scruble is played by 1 to 4 players")
+        start = cube if cube is not None else Cube.scrambled(rules.pegs, seed)
+        return cls(rules, players, seed, start, np.arange(N_CELLS), [0] * players)
+
+    @property
+    def to_move(self) -> int:
+        return self.turn % self.players
+
+    @property
+    def round(self) -> int:
+        return self.turn // self.players
+
+    def intact_words(self) -> list[EarlierWord]:
+        """Scored words whose pegs are all still in their cells."""
+        return [w for w, ids in self.words if all(int(self.pegs[c]) == i for c, i in zip(w.cells, ids))]
+
+    # ---------------------------------------------------------------- referee
+    def check(self, turn: Turn, lexicon: Lexicon) -> tuple[list[Twist], Cube, np.ndarray, tuple[str, Run, Breakdown] | None]:
+        """Validate a turn; returns twists, cube after, origin and the scored word (or raises)."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        try:
+            twists = parse_twists(list(turn.twists))
+        except NotationError as exc:
+            raise IllegalMoveError(str(exc)) from None
+        if not twists:
+            raise IllegalMoveError("a turn needs at least one twist")
+        if len(twists) > self.rules.max_twists:
+            raise IllegalMoveError(f"at most {self.rules.max_twists} twists a turn, got {len(twists)}")
+        origin = apply_twists(np.arange(N_CELLS), twists)
+        after = Cube(tuple(self.cube.symbols[o] for o in origin))
+        if turn.word is None:
+            return twists, after, origin, None
+        word = turn.word.lower()
+        if word not in lexicon:
+            raise IllegalMoveError(f"{turn.word!r} is not a word in the {lexicon.name} lexicon")
+        best: tuple[str, Run, Breakdown] | None = None
+        fits_somewhere = False
+        for run in all_runs(self.rules):
+            if run.length != len(word) or (turn.cells is not None and tuple(run.cells()) != turn.cells):
+                continue
+            from kubasolve.games.scruble.position import word_fits
+
+            if not word_fits(after.symbols, run.cells(), word, self.rules):
+                continue
+            fits_somewhere = True
+            b = score_run(after.symbols, origin, run, word, self.rules, self.intact_words())
+            if b is not None and (best is None or b.score > best[2].score):
+                best = (word, run, b)
+        if best is None:
+            if not fits_somewhere:
+                where = "on those cells" if turn.cells is not None else "on any belt of the cube"
+                raise IllegalMoveError(f"{turn.word!r} cannot be read {where} after {' '.join(format_twists(twists))}")
+            raise IllegalMoveError(f"{turn.word!r} has no new letter: at least one letter must be moved in this turn")
+        return twists, after, origin, best
+
+    def play(self, turn: Turn, lexicon: Lexicon) -> dict[str, Any]:
+        """Apply a legal turn (state unchanged and IllegalMoveError if not); returns the turn record."""
+        twists, after, origin, scored = self.check(turn, lexicon)
+        player = self.to_move
+        new_pegs = self.pegs[origin]
+        rec: dict[str, Any] = {"player": player, "twists": format_twists(twists), "score": 0}
+        if scored is not None:
+            word, run, b = scored
+            cells = tuple(run.cells())
+            self.words.append((EarlierWord(word, cells, run.belt, plain_points(after.symbols, cells, self.rules)),
+                               tuple(int(new_pegs[c]) for c in cells)))
+            self.scores[player] += b.score
+            rec.update(word=word, cells=list(cells), score=b.score, breakdown=b.as_dict())
+        self.cube = after
+        self.pegs = new_pegs
+        self.turn += 1
+        self.history.append(rec)
+        if max(self.scores) >= self.rules.target_score and self.players > 1:
+            self.over = True
+        if self.turn >= self.rules.rounds * self.players:
+            self.over = True
+        return rec
+
+    def winners(self) -> list[int]:
+        top = max(self.scores)
+        return [i for i, s in enumerate(self.scores) if s == top]
+
+    # ---------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "scruble", "players": self.players, "seed": self.seed, "rules": self.rules.to_dict(),
+            "start": self.start_cube.notation(), "cube": self.cube.notation(), "scores": list(self.scores),
+            "turn": self.turn, "to_move": self.to_move, "over": self.over,
+            "history": [dict(h) for h in self.history],
+        }
+
+    @property
+    def start_cube(self) -> Cube:
+        inv = np.empty(N_CELLS, np.int64)
+        inv[self.pegs] = np.arange(N_CELLS)
+        return Cube(tuple(self.cube.symbols[inv[c]] for c in range(N_CELLS)))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], lexicon: Lexicon) -> ScrubleGame:
+        """Rebuild by replaying the history from the start cube; any disagreeing key is refused."""
+        try:
+            rules = ScrubleRules.from_dict(d.get("rules", {}))
+            start = Cube.from_notation(d["start"], rules.pegs)
+            game = cls.new(int(d["players"]), int(d.get("seed", 0)), rules, start)
+            for i, h in enumerate(d.get("history", [])):
+                turn = Turn(tuple(h["twists"]), h.get("word"), tuple(h["cells"]) if h.get("cells") else None)
+                rec = game.play(turn, lexicon)
+                if rec.get("score") != h.get("score", rec.get("score")):
+                    raise StateError(f"history turn {i}: score {h.get('score')} but replay gives {rec['score']}")
+        except (KeyError, TypeError, ValueError, IllegalMoveError, NotationError) as exc:
+            raise StateError(f"bad Scruble state: {exc}") from None
+        for key in ("cube", "scores", "turn", "over"):
+            if key in d and d[key] != game.to_dict()[key]:
+                raise StateError(f"bad Scruble state: {key!r} disagrees with the replayed history")
+        return game
+
+
+def replay_check(game: ScrubleGame, lexicon: Lexicon) -> bool:
+    """True if the game's JSON replays to the same state."""
+    return ScrubleGame.from_dict(game.to_dict(), lexicon).to_dict() == game.to_dict()
+
+
+def play_game(policies: Sequence[Any], seed: int, lexicon: Lexicon, rules: ScrubleRules | None = None) -> ScrubleGame:
+    """Play one game with one policy per seat (``policy(game, lexicon) -> Turn``)."""
+    game = ScrubleGame.new(len(policies), seed, rules)
+    while not game.over:
+        game.play(policies[game.to_move](game, lexicon), lexicon)
+    return game
+
+
+_ = geometry  # tables are built on first use
+
+__all__ = ["ScrubleGame", "Turn", "play_game", "replay_check"]
