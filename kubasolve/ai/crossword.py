@@ -5,8 +5,9 @@
   ``data/leaves_nl.json`` made by ``data/make_leaves.py``); may exchange when that keeps a better
   leave; with an empty bag it plays the bounded endgame search below.
 - ``sim``: Monte-Carlo look-ahead: the best equity candidates, each followed by the opponent's best
-  reply on racks drawn from the unseen tiles (the same racks for every candidate), within an
-  iteration and time budget; chooses the best mean of own score + leave - reply score.
+  reply on racks drawn from the unseen tiles (the same racks for every candidate) and then (2 plies,
+  the default) our own best next play on the leave refilled from the rest; chooses the best mean of
+  own score - reply score + next play (1 ply: + leave value instead), within an iteration and time budget.
 - Endgame (bag empty, every rack known): negamax with alpha-beta over the best ``width`` placements
   (plus pass) to ``depth`` plies, counting going-out bonuses; bounded, not a full solve.
 """
@@ -178,7 +179,7 @@ class SimPolicy:
     seed: int = 0
     candidates: int = 8
     iterations: int = 16
-    plies: int = 1
+    plies: int = 2
     """1: candidate, opponent's best reply, leave value; 2: then also our own best next play on our
     leave refilled from the unseen tiles (no leave value)."""
     time_limit: float | None = None
