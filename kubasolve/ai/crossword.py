@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import time
@@ -139,15 +138,11 @@ def equity_candidates(referee: Referee, state: CrosswordState, leaves: LeaveTabl
             v = cache_[leave] = leaves.value(leave)
         out.append(Candidate(CrosswordAction.place(m), m.score, leave, m.score + v))
     if len(state.bag) >= referee.rules.exchange_min_bag and not (state.last_play is not None and state.last_play.went_out):
-        seen = set()
-        for k in range(len(rack)):
-            for keep in itertools.combinations(rack, k):
-                leave = "".join(keep)
-                if leave in seen:
-                    continue
-                seen.add(leave)
-                give = take_from_rack(rack, leave)
-                out.append(Candidate(CrosswordAction("exchange", letters=give), 0, leave, leaves.value(leave)))
+        from kubasolve.games.crossword.movegen import exchanges
+
+        for give in exchanges(rack, referee.tiles):
+            leave = take_from_rack(rack, give)
+            out.append(Candidate(CrosswordAction("exchange", letters=give), 0, leave, leaves.value(leave)))
     out.sort(key=lambda c: -c.equity)
     return out[:top] if top else out
 
