@@ -117,12 +117,15 @@ def simulate(
     workers: int = 1,
     records: IO[str] | None = None,
     on_game: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` AI-vs-AI games; game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (the ``i``-th draw of
     ``Random(seed)``) with seats rotated by ``i``. ``workers`` processes play them (the records and totals do
     not depend on how many);
     one JSON line per game goes to ``records``; ``on_game(done, total)`` is called after each game (the
-    CLI draws its progress bar with it; the library never prints)."""
+    CLI draws its progress bar with it; the library never prints). ``backend``/``address``: where the games
+    run (:func:`kubasolve.scale.run_ordered`: local processes or Ray actors), with the same results."""
     from kubasolve.scale import run_ordered
 
     for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, 1024)):
@@ -145,7 +148,7 @@ def simulate(
     for i in range(games):
         shift = i % len(kinds)
         tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict()))
-    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers), 1):
+    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address), 1):
         seats = rec["seats"]
         if not rec["finished"]:
             unfinished += 1

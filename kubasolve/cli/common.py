@@ -43,6 +43,7 @@ __all__ = [
     "add_lexicon_argument",
     "add_rules_argument",
     "add_simulate_arguments",
+    "backend_options",
     "ascii_text",
     "check_output_path",
     "count",
@@ -205,7 +206,7 @@ def add_simulate_arguments(
     max_games: int = 1_000_000,
     max_workers: int = 256,
 ) -> None:
-    """The one set of ``simulate`` flags every game shares.
+    """The one set of ``simulate`` flags every game shares (``--backend``/``--address`` choose where it runs).
 
     ``players``: default seats (``"greedy,planner"``); ``players_help``: the AI names; ``rules_doc``: the
     doc describing ``--rules``; ``lexicon``: default lexicon, or None for a game without words (then
@@ -216,6 +217,10 @@ def add_simulate_arguments(
                         help=f"comma-separated AIs, one per seat: {players_help} (default {players})")
     parser.add_argument("--seed", type=seed, default=0, help="master seed; the same seed gives the same games (default 0)")
     parser.add_argument("--workers", type=count(1, max_workers), default=1, help="parallel worker processes (default 1)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the games run: local processes or a Ray cluster (pip install 'kubasolve[ray]'); same results")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster to join (auto, HOST:PORT, ray://HOST:PORT); default: a local Ray instance")
     parser.add_argument("--records", metavar="PATH", default=None,
                         help="write one JSON line per game to PATH ('-': stdout, then the summary goes to stderr)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
@@ -223,6 +228,14 @@ def add_simulate_arguments(
     if lexicon is not None:
         add_lexicon_argument(parser, lexicon)
     add_json_argument(parser, "summary as one JSON document")
+
+
+def backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``backend``/``address`` keyword arguments for a game's ``simulate`` from the shared flags;
+    ``--address`` without ``--backend ray`` is a usage error."""
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address goes with --backend ray")
+    return {"backend": args.backend, "address": args.address}
 
 
 # ------------------------------------------------------------------------------------------------ streams

@@ -14,6 +14,7 @@ from kubasolve.cli.common import (
     add_lexicon_argument,
     add_rules_argument,
     add_simulate_arguments,
+    backend_options,
     check_output_path,
     emit_summary,
     open_output,
@@ -23,7 +24,6 @@ from kubasolve.cli.common import (
 from kubasolve.cli.common import seed as seed_type
 from kubasolve.cli.kubagram import load_rules
 from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError, StateError
-from kubasolve.scale.runner import BACKENDS
 
 PLAY_HELP = """commands (one per line):
   t [LETTER]      take the next cube (LETTER: on III, a joker, or under the vowel rule)
@@ -60,8 +60,6 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH]",
                            rules_doc=RULES_DOC, lexicon="nl")
-    s.add_argument("--backend", choices=BACKENDS, default="local", help="where the games run (default local)")
-    s.add_argument("--address", default=None, help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
     s.set_defaults(func=run_simulate)
 
 
@@ -76,12 +74,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import format_table
     from kubasolve.games.kubagram.simulate import simulate
 
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address goes with --backend ray")
     rules, game_rules = (r.to_dict() for r in load_rules(args.rules)) if args.rules else (None, None)
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
-        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, records=records, on_game=on_game,
-                       backend=args.backend, address=args.address, rules=rules, game_rules=game_rules,
+        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, **backend_options(args), records=records, on_game=on_game,
+                       rules=rules, game_rules=game_rules,
                        lexicon=None if args.lexicon == "nl" else args.lexicon)
     rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%",
              f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]", round(r["mean_score"], 1),

@@ -16,6 +16,7 @@ from kubasolve.cli.common import (
     add_rules_argument,
     add_simulate_arguments,
     ascii_text,
+    backend_options,
     emit_summary,
     open_output,
     progress,
@@ -122,7 +123,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     rules = _rules(args.rules, args.joker_retrieval)
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
-        res = simulate(args.games, args.players, seed=args.seed, rules=rules, workers=args.workers, records=records,
+        res = simulate(args.games, args.players, seed=args.seed, rules=rules, workers=args.workers, **backend_options(args), records=records,
                        on_game=on_game)
     d = res.to_dict()
     rows = [[k, res.wins[k], round(d["mean_score"][k], 2)] for k in res.wins]
