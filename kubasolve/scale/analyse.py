@@ -22,7 +22,7 @@ ANALYSIS_COMMANDS: dict[str, str] = {
     "rummikub": "rummikub.solve",
     "crossword": "crossword.moves",
     "scruble": "scruble.best",
-    "colonii": "colonii.best",
+    "colonii": "colonii.best-turn",
 }
 """Game name -> the engine command that analyses one of its positions."""
 

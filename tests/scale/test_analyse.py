@@ -60,3 +60,18 @@ def test_cli_writes_answer_lines_to_stdout(tmp_path: Path, capsys: pytest.Captur
 def test_cli_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", str(tmp_path / "nope.jsonl"), "--game", "kubagram"]) != 0
     assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "game, line, check",
+    [
+        ("rummikub", {"table": "r1 r2 r3", "rack": "r4 r5 b7"}, lambda r: r["found"] is True),
+        ("crossword", {"cgp": "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0", "top": 1},
+         lambda r: r["count"] == 1522 and r["max_score"] == 74),
+        ("colonii", {"hand": "ziar", "table": []}, lambda r: r["gain"] == 6),
+    ],
+)
+def test_other_games_are_analysed_by_their_engine_command(game: str, line: dict, check) -> None:
+    answers = list(analyse_lines([json.dumps(line), json.dumps({"no such key": 1})], game))
+    assert answers[0]["ok"] is True and check(answers[0]["result"]), answers[0]
+    assert answers[1]["ok"] is False and answers[1]["error"]["code"] == "bad-request"
