@@ -1,0 +1,61 @@
+"""Scruble Cube benchmark scenarios (issue 11 targets on the bundled English lexicon: best word
+within 2 twists <= 10 ms, within 3 twists <= 300 ms).
+
+Inputs: 6 seeded scrambles of the default English peg set (2 wildcards, 4 premium pegs). A depth-d
+search expands every distinct state within d twists (37 at depth 1, about 1,060 at depth 2, about
+30,000 at depth 3; states/s = states / median). ``reference-1`` is the slow reference (every
+twist sequence, every run, set lookup) at depth 1, the baseline of ``best-1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kubasolve.bench.runner import Scenario, cycle
+
+SEEDS = (1, 2, 3, 4, 5, 6)
+
+
+def _inputs(letters_only: bool = False) -> tuple[Any, Any, list[Any]]:
+    from kubasolve.games.scruble.position import Cube
+    from kubasolve.games.scruble.rules import ScrubleRules
+    from kubasolve.lexicon import load_lexicon
+
+    rules = ScrubleRules()
+    cubes = [Cube.scrambled(rules.pegs, s) for s in SEEDS]
+    if letters_only:  # wildcards and premiums as E, so the reference needs set lookups only
+        cubes = [Cube(tuple(c if c.isalpha() else "E" for c in cube.symbols)) for cube in cubes]
+    return load_lexicon("en"), rules, cubes
+
+
+def _best(depth: int, top: int = 1, letters_only: bool = False) -> Callable[[], Callable[[], object]]:
+    def setup() -> Callable[[], object]:
+        from kubasolve.games.scruble.solver import search
+
+        lex, rules, cubes = _inputs(letters_only)
+        search(cubes[0], lex, rules, 1, 1)  # compile / load the kernel outside the timing
+        return cycle(cubes, lambda c: search(c, lex, rules, depth, top))
+
+    return setup
+
+
+def _reference() -> Callable[[], object]:
+    from kubasolve.games.scruble.reference import reference_best
+
+    lex, rules, cubes = _inputs(letters_only=True)
+    words = list(lex)
+    return cycle(cubes, lambda c: reference_best(c, words, rules, 1))
+
+
+def scenarios() -> list[Scenario]:
+    return [
+        Scenario("reference-1", "scruble-depth-1", _reference,
+                 description="slow reference, depth 1 (36 sequences, every run, set lookup), letters-only cubes"),
+        Scenario("best-1-all", "scruble-depth-1", _best(1, 4096, letters_only=True), baseline="reference-1",
+                 description="every word within 1 twist (37 states), same letters-only cubes"),
+        Scenario("best-1", "scruble-depth-1", _best(1), description="best word within 1 twist (37 states)"),
+        Scenario("best-2", "scruble-depth-2", _best(2), target_ms=10.0, description="best word within 2 twists (~1,060 states)"),
+        Scenario("best-2-top10", "scruble-depth-2", _best(2, 10), baseline="best-2", description="10 best words within 2 twists"),
+        Scenario("best-3", "scruble-depth-3", _best(3), target_ms=300.0, description="best word within 3 twists (~30,000 states)"),
+    ]
