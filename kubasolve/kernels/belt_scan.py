@@ -143,7 +143,7 @@ def scan_state(
     search_edges, edge_rank, root_hi,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
     cross_mask_cell, cross_points, belt_of_cross, cross_total,
-    pool_i, pool_score, pool_twists, n_pool, top, scratch, iscratch,
+    pool_i, pool_score, pool_twists, n_pool, top, scratch, iscratch, root_edge,
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
     # sequence arrays over 32 positions: index k is belt position seq_pos(k) for the direction
@@ -240,17 +240,12 @@ def scan_state(
                 chgc[0] = 0
                 xmask[0] = 0
                 if kd == K_LETTER:
-                    cur[0] = root_hi
-                    end[0] = root_hi
                     code = q_code[s]
-                    for e in range(root_hi):
-                        lab = search_edges[e] & LETTER_MASK
-                        if lab == code:
-                            cur[0] = e
-                            end[0] = e + 1
-                            break
-                        if lab > code:
-                            break
+                    e0 = root_edge[code] if code >= 0 else -1
+                    if e0 < 0:
+                        continue
+                    cur[0] = e0
+                    end[0] = e0 + 1
                 elif kd == K_WILD or wild_mode:
                     cur[0] = 0
                     end[0] = root_hi
@@ -414,6 +409,9 @@ def best_words_search(
     for k in range(9):
         iscratch[23, k] = 1 << k
         iscratch[24, k] = 3 ** k
+    root_edge = np.full(64, -1, np.int64)  # root edge of each letter code (the first step of every walk)
+    for e in range(root_hi):
+        root_edge[np.int64(search_edges[e] & LETTER_MASK)] = e
     len_bonus_max = np.zeros(17, np.int64)
     for k in range(1, 17):
         len_bonus_max[k] = max(len_bonus_max[k - 1], len_bonus[k])
@@ -452,7 +450,7 @@ def best_words_search(
                             twist_changed, twist_belts, search_edges, edge_rank, root_hi, min_len, max_len, both_dirs,
                             wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value, cross_mask_cell,
                             cross_points, belt_of_cross, cross_total, pool_i, pool_score, pool_twists, n_pool, top,
-                            scratch, iscratch)
+                            scratch, iscratch, root_edge)
     level_lo = 0
     level_hi = 1
     child = np.empty(96, np.uint8)
@@ -509,7 +507,7 @@ def best_words_search(
                                     belt_cells, twist_changed, twist_belts, search_edges, edge_rank, root_hi, min_len,
                                     max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
                                     cross_mask_cell, cross_points, belt_of_cross, cross_total, pool_i, pool_score,
-                                    pool_twists, n_pool, top, scratch, iscratch)
+                                    pool_twists, n_pool, top, scratch, iscratch, root_edge)
                 n_states += 1
             if not complete:
                 break
