@@ -1,0 +1,47 @@
+"""``kubasolve scruble`` commands: data on stdout, exit codes, JSON shape, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kubasolve", "scruble", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def state() -> str:
+    out = run("scramble", "--seed", "5")
+    assert out.returncode == 0
+    last = out.stdout.strip().splitlines()[-1]
+    assert len(last) == 96
+    return last
+
+
+def test_best_json_lists_moves_best_first(state):
+    out = run("best", state, "--depth", "1", "--top", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    moves = json.loads(out.stdout)["moves"]
+    assert 1 <= len(moves) <= 3
+    assert [m["score"] for m in moves] == sorted((m["score"] for m in moves), reverse=True)
+    assert {"word", "twists", "cells", "score", "breakdown"} <= set(moves[0])
+
+
+def test_bad_state_and_bad_flags_exit_codes(state, tmp_path):
+    bad = run("best", "XYZ", "--depth", "1")
+    assert bad.returncode == 1 and "96 symbols" in bad.stderr and "Traceback" not in bad.stderr
+    assert run("best", state, "--depth", "9").returncode == 2
+    svg = tmp_path / "c.svg"
+    ok = run("show", state, "--twists", "R U'", "--svg", str(svg))
+    assert ok.returncode == 0 and svg.read_text().startswith("<svg")
+    assert run("show", state, "--twists", "Q").returncode == 1
+
+
+def test_play_refuses_an_illegal_turn_then_quits(state):
+    p = subprocess.run([sys.executable, "-m", "kubasolve", "scruble", "play", "--players", "human,greedy", "--seed", "2"],
+                       input="R = qqqzx\nq\n", capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "illegal: 'qqqzx' is not a word" in p.stdout
