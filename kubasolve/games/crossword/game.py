@@ -29,8 +29,8 @@ from kubasolve.errors import IllegalMoveError, PositionError, StateError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
 from kubasolve.games.crossword.movegen import Placement
-from kubasolve.games.crossword.reference import _judge, _run
 from kubasolve.games.crossword.rules import CrosswordRules
+from kubasolve.games.crossword.scoring import score_placement, tile_run
 from kubasolve.lexicon import Lexicon
 
 __all__ = ["STATE_FORMAT", "CrosswordAction", "CrosswordState", "GameRecord", "JudgedPlacement", "Referee",
@@ -271,13 +271,6 @@ class CrosswordState:
         return cls.from_dict(data, referee)
 
 
-class _AnyWord:
-    """A word set holding every word: the reference scorer scores placements whatever their words."""
-
-    def __contains__(self, word: object) -> bool:
-        return True
-
-
 def take_from_rack(rack: str, tiles: str) -> str:
     """``rack`` without ``tiles`` (``?`` or a lower-case letter takes a blank); IllegalMoveError names the missing ones."""
     need = Counter(BLANK if ch.islower() or ch == BLANK else ch for ch in tiles)
@@ -350,10 +343,10 @@ class Referee:
             d = 1
         else:  # one tile: the across word if it forms one, else the down word
             r, c, _ = tiles[0]
-            d = 0 if _run(cells, r, c, 0, 1)[2] >= 2 else 1
+            d = 0 if tile_run(cells, r, c, 0, 1)[2] >= 2 else 1
         dr, dc = (0, 1) if d == 0 else (1, 0)
         ordered = sorted(tiles, key=lambda t: (t[0], t[1]))
-        r0, c0, n = _run(cells, ordered[0][0], ordered[0][1], dr, dc)
+        r0, c0, n = tile_run(cells, ordered[0][0], ordered[0][1], dr, dc)
         last = ordered[-1]
         if (last[0] - r0) * dr + (last[1] - c0) * dc >= n:
             raise IllegalMoveError("the tiles leave a gap: a word must be one unbroken line of tiles")
@@ -372,7 +365,7 @@ class Referee:
         if n >= 2:
             words.append("".join(cells[r0 + i * dr][c0 + i * dc] for i in range(n)))
         for r, c, _ in ordered:
-            cr, cc, cn = _run(cells, r, c, dc, dr)
+            cr, cc, cn = tile_run(cells, r, c, dc, dr)
             if cn >= 2:
                 words.append("".join(cells[cr + i * dc][cc + i * dr] for i in range(cn)))
         if not words:
@@ -382,14 +375,10 @@ class Referee:
         return JudgedPlacement(placement, tuple(w.upper() for w in words), invalid)
 
     def _score(self, board: Board, rack: str, tiles: Sequence[tuple[int, int, str]], d: int) -> Placement:
-        """The placement scored by the move generator's reference scorer (10a's reference module)."""
-        old = [list(row) for row in board.to_rows()]
-
-        def value(ch: str) -> int:
-            return self.tiles.value(ch) if ch.upper() in self.tiles.values else 0
-
-        move = _judge(old, tuple(tiles), d, _AnyWord(), self.layout, value, board.is_empty(), len(rack),
-                      self.rules.rack_size, self.rules.bingo_bonus)
+        """The placement scored by the package's one scorer, whatever its words (challenge mode scores an
+        invalid word too); the geometry was checked by the caller."""
+        move = score_placement(board.to_rows(), tuple(tiles), d, self.layout, self.tiles, rack_tiles=len(rack),
+                               rack_size=self.rules.rack_size, bingo_bonus=self.rules.bingo_bonus)
         if move is None:  # the geometry was checked above; this would be a bug
             raise IllegalMoveError("the placement could not be scored")
         return move

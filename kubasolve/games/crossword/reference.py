@@ -3,7 +3,8 @@
 For each line, each start and end square and each word of that length it tries the word, fills the
 empty squares from the rack (every split of real tiles and blanks), then checks the rules directly on
 the resulting board: contiguous with the tiles already there (or covering the centre on an empty
-board), every cross word in the word set, score computed from scratch. Only for small lexicons and
+board), every cross word in the word set, score computed from scratch by
+:func:`kubasolve.games.crossword.scoring.score_placement` (the referee's scorer too). Only for small lexicons and
 boards (tests); the kernel in :mod:`kubasolve.games.crossword.movegen` must agree with it.
 """
 
@@ -15,18 +16,8 @@ from collections import Counter
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.layout import BoardLayout, TileSet
 from kubasolve.games.crossword.movegen import Placement, parse_rack, sort_key
+from kubasolve.games.crossword.scoring import score_placement
 from kubasolve.lexicon import Lexicon
-
-
-def _run(board_rows: list[list[str]], r: int, c: int, dr: int, dc: int) -> tuple[int, int, int]:
-    """(start row, start col, length) of the run of tiles through (r, c) in direction (dr, dc)."""
-    n_rows, n_cols = len(board_rows), len(board_rows[0])
-    while 0 <= r - dr < n_rows and 0 <= c - dc < n_cols and board_rows[r - dr][c - dc] != ".":
-        r, c = r - dr, c - dc
-    length = 0
-    while 0 <= r + length * dr < n_rows and 0 <= c + length * dc < n_cols and board_rows[r + length * dr][c + length * dc] != ".":
-        length += 1
-    return r, c, length
 
 
 def reference_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> list[Placement]:
@@ -43,9 +34,6 @@ def reference_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayo
     old = [list(row) for row in board.to_rows()]
     empty_board = board.is_empty()
     found: dict[frozenset[tuple[int, int, str]], Placement] = {}
-
-    def value(ch: str) -> int:
-        return tiles.value(ch) if ch.upper() in tiles.values else 0
 
     for d in range(2):
         n_lines, line_len = (n_rows, n_cols) if d == 0 else (n_cols, n_rows)
@@ -74,18 +62,15 @@ def reference_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayo
                             key = frozenset(placed)
                             if key in found:
                                 continue
-                            move = _judge(old, placed, d, word_set, layout, value, empty_board, n_rack, tiles.rack_size, bingo_bonus)
+                            move = _judge(old, placed, d, word_set, layout, tiles, empty_board, n_rack, tiles.rack_size, bingo_bonus)
                             if move is not None:
                                 found[key] = move
     return sorted(found.values(), key=sort_key)
 
 
-def _judge(old, placed, d, word_set, layout, value, empty_board, n_rack, rack_size, bingo_bonus) -> Placement | None:
+def _judge(old, placed, d, word_set, layout, tiles, empty_board, n_rack, rack_size, bingo_bonus) -> Placement | None:
     """The placement if legal under the rules (checked on the new board), else None."""
-    new = [row[:] for row in old]
-    for r, c, ch in placed:
-        new[r][c] = ch
-    n_rows, n_cols = len(new), len(new[0])
+    n_rows, n_cols = len(old), len(old[0])
     if empty_board:
         if not any((r, c) == layout.centre for r, c, _ in placed):
             return None
@@ -97,34 +82,5 @@ def _judge(old, placed, d, word_set, layout, value, empty_board, n_rack, rack_si
         )
         if not touches:
             return None
-    new_squares = {(r, c) for r, c, _ in placed}
-    dr, dc = (0, 1) if d == 0 else (1, 0)
-    words = []
-    r0, c0, n = _run(new, placed[0][0], placed[0][1], dr, dc)
-    if n < 2:
-        return None
-    words.append((r0, c0, dr, dc, n))
-    for r, c, _ in placed:
-        cr, cc, cn = _run(new, r, c, dc, dr)
-        if cn >= 2:
-            words.append((cr, cc, dc, dr, cn))
-    total = 0
-    for wr, wc, a, b, wn in words:
-        text = "".join(new[wr + i * a][wc + i * b] for i in range(wn))
-        if text.upper() not in word_set:
-            return None
-        s, mult = 0, 1
-        for i in range(wn):
-            r, c = wr + i * a, wc + i * b
-            v = value(new[r][c])
-            if (r, c) in new_squares:
-                s += v * layout.letter_mult[r][c]
-                mult *= layout.word_mult[r][c]
-            else:
-                s += v
-        total += s * mult
-    bingo = len(placed) == rack_size and n_rack == rack_size
-    if bingo:
-        total += bingo_bonus
-    word = "".join(new[r0 + i * dr][c0 + i * dc] for i in range(n))
-    return Placement(r0, c0, "across" if d == 0 else "down", word, tuple(sorted(placed)), total, bingo)
+    return score_placement(old, placed, d, layout, tiles, rack_tiles=n_rack, rack_size=rack_size,
+                           bingo_bonus=bingo_bonus, is_word=word_set.__contains__)
