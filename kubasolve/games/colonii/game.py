@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +29,7 @@ from kubasolve.games.colonii.table import (
     judge,
     remove_cards,
 )
+from kubasolve.games.turn_play import GameRecord, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
 
 __all__ = ["STATE_FORMAT", "ColoniiState", "GameRecord", "MoveSpec", "Referee", "TurnAction", "action_from_dict",
@@ -291,53 +291,13 @@ class Policy(Protocol):
     def turn(self, referee: Referee, state: ColoniiState) -> TurnAction: ...
 
 
-@dataclass
-class GameRecord:
-    """A finished game: seed, players, actions, final scores and timing."""
-
-    seed: int
-    players: list[str]
-    actions: list[tuple[int, TurnAction]]
-    scores: list[int]
-    winners: list[int]
-    turns: int
-    turn_times: list[list[float]] = field(default_factory=list)
-    final: ColoniiState | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "players": self.players, "scores": self.scores, "winners": self.winners,
-                "turns": self.turns, "mean_turn_ms": [1e3 * sum(t) / len(t) if t else 0.0 for t in self.turn_times],
-                "actions": [[p, a.to_dict()] for p, a in self.actions]}
-
-
 def play_game(policies: Sequence[Policy], seed: int, referee: Referee | None = None) -> GameRecord:
     """Play a whole game, policy ``i`` seated as player ``i``; deterministic for a seed."""
-    referee = referee or default_referee()
-    state = referee.new_game(seed, len(policies))
-    times: list[list[float]] = [[] for _ in policies]
-    while not state.over:
-        p = state.current
-        t0 = time.perf_counter()
-        action = policies[p].turn(referee, state)
-        times[p].append(time.perf_counter() - t0)
-        state = referee.apply(state, action)
-    return GameRecord(seed, [getattr(x, "name", str(x)) for x in policies], list(state.history), list(state.scores),
-                      state.winners(), state.turn - 1, times, state)
+    return play_turns(policies, seed, referee or default_referee())
 
 
 def replay(seed: int, actions: Sequence[Any], n_players: int = 2, referee: Referee | None = None) -> ColoniiState:
     """The state reached by applying ``actions`` (objects, JSON forms or (player, action) pairs) to the
     game dealt from ``seed``; a recorded player who is not the one to build is an error."""
-    referee = referee or default_referee()
-    state = referee.new_game(seed, n_players)
-    for k, item in enumerate(actions):
-        player = None
-        if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], int):
-            player, item = item
-        if player is not None and player != state.current:
-            raise IllegalMoveError(f"action {k}: recorded for player {player}, but player {state.current} builds")
-        try:
-            state = referee.apply(state, item)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"action {k}: {exc}") from None
+    state: ColoniiState = replay_actions(referee or default_referee(), seed, actions, n_players, to_move="builds")
     return state
