@@ -489,8 +489,9 @@ def best_words_search(
                 parent[n_states] = si
                 via[n_states] = t
                 # crossing words intact in this state (none of their cells holds a moved peg)
-                for c in range(96):
-                    cross_mask_cell[c] = 0
+                if n_cross > 0:
+                    for c in range(96):
+                        cross_mask_cell[c] = 0
                 for w in range(n_cross):
                     intact = True
                     for k in range(cross_cells.shape[1]):
