@@ -9,15 +9,12 @@ rotated by ``k`` places, so the records do not depend on the number of workers.
 from __future__ import annotations
 
 import functools
-import json
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from kubasolve.errors import RulesError
-from kubasolve.games.kubagram.simulate import SimulationResult, labels, wilson_interval
-from kubasolve.scale import run_ordered
+from kubasolve.games.kubagram.simulate import RECORD_TIMINGS, SimulationResult, play_seated, run_games, wilson_interval
 
 __all__ = ["SimulationResult", "game_seed", "simulate", "wilson_interval"]
 
@@ -54,17 +51,8 @@ def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     from kubasolve.games.crossword.game import play_game
 
     players, master, k, setting = args
-    n = len(players)
-    labs = labels(players)
-    seats = [(i + k) % n for i in range(n)]
     seed = game_seed(master, k)
-    policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
-    t0 = time.perf_counter()
-    rec = play_game(policies, seed, referee_for(setting))
-    d = rec.to_dict()
-    d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
-             turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
-    return d
+    return play_seated(players, k, seed, make_policy, lambda policies: play_game(policies, seed, referee_for(setting)))
 
 
 def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, records: IO[str] | None = None,
@@ -85,24 +73,8 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     referee = referee_for(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
     if not referee.rules.min_players <= len(players) <= referee.rules.max_players:
         raise RulesError(f"give {referee.rules.min_players} to {referee.rules.max_players} players, e.g. score,equity")
-    labs = labels(players)
-    res = SimulationResult(list(players), games, seed, workers, {lab: 0.0 for lab in labs},
-                           {lab: 0.0 for lab in labs}, {lab: 0.0 for lab in labs}, {lab: 0 for lab in labs})
-    start = time.perf_counter()
+    res = SimulationResult.empty(players, games, seed, workers)
     tasks = [(list(players), seed, k, setting) for k in range(games)]
-    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
-                                           init=functools.partial(referee_for, setting)), 1):
-        seats = rec["seats"]
-        for s, lab in enumerate(seats):
-            res.score_sum[lab] += rec["scores"][s]
-            res.turn_seconds[lab] += rec["turn_seconds"][s]
-            res.turns[lab] += rec["turn_counts"][s]
-        for w in rec["winners"]:
-            res.wins[seats[w]] += 1 / len(rec["winners"])
-        if records is not None:
-            out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts", "wall_s", "mean_turn_ms")}
-            records.write(json.dumps(out, ensure_ascii=False) + "\n")
-        if on_game is not None:
-            on_game(done, games)
-    res.wall_s = time.perf_counter() - start
-    return res
+    return run_games(res, _play_one, tasks, init=functools.partial(referee_for, setting), backend=backend, address=address,
+                     records=records, on_game=on_game, omit=(*RECORD_TIMINGS, "wall_s", "mean_turn_ms"),
+                     ensure_ascii=False)

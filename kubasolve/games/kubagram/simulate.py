@@ -19,7 +19,8 @@ from typing import IO, Any
 from kubasolve.errors import RulesError
 from kubasolve.scale import run_ordered
 
-__all__ = ["SimulationResult", "game_seed", "simulate", "simulate_kubagram", "wilson_interval"]
+__all__ = ["RECORD_TIMINGS", "SimulationResult", "game_seed", "play_seated", "run_games", "simulate", "simulate_kubagram",
+           "wilson_interval"]
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -79,14 +80,22 @@ def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     from kubasolve.games.kubagram.game import play_game
 
     players, master, k, setting = args
+    seed = game_seed(master, k)
+    return play_seated(players, k, seed, make_policy, lambda policies: play_game(policies, seed, _referee(setting)))
+
+
+def play_seated(players: Sequence[str], k: int, seed: int, make_policy: Callable[[str, int], Any],
+                play: Callable[[list[Any]], Any]) -> dict[str, Any]:
+    """Game ``k`` of a simulation with the AIs rotated ``k`` seats: ``make_policy(name, seed * 8 + seat)`` for
+    each seat, ``play(policies)`` returns the game's record (``to_dict()``, ``turn_times``); the record dict
+    with ``game``, the AI label of each seat, ``wall_s`` and per-seat ``turn_seconds``/``turn_counts``."""
     n = len(players)
     labs = labels(players)
     seats = [(i + k) % n for i in range(n)]  # seat s is played by AI seats[s]
-    seed = game_seed(master, k)
     policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
     t0 = time.perf_counter()
-    rec = play_game(policies, seed, _referee(setting))
-    d = rec.to_dict()
+    rec = play(policies)
+    d: dict[str, Any] = rec.to_dict()
     d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
              turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
     return d
@@ -171,16 +180,31 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     res = SimulationResult.empty(players, games, seed, workers)
     setting: Setting = (dict(rules) if rules else None, dict(game_rules) if game_rules else None, lexicon)
     _referee(setting)  # bad rules or an unknown lexicon fail here, once, before any worker starts
-    start = time.perf_counter()
     tasks = [(list(players), seed, k, setting) for k in range(games)]
-    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
-                                           init=functools.partial(_init_worker, setting)), 1):
+    return run_games(res, _play_one, tasks, init=functools.partial(_init_worker, setting), backend=backend,
+                     address=address, records=records, on_game=on_game)
+
+
+RECORD_TIMINGS = ("turn_seconds", "turn_counts")
+"""Record keys kept for the summary but left out of the written records."""
+
+
+def run_games(res: SimulationResult, play_one: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], *,
+              init: Callable[[], None] | None = None, backend: str = "local", address: str | None = None,
+              records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
+              omit: Sequence[str] = RECORD_TIMINGS, ensure_ascii: bool = True) -> SimulationResult:
+    """Run ``play_one`` over ``tasks`` (in order, on ``res.workers`` workers of ``backend``), add each game to
+    ``res`` and write it as a JSON line to ``records`` without the keys ``omit``; ``on_game(done, total)``
+    after each game; ``res.wall_s`` is the run's wall time. The loop of every game's simulation."""
+    start = time.perf_counter()
+    for done, rec in enumerate(run_ordered(play_one, tasks, workers=res.workers, backend=backend, address=address,
+                                           init=init), 1):
         res.add_game(rec)
         if records is not None:
-            out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}
-            records.write(json.dumps(out) + "\n")
+            out = {k: v for k, v in rec.items() if k not in omit}
+            records.write(json.dumps(out, ensure_ascii=ensure_ascii) + "\n")
         if on_game is not None:
-            on_game(done, games)
+            on_game(done, len(tasks))
     res.wall_s = time.perf_counter() - start
     return res
 
