@@ -75,3 +75,14 @@ def test_other_games_are_analysed_by_their_engine_command(game: str, line: dict,
     answers = list(analyse_lines([json.dumps(line), json.dumps({"no such key": 1})], game))
     assert answers[0]["ok"] is True and check(answers[0]["result"]), answers[0]
     assert answers[1]["ok"] is False and answers[1]["error"]["code"] == "bad-request"
+
+
+def test_scruble_positions_are_analysed() -> None:
+    from kubasolve.engine.registry import Session
+    from kubasolve.engine.server import handle_request
+
+    state = handle_request(json.dumps({"cmd": "scruble.scramble", "params": {"seed": 5}}), Session())["result"]["state"]
+    answers = list(analyse_lines([json.dumps({"state": state, "depth": 1, "top": 2}), json.dumps({"state": "xyz"})], "scruble"))
+    assert answers[0]["ok"] is True and 1 <= len(answers[0]["result"]["moves"]) <= 2
+    assert answers[0]["result"]["moves"][0]["score"] >= answers[0]["result"]["moves"][-1]["score"]
+    assert answers[1]["ok"] is False
