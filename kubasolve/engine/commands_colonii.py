@@ -10,7 +10,7 @@ import msgspec
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
-    GameId,
+    GameParams,
     LexiconName,
     Meta,
     Name,
@@ -18,10 +18,13 @@ from kubasolve.engine.registry import (
     Session,
     UnsetType,
     command,
+    game_answer,
     given,
     lookup_game,
+    refuse_with_state,
+    seat_names,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.errors import IllegalMoveError
 
 MAX_PLAYERS = 8
 MAX_WORD = 60
@@ -131,10 +134,6 @@ class NewGameParams(Params):
     state: Annotated[dict[str, Any], Meta(description="a saved state (colonii.state) to resume; excludes seed and rules")] | UnsetType = UNSET
 
 
-class GameParams(Params):
-    game: GameId
-
-
 class LegalMovesParams(GameParams):
     top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
     objective: Literal["gain", "swing"] = "gain"
@@ -171,16 +170,6 @@ def _game(p: GameParams, session: Session) -> ColoniiSessionGame:
     return game
 
 
-def _answer(gid: str, game: ColoniiSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
-    s = game.state
-    if with_state:
-        out["state"] = s.to_dict()
-    else:
-        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
-    return out
-
-
 def _action_dict(spec: ActionSpec) -> dict[str, Any]:
     d: dict[str, Any] = {"type": spec.type}
     if spec.moves is not UNSET:
@@ -197,9 +186,7 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     from kubasolve.games.colonii.game import ColoniiState, default_referee
 
     if p.state is not UNSET:
-        clash = [k for k in ("seed", "rules") if getattr(p, k) is not UNSET]
-        if clash:
-            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+        refuse_with_state(p)
         state = ColoniiState.from_dict(p.state)
         referee = default_referee(state.rules)
         n = state.n_players
@@ -208,22 +195,15 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         players = 2 if p.players is UNSET else p.players
         n = players if isinstance(players, int) else len(players)
         state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
-    if isinstance(p.players, list):
-        if len(p.players) != n:
-            raise KubasolveError(f"params.players: the game has {n} players, got {len(p.players)} names", key="params.players")
-        names = list(p.players)
-    elif isinstance(p.players, int) and p.players != n:
-        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
-    else:
-        names = [f"player{i}" for i in range(n)]
+    names = seat_names(p.players, n)
     game = ColoniiSessionGame(referee, state, names)
-    return _answer(session.add_game(game), game)
+    return game_answer(session.add_game(game), game)
 
 
 @command("colonii.state", GameParams)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
     """The full state of a running game (JSON snapshot, history included)."""
-    return _answer(p.game, _game(p, session))
+    return game_answer(p.game, _game(p, session))
 
 
 @command("colonii.legal-moves", LegalMovesParams)
@@ -244,7 +224,7 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """Apply one turn for the player to build; an illegal turn is an error (the reason), state unchanged."""
     game = _game(p, session)
     game.state = game.referee.apply(game.state, _action_dict(p.move))
-    return _answer(p.game, game, p.state)
+    return game_answer(p.game, game, p.state)
 
 
 @command("colonii.ai-move", AiMoveParams)
@@ -258,4 +238,4 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     action = make_policy(p.ai, p.seed).turn(game.referee, game.state)
     if p.apply:
         game.state = game.referee.apply(game.state, action)
-    return _answer(p.game, game, p.state, action=action.to_dict())
+    return game_answer(p.game, game, p.state, action=action.to_dict())

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
-    GameId,
+    GameParams,
     LexiconName,
     Meta,
     Name,
@@ -16,8 +16,11 @@ from kubasolve.engine.registry import (
     Session,
     UnsetType,
     command,
+    game_answer,
     given,
     lookup_game,
+    refuse_with_state,
+    seat_names,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
 
@@ -105,10 +108,6 @@ class NewGameParams(Params):
     state: Annotated[dict[str, Any], Meta(description="a saved state (crossword.state) to resume; excludes seed and rules")] | UnsetType = UNSET
 
 
-class GameParams(Params):
-    game: GameId
-
-
 class LegalMovesParams(GameParams):
     top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
 
@@ -146,16 +145,6 @@ def _game(p: GameParams, session: Session) -> CrosswordSessionGame:
     return game
 
 
-def _answer(gid: str, game: CrosswordSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
-    s = game.state
-    if with_state:
-        out["state"] = s.to_dict()
-    else:
-        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
-    return out
-
-
 def _referee(rules: Any, lexicon: str) -> Any:
     from kubasolve.games.crossword.simulate import referee_for
 
@@ -170,9 +159,7 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     from kubasolve.games.crossword.rules import CrosswordRules
 
     if p.state is not UNSET:
-        clash = [k for k in ("seed", "rules") if getattr(p, k) is not UNSET]
-        if clash:
-            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+        refuse_with_state(p)
         rules = CrosswordRules.from_dict(p.state.get("rules", {})) if isinstance(p.state.get("rules"), dict) else CrosswordRules()
         referee = _referee(rules, p.lexicon)
         state = CrosswordState.from_dict(p.state, referee)
@@ -182,22 +169,15 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         players = 2 if p.players is UNSET else p.players
         n = players if isinstance(players, int) else len(players)
         state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
-    if isinstance(p.players, list):
-        if len(p.players) != n:
-            raise KubasolveError(f"params.players: the game has {n} players, got {len(p.players)} names", key="params.players")
-        names = list(p.players)
-    elif isinstance(p.players, int) and p.players != n:
-        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
-    else:
-        names = [f"player{i}" for i in range(n)]
+    names = seat_names(p.players, n)
     game = CrosswordSessionGame(referee, state, names)
-    return _answer(session.add_game(game), game)
+    return game_answer(session.add_game(game), game)
 
 
 @command("crossword.state", GameParams)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
     """The full state of a running game (JSON snapshot, history and log included)."""
-    return _answer(p.game, _game(p, session))
+    return game_answer(p.game, _game(p, session))
 
 
 @command("crossword.legal-moves", LegalMovesParams)
@@ -231,7 +211,7 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """Apply one move for the player to move; an illegal move is an error (the reason), state unchanged."""
     game = _game(p, session)
     game.state = game.referee.apply(game.state, _action_dict(p.move))
-    return _answer(p.game, game, p.state)
+    return game_answer(p.game, game, p.state)
 
 
 @command("crossword.ai-move", AiMoveParams)
@@ -252,4 +232,4 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)
     if p.apply:
         game.state = game.referee.apply(game.state, action)
-    return _answer(p.game, game, p.state, action=action.to_dict())
+    return game_answer(p.game, game, p.state, action=action.to_dict())

@@ -23,7 +23,7 @@ Example (see "Declaring a command" in ``docs/engine.md``)::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
 from typing import (
@@ -65,8 +65,11 @@ __all__ = [
     "WithState",
     "command",
     "decode_params",
+    "game_answer",
     "given",
     "lookup_game",
+    "refuse_with_state",
+    "seat_names",
     "validation_error",
 ]
 
@@ -265,3 +268,35 @@ def lookup_game(gid: str, session: Session, kind: type, game_name: str, new_game
     if not isinstance(game, kind):
         raise UnknownGameError(f"no {game_name} game {gid!r}; start one with {new_game_cmd}", key="params.game")
     return game
+
+
+def game_answer(gid: str, game: Any, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    """The answer of a command on a running game (``game`` has ``players`` and ``state``): its id, the seat
+    names, ``extra`` and the whole state, or (``"state": false``) the short summary ``current``, ``turn``,
+    ``scores``, ``over``."""
+    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
+    s = game.state
+    if with_state:
+        out["state"] = s.to_dict()
+    else:
+        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
+    return out
+
+
+def refuse_with_state(p: Params, keys: Sequence[str] = ("seed", "rules")) -> None:
+    """A new-game request resuming a saved ``state`` may not also set ``keys`` (the state holds them)."""
+    clash = [k for k in keys if getattr(p, k) is not UNSET]
+    if clash:
+        raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
+
+
+def seat_names(players: Any, n: int) -> list[str]:
+    """The seat names of a game of ``n`` players from a new-game ``players`` param (UNSET, a count or a list
+    of names), which must agree with ``n``; ``player0``, ``player1`` ... unless names are given."""
+    if isinstance(players, list):
+        if len(players) != n:
+            raise KubasolveError(f"params.players: the game has {n} players, got {len(players)} names", key="params.players")
+        return list(players)
+    if isinstance(players, int) and players != n:
+        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
+    return [f"player{i}" for i in range(n)]
