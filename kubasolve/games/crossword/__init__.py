@@ -39,7 +39,35 @@ _EXPORTS = {
     "simulate": "simulate",
 }
 
-__all__ = [*_EXPORTS]
+__all__ = [
+    "Board",
+    "BoardLayout",
+    "CrosswordAction",
+    "CrosswordRules",
+    "CrosswordState",
+    "GameRecord",
+    "MoveList",
+    "Placement",
+    "Referee",
+    "TileSet",
+    "best_move",
+    "count_moves",
+    "default_referee",
+    "exchanges",
+    "format_placement",
+    "generate_moves",
+    "load_layout",
+    "load_tiles",
+    "parse_cgp",
+    "parse_gcg",
+    "parse_placement",
+    "play_game",
+    "replay",
+    "score_placement",
+    "simulate",
+    "to_cgp",
+    "to_gcg",
+]
 
 
 def __getattr__(name: str) -> Any:
