@@ -51,7 +51,7 @@ BLANK_FLAG = 64
 # rows of the per-line table ``lin``
 L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR, L_CAP = 0, 1, 2, 3, 4, 5, 6, 7
 # slots of the scalar context ``ctx``
-C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK = range(12)
+C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR = range(14)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
 # columns of a stack frame
 (F_POS, F_NODE, F_PHASE, F_START, F_MSUM, F_WPROD, F_XSUM, F_NPLACED, F_ALLOWED, F_CODE, F_STAGE,
@@ -336,8 +336,20 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
     if best_mode:
         # cut: nothing reachable from here can beat the best move found
         left = ctx[C_NRACK] - nplaced
-        ub = (msum + bound[3, 0] + bound[0, left]) * wprod * bound[1, left] + xsum + bound[2, left]
-        if ctx[C_NRACK] == ctx[C_RACKSIZE]:
+        # the squares of the window the move has not covered yet (prefix sums in bound[3] and
+        # bound[4]): the tiles there score, and at most as many rack tiles as empty squares fit
+        wr1 = ctx[C_WR] + 1
+        if phase == 0:
+            a1 = ctx[C_ANCHOR] + 1
+            wl = ctx[C_WL]
+            rest = bound[3, pos + 1] - bound[3, wl] + bound[3, wr1] - bound[3, a1]
+            room = bound[4, pos + 1] - bound[4, wl] + bound[4, wr1] - bound[4, a1]
+        else:
+            rest = bound[3, wr1] - bound[3, pos]
+            room = bound[4, wr1] - bound[4, pos]
+        j = min(left, room)
+        ub = (msum + rest + bound[0, j]) * wprod * bound[1, j] + xsum + bound[2, j]
+        if ctx[C_NRACK] == ctx[C_RACKSIZE] and room >= left:
             ub += ctx[C_BINGO]
         if ub <= ctx[C_BEST]:
             return depth
@@ -357,13 +369,14 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
 
 @njit(cache=True)
 def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
-             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, across_only, out_meta, out_tiles):
-    """Generate the placements of a rack on a board; returns ``(count, best score)``.
+             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, symmetric, out_meta, out_tiles):
+    """Generate the placements of a rack on a board; returns ``(count, best score, mirrored)``.
 
     ``mode`` 0 writes every move into ``out_meta`` (line, start, end, score) and ``out_tiles`` (per
     line position: letter code, +64 for a blank, -1 for a tile already there) up to their capacity;
-    1 keeps only the best move (row 0); 2 only counts. ``across_only`` skips the down lines (an
-    empty board on a layout symmetric about its diagonal: the caller mirrors the across moves).
+    1 keeps only the best move (row 0); 2 only counts. ``symmetric``: the layout is symmetric about
+    its diagonal, so on an empty board only the across lines are walked and ``mirrored`` is True
+    (the caller mirrors the across moves).
     """
     n_letters = val.shape[0]
     n_cells = letters.shape[0]
@@ -375,6 +388,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             empty_board = False
             if not blank[cell]:
                 values_on_board[cell] = val[letters[cell]]
+    across_only = symmetric and empty_board
     xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters)
     anchor = np.zeros(n_cells, np.bool_)
     if empty_board:
@@ -410,7 +424,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_NRACK] = n_rack
     lin = np.zeros((8, width), np.int64)
     word = np.full(width, -1, np.int64)
-    bound = np.zeros((4, n_rack + 1), np.int64)
+    bound = np.zeros((5, max(n_rack, width) + 2), np.int64)
     frames = np.zeros((width + 2, 16), np.int64)
     work = np.zeros((lines.shape[0] * width + 1, 4), np.int64)  # line, anchor, left, right
     n_work = 0
@@ -461,7 +475,9 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             ctx[C_LEN] = line_len[k]
             ctx[C_ANCHOR] = work[it, 1]
             wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
-            _line_bound(lin_all[k], wl, wr + 1, best_val, n_rack, bound, scratch)
+            ctx[C_WL] = wl
+            ctx[C_WR] = wr
+            _line_bound(lin_all[k], wl, wr + 1, best_val, rvals, n_rack, bound, scratch)
             _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     else:
         current = -1
@@ -475,7 +491,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                 current = k
             ctx[C_ANCHOR] = work[it, 1]
             _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
-    return ctx[C_COUNT], ctx[C_BEST]
+    return ctx[C_COUNT], ctx[C_BEST], across_only
 
 
 @njit(cache=True, inline="always")
@@ -508,17 +524,22 @@ def _window(lin, anchor, left, right, n_rack):
 
 
 @njit(cache=True)
-def _line_bound(lin, lo, hi, best_val, n_rack, bound, scratch):
+def _line_bound(lin, lo, hi, best_val, rvals, n_rack, bound, scratch):
     """Terms of the walk's upper bound over squares ``lo..hi-1``, for ``j`` more tiles placed:
-    ``bound[0, j]`` the largest sum of ``j`` letter multipliers times the rack's best value,
-    ``bound[1, j]`` the largest product of ``j`` word multipliers, ``bound[2, j]`` the largest
-    total of ``j`` cross words; ``bound[3, 0]`` every tile already there."""
+    ``bound[0, j]`` the largest letter-sum of ``j`` rack tiles on ``j`` squares (the rack's values
+    sorted, paired with the letter multipliers sorted), ``bound[1, j]`` the largest product of ``j``
+    word multipliers, ``bound[2, j]`` the largest total of ``j`` cross words; ``bound[3, p]`` the
+    value of the tiles already on squares ``lo..p-1`` and ``bound[4, p]`` the number of empty squares
+    there that some letter may fill (prefix sums: the walk counts only the squares it has not
+    covered yet)."""
     lms = scratch[0]
     wms = scratch[1]
     crs = scratch[2]
     m = 0
     tiles = 0
     for p in range(lo, hi):
+        bound[3, p] = tiles
+        bound[4, p] = m
         if lin[L_LETTER, p] >= 0:
             tiles += lin[L_VALUE, p]
         elif lin[L_XMASK, p] != 0:
@@ -532,10 +553,11 @@ def _line_bound(lin, lo, hi, best_val, n_rack, bound, scratch):
     bound[2, 0] = 0
     for j in range(1, n_rack + 1):
         i = j - 1
-        bound[0, j] = bound[0, j - 1] + (best_val * lms[i] if i < m else 0)
+        bound[0, j] = bound[0, j - 1] + (rvals[i] * lms[i] if i < m else 0)
         bound[1, j] = bound[1, j - 1] * (wms[i] if i < m else 1)
         bound[2, j] = bound[2, j - 1] + (crs[i] if i < m else 0)
-    bound[3, 0] = tiles
+    bound[3, hi] = tiles
+    bound[4, hi] = m
 
 
 @njit(cache=True)

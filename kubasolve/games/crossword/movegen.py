@@ -103,6 +103,8 @@ class _Setup:
     values: np.ndarray
     symmetric: bool
     """Square layout equal to its transpose, centre on the diagonal."""
+    rack_codes: dict[str, int]
+    """Rack character (upper case) -> letter code, ``?`` -> -1: the fast path of rack parsing."""
     owners: tuple[Any, Any, Any]
     """The (lexicon, layout, tiles) it was made from (kept alive, so their ids stay theirs)."""
 
@@ -125,12 +127,20 @@ def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
         layout.centre[0] * layout.cols + layout.centre[1],
         values,
         _symmetric(layout),
+        _rack_codes(lexicon, tiles),
         (lexicon, layout, tiles),
     )
     if len(_SETUPS) > 64:
         _SETUPS.clear()
     _SETUPS[key] = s
     return s
+
+
+def _rack_codes(lexicon: Lexicon, tiles: TileSet) -> dict[str, int]:
+    alpha = lexicon.alphabet
+    codes = {ch: alpha.code(ch.lower()) for ch in tiles.values if ch != BLANK and ch.lower() in alpha}
+    codes[BLANK] = -1
+    return codes
 
 
 def _symmetric(layout: BoardLayout) -> bool:
@@ -150,29 +160,46 @@ def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tile
         raise PositionError(f"the board is {board.shape[0]}x{board.shape[1]}, the layout {layout.name!r} is {layout.rows}x{layout.cols}")
     if board.alphabet.letters != lexicon.alphabet.letters:
         raise PositionError("the board and the lexicon use different alphabets")
-    letters, n_blanks = parse_rack(rack, tiles)
+    s = _setup(lexicon, layout, tiles)
     alpha = lexicon.alphabet
     counts = np.zeros(len(alpha), np.int64)
+    if isinstance(rack, str) and len(rack) <= tiles.rack_size:
+        # fast path: every character a tile of the set and a letter of the alphabet
+        codes = s.rack_codes
+        n_blanks = 0
+        for ch in rack:
+            code = codes.get(ch)
+            if code is None:
+                code = codes.get(ch.upper())
+                if code is None:
+                    break
+            if code < 0:
+                n_blanks += 1
+            else:
+                counts[code] += 1
+        else:
+            return s, grid_geometry(layout.rows, layout.cols), counts, n_blanks
+        counts[:] = 0
+    letters, n_blanks = parse_rack(rack, tiles)
     for ch in letters:
         low = ch.lower()
         if low not in alpha:
             raise PositionError(f"rack letter {ch!r} is not in the lexicon's alphabet {alpha.letters!r}")
         counts[alpha.code(low)] += 1
-    return _setup(lexicon, layout, tiles), grid_geometry(layout.rows, layout.cols), counts, n_blanks
+    return s, grid_geometry(layout.rows, layout.cols), counts, n_blanks
 
 
 def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, bingo_bonus: int, mode: int, capacity: int) -> tuple[int, int, np.ndarray, np.ndarray, Any]:
-    from kubasolve.kernels.board_movegen import generate
-
+    generate = _KERNEL[0] if _KERNEL else _kernel()
     s, geo, counts, n_blanks = _inputs(board, rack, lexicon, layout, tiles)
     letters = np.ascontiguousarray(board.letters.reshape(-1))
     blank = np.ascontiguousarray(board.blank.reshape(-1))
-    mirror = s.symmetric and board.is_empty()
     while True:
         out_meta, out_tiles = _buffers(capacity, geo.max_line)
-        count, best = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
-                               s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
-                               mode, mirror, out_meta, out_tiles)
+        # on a symmetric layout the kernel generates an empty board's across moves only (mirror)
+        count, best, mirror = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+                                       s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
+                                       mode, s.symmetric, out_meta, out_tiles)
         if mirror:  # the down moves of an empty symmetric board are the across moves transposed
             if mode == 0 and 2 * count <= out_meta.shape[0]:
                 out_meta[count : 2 * count] = out_meta[:count]
@@ -186,6 +213,15 @@ def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: 
 
 
 _LOCAL = threading.local()
+_KERNEL: list[Any] = []
+
+
+def _kernel() -> Any:
+    """The numba kernel, imported on first use (no JIT work at ``import kubasolve``)."""
+    from kubasolve.kernels.board_movegen import generate
+
+    _KERNEL.append(generate)
+    return generate
 
 
 def _buffers(capacity: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -213,15 +249,16 @@ def count_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, 
 
 
 def _decode(board: Board, geo: Any, layout: BoardLayout, meta_row: np.ndarray, tile_row: np.ndarray, rack_size: int, lexicon: Lexicon) -> Placement:
-    line, start, end, score = (int(v) for v in meta_row)
+    line, start, end, score = meta_row.tolist()
     letters = lexicon.alphabet.letters
     direction = "across" if int(geo.line_dir[line]) == 0 else "down"
     word = []
     placed = []
+    cells = geo.lines[line].tolist()
+    row_tiles = tile_row.tolist()
     for p in range(start, end + 1):
-        cell = int(geo.lines[line, p])
-        r, c = divmod(cell, layout.cols)
-        t = int(tile_row[p])
+        r, c = divmod(cells[p], layout.cols)
+        t = row_tiles[p]
         if t < 0:
             word.append(board.square(r, c))
         else:
@@ -229,7 +266,7 @@ def _decode(board: Board, geo: Any, layout: BoardLayout, meta_row: np.ndarray, t
             ch = ch if t & BLANK_FLAG else ch.upper()
             word.append(ch)
             placed.append((r, c, ch))
-    r0, c0 = divmod(int(geo.lines[line, start]), layout.cols)
+    r0, c0 = divmod(cells[start], layout.cols)
     return Placement(r0, c0, direction, "".join(word), tuple(placed), score, len(placed) == rack_size)
 
 
