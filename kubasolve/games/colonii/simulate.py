@@ -1,6 +1,6 @@
 """Self-play of colonii AIs: many seeded games, optionally in parallel, with Wilson confidence intervals.
 
-The machinery is Kubagram's (:mod:`kubasolve.games.kubagram.simulate`: result rows, Wilson intervals,
+The machinery is shared (:mod:`kubasolve.scale.selfplay`: seating, result rows, Wilson intervals,
 labels, progress) and :func:`kubasolve.scale.run_ordered` (ordered results on local processes or Ray):
 game ``k`` of a run with master seed ``S`` is dealt from a seed derived from ``(S, k)`` and seats the
 AIs rotated by ``k`` places, so the records do not depend on the number of workers.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from kubasolve.errors import RulesError
-from kubasolve.games.kubagram.simulate import RECORD_TIMINGS, SimulationResult, play_seated, run_games, wilson_interval
+from kubasolve.scale.selfplay import RECORD_TIMINGS, SimulationResult, play_seated, run_games, wilson_interval
 
 __all__ = ["SimulationResult", "game_seed", "simulate", "wilson_interval"]
 
