@@ -265,7 +265,8 @@ def _from_schema(rng: random.Random, schema: dict[str, Any], defs: dict[str, Any
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "string":
-        size = rng.randint(schema.get("minLength", 0), min(schema.get("maxLength", 12), 12))
+        shortest = schema.get("minLength", 0)  # e.g. a 96-symbol Scruble state: longer than the usual 12
+        size = rng.randint(shortest, max(shortest, min(schema.get("maxLength", 12), 12)))
         return "".join(rng.choice("abcdeknorstJr0123456789 ") for _ in range(size))
     if kind == "array" and depth < 4:
         return [_from_schema(rng, schema.get("items", {}), defs, depth + 1) for _ in range(rng.randint(0, min(schema.get("maxItems", 4), 4)))]
