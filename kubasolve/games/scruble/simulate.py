@@ -1,10 +1,9 @@
-"""Self-play of Scruble AIs with Wilson confidence intervals (the Kubagram simulate machinery:
-seeded games, seats rotated, ordered results on local processes or Ray)."""
+"""Self-play of Scruble AIs with Wilson confidence intervals (the shared machinery of
+:mod:`kubasolve.scale.selfplay`: seeded games, seats rotated, ordered results on local processes or Ray)."""
 
 from __future__ import annotations
 
 import functools
-import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -12,8 +11,7 @@ from functools import cache
 from typing import IO, Any
 
 from kubasolve.errors import RulesError
-from kubasolve.games.kubagram.simulate import SimulationResult, labels
-from kubasolve.scale import run_ordered
+from kubasolve.scale.selfplay import SimulationResult, labels, run_games
 
 Setting = tuple[Mapping[str, Any] | None, str]
 
@@ -91,17 +89,9 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     setting: Setting = (dict(rules) if rules else None, lexicon or "en")
     _init_worker(setting)
     res = SimulationResult.empty(players, games, seed, workers)
-    start = time.perf_counter()
     tasks = [(players, seed, k, setting) for k in range(games)]
-    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address,
-                                           init=functools.partial(_init_worker, setting)), 1):
-        res.add_game(rec)
-        if records is not None:
-            records.write(json.dumps({k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}) + "\n")
-        if on_game is not None:
-            on_game(done, games)
-    res.wall_s = time.perf_counter() - start
-    return res
+    return run_games(res, _play_one, tasks, init=functools.partial(_init_worker, setting), backend=backend,
+                     address=address, records=records, on_game=on_game)
 
 
 __all__ = ["game_seed", "simulate"]
