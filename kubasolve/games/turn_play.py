@@ -9,13 +9,31 @@ and colonii games use it (their ``GameRecord``, ``play_game`` and ``replay`` are
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from kubasolve.errors import IllegalMoveError
 
-__all__ = ["GameRecord", "play_turns", "replay_actions"]
+__all__ = ["GameRecord", "cached_referee", "play_turns", "replay_actions"]
+
+
+R = TypeVar("R")
+
+
+def cached_referee(cache: dict[tuple[int, Hashable], R], make: Callable[[Any, Any], R], rules: Hashable,
+                   lexicon: Any, default_lexicon: str) -> R:
+    """The referee ``make(lexicon, rules)`` kept in ``cache`` per (lexicon object, rules); ``lexicon`` None
+    loads the bundled ``default_lexicon``. A cached referee whose lexicon is another object is rebuilt."""
+    if lexicon is None:
+        from kubasolve.lexicon import load_lexicon
+
+        lexicon = load_lexicon(default_lexicon)
+    key = (id(lexicon), rules)
+    ref = cache.get(key)
+    if ref is None or getattr(ref, "lexicon", None) is not lexicon:
+        ref = cache[key] = make(lexicon, rules)
+    return ref
 
 
 @dataclass

@@ -29,7 +29,7 @@ from kubasolve.games.colonii.table import (
     judge,
     remove_cards,
 )
-from kubasolve.games.turn_play import GameRecord, play_turns, replay_actions
+from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
 
 __all__ = ["STATE_FORMAT", "ColoniiState", "GameRecord", "MoveSpec", "Referee", "TurnAction", "action_from_dict",
@@ -268,21 +268,12 @@ class Referee:
                        over=over, history=state.history + ((p, act),), log=tuple(log))
 
 
-_REFEREES: dict[tuple[int, ColoniiRules], Referee] = {}
+_REFEREES: dict[tuple[int, Any], Referee] = {}
 
 
 def default_referee(rules: ColoniiRules | None = None, lexicon: Lexicon | None = None) -> Referee:
     """A cached referee over the bundled Romanian lexicon (or ``lexicon``)."""
-    if lexicon is None:
-        from kubasolve.lexicon import load_lexicon
-
-        lexicon = load_lexicon("ro")
-    rules = rules or ColoniiRules()
-    key = (id(lexicon), rules)
-    ref = _REFEREES.get(key)
-    if ref is None or ref.lexicon is not lexicon:
-        ref = _REFEREES[key] = Referee(lexicon, rules)
-    return ref
+    return cached_referee(_REFEREES, Referee, rules or ColoniiRules(), lexicon, "ro")
 
 
 class Policy(Protocol):

@@ -30,7 +30,7 @@ from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
 from kubasolve.games.crossword.movegen import Placement
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.crossword.scoring import score_placement, tile_run
-from kubasolve.games.turn_play import GameRecord, play_turns, replay_actions
+from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
 
 __all__ = ["STATE_FORMAT", "CrosswordAction", "CrosswordState", "GameRecord", "JudgedPlacement", "Referee",
@@ -518,21 +518,12 @@ class Referee:
                        last_play=None, log=state.log + (entry,))
 
 
-_REFEREES: dict[tuple[int, CrosswordRules], Referee] = {}
+_REFEREES: dict[tuple[int, Any], Referee] = {}
 
 
 def default_referee(rules: CrosswordRules | None = None, lexicon: Lexicon | None = None) -> Referee:
     """A cached referee over the bundled Dutch lexicon (or ``lexicon``)."""
-    if lexicon is None:
-        from kubasolve.lexicon import load_lexicon
-
-        lexicon = load_lexicon("nl")
-    rules = rules or CrosswordRules()
-    key = (id(lexicon), rules)
-    ref = _REFEREES.get(key)
-    if ref is None or ref.lexicon is not lexicon:
-        ref = _REFEREES[key] = Referee(lexicon, rules)
-    return ref
+    return cached_referee(_REFEREES, Referee, rules or CrosswordRules(), lexicon, "nl")
 
 
 class Policy(Protocol):
