@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -17,6 +17,7 @@ from typing import Any
 
 from kubasolve.errors import RulesError
 from kubasolve.games.colonii.wordlist import ROMANIAN_ALPHABET
+from kubasolve.games.settings import checked_settings, read_toml_table, with_changes
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 END_MODES = ("target", "deck")
@@ -113,10 +114,7 @@ class ColoniiRules:
     # ---------------------------------------------------------------- I/O
     def with_(self, **changes: Any) -> ColoniiRules:
         """A copy with some settings changed (validated)."""
-        unknown = set(changes) - {f.name for f in fields(self)}
-        if unknown:
-            raise RulesError(f"unknown rule setting(s): {', '.join(sorted(unknown))}")
-        return replace(self, **changes)
+        return with_changes(self, changes)
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -127,13 +125,7 @@ class ColoniiRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ColoniiRules:
         """Rules from a mapping (parsed TOML or JSON); partial letter tables override the defaults."""
-        if not isinstance(data, Mapping):
-            raise RulesError("rules must be a table/object of settings")
-        data = dict(data)
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise RulesError(f"unknown rule setting(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        data = checked_settings(cls, data)
         for name, default in (("letter_values", _default_values), ("card_counts", _default_counts)):
             if name in data:
                 table = data[name]
@@ -149,17 +141,7 @@ class ColoniiRules:
     @classmethod
     def from_toml(cls, source: str | Path) -> ColoniiRules:
         """Rules from a TOML file path or TOML text; settings at top level or under ``[colonii]``."""
-        text = source
-        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(".toml")):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise RulesError(f"cannot read rules file {str(source)!r}: {exc}") from None
-        try:
-            data = tomllib.loads(str(text))
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"invalid TOML in rules: {exc}") from None
-        return cls.from_dict(data.get("colonii", data))
+        return cls.from_dict(read_toml_table(source, "colonii"))
 
 
 __all__ = ["END_MODES", "ColoniiRules"]

@@ -6,7 +6,6 @@ setting and every choice made where the rulebook is silent is documented in ``do
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cache
@@ -15,6 +14,7 @@ from typing import Any
 
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.layout import DATA_DIR, BoardLayout, TileSet, load_layout, load_tiles
+from kubasolve.games.settings import checked_settings, read_toml_table
 
 WORD_CHECKS = ("referee", "challenge")
 FAILED_CHALLENGE = ("lose-turn", "points", "none")
@@ -99,31 +99,15 @@ class CrosswordRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CrosswordRules:
         """Rules from a mapping (parsed TOML or JSON); unknown settings refused by name."""
-        if not isinstance(data, Mapping):
-            raise RulesError("rules must be a table/object of settings")
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise RulesError(f"unknown rule setting(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        return cls(**dict(data))
+        return cls(**checked_settings(cls, data))
 
     @classmethod
     def from_toml(cls, source: str | Path) -> CrosswordRules:
         """Rules from a TOML file path, a bundled name (``nl``, ``en``) or TOML text; settings at top
         level or under ``[crossword]``."""
-        text = source
         if isinstance(source, str) and source in BUNDLED_RULES:
             source = DATA_DIR / BUNDLED_RULES[source]
-        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(".toml")):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise RulesError(f"cannot read rules file {str(source)!r}: {exc}") from None
-        try:
-            data = tomllib.loads(str(text))
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"invalid TOML in rules: {exc}") from None
-        table = data.get("crossword", data)
+        table = read_toml_table(source, "crossword")
         return cls.from_dict({k: v for k, v in table.items() if k != "name"})
 
 

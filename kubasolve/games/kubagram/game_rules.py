@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from kubasolve.errors import RulesError
+from kubasolve.games.settings import checked_settings
 
 __all__ = ["KubagramGameRules"]
 
@@ -48,10 +49,4 @@ class KubagramGameRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> KubagramGameRules:
         """Settings from a mapping; unknown keys are an error."""
-        if not isinstance(data, Mapping):
-            raise RulesError("game rules must be an object of settings")
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise RulesError(f"unknown game rule setting(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
-        return cls(**dict(data))
+        return cls(**checked_settings(cls, data, what="game rule", container="game rules must be an object of settings"))

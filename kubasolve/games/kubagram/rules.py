@@ -20,14 +20,14 @@ Rulebook quotes (Kubagram, Dutch letter-cube game) and the choices made where it
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from kubasolve.errors import RulesError
+from kubasolve.games.settings import checked_settings, read_toml_table, with_changes
 from kubasolve.lexicon.alphabet import LATIN
 
 DUTCH_SCRABBLE_VALUES: Mapping[str, int] = MappingProxyType(
@@ -132,10 +132,7 @@ class KubagramRules:
     # ---------------------------------------------------------------- I/O
     def with_(self, **changes: Any) -> KubagramRules:
         """A copy with some settings changed (validated)."""
-        unknown = set(changes) - {f.name for f in fields(self)}
-        if unknown:
-            raise RulesError(f"unknown rule setting(s): {', '.join(sorted(unknown))}")
-        return replace(self, **changes)
+        return with_changes(self, changes)
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -146,13 +143,7 @@ class KubagramRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> KubagramRules:
         """Rules from a mapping (e.g. parsed TOML or JSON); unknown keys are an error."""
-        if not isinstance(data, Mapping):
-            raise RulesError("rules must be a table/object of settings")
-        data = dict(data)
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise RulesError(f"unknown rule setting(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+        data = checked_settings(cls, data)
         if "letter_values" in data:
             lv = data["letter_values"]
             if not isinstance(lv, Mapping):
@@ -170,14 +161,4 @@ class KubagramRules:
     @classmethod
     def from_toml(cls, source: str | Path) -> KubagramRules:
         """Rules from a TOML file path or TOML text; settings may sit at top level or under [kubagram]."""
-        text = source
-        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(".toml")):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise RulesError(f"cannot read rules file {str(source)!r}: {exc}") from None
-        try:
-            data = tomllib.loads(str(text))
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"invalid TOML in rules: {exc}") from None
-        return cls.from_dict(data.get("kubagram", data))
+        return cls.from_dict(read_toml_table(source, "kubagram"))
