@@ -138,17 +138,14 @@ def run_best(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     """Handler of ``colonii simulate``."""
     from kubasolve.cli.common import backend_options, emit_summary, open_output, progress
-    from kubasolve.cli.output import format_table
+    from kubasolve.cli.output import simulation_summary
     from kubasolve.games.colonii.simulate import simulate
 
     rules = _rules(args.rules).to_dict() if args.rules else None
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
         res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, **backend_options(args), records=records, rules=rules,
                        on_game=on_game, lexicon=None if args.lexicon == "ro" else args.lexicon)
-    rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%", f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]",
-             round(r["mean_score"], 1), round(r["mean_turn_ms"], 2)] for r in res.rows()]
-    text = (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
-            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s")
+    text = simulation_summary(res)
     emit_summary(args, res.to_dict(), text)
     return 0
 

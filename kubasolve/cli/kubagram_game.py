@@ -71,7 +71,7 @@ ROTATIONS = ("0", "90", "180", "270", "bottom-left", "bottom-right", "top-right"
 # ------------------------------------------------------------------------------------------------ simulate
 def run_simulate(args: argparse.Namespace) -> int:
     """Handler of ``kubagram simulate``."""
-    from kubasolve.cli.output import format_table
+    from kubasolve.cli.output import simulation_summary
     from kubasolve.games.kubagram.simulate import simulate
 
     rules, game_rules = (r.to_dict() for r in load_rules(args.rules)) if args.rules else (None, None)
@@ -79,12 +79,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, **backend_options(args), records=records, on_game=on_game,
                        rules=rules, game_rules=game_rules,
                        lexicon=None if args.lexicon == "nl" else args.lexicon)
-    rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%",
-             f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]", round(r["mean_score"], 1),
-             round(r["mean_turn_ms"], 2)] for r in res.rows()]
-    text = (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
-            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s "
-            f"({res.games / res.wall_s:.2f} games/s)")
+    text = simulation_summary(res)
     emit_summary(args, res.to_dict(), text)
     return 0
 

@@ -35,3 +35,14 @@ def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3g}" if abs(v) < 1e-2 and v != 0 else f"{v:.3f}".rstrip("0").rstrip(".")
     return str(v)
+
+
+def simulation_summary(res: Any) -> str:
+    """The human summary of a self-play run (a :class:`kubasolve.scale.selfplay.SimulationResult`): one row
+    per AI with wins, win rate, Wilson interval, mean score and turn time, then the run's size and speed."""
+    rows = [[r["ai"], round(r["wins"], 1), f"{100 * r['win_rate']:.1f}%",
+             f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]", round(r["mean_score"], 1),
+             round(r["mean_turn_ms"], 2)] for r in res.rows()]
+    speed = f" ({res.games / res.wall_s:.2f} games/s)" if res.wall_s > 0 else ""
+    return (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
+            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s{speed}")
