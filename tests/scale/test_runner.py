@@ -60,5 +60,7 @@ def test_ray_worker_killed_mid_batch_loses_nothing(ray_cluster, tmp_path: Path) 
     assert [k for k, _, _ in out] == list(range(8))
     assert [draws for _, draws, _ in out] == [seeded_draws((7, k)) for k in range(8)]
     assert (tmp_path / "died-3").exists()  # the worker really died once
-    finished = sorted(p.name.split("-")[1] for p in tmp_path.glob("done-*"))
-    assert sorted(finished, key=int) == [str(k) for k in range(8)]  # each task finished exactly once
+    # Ray runs a call again when its actor died before the answer was delivered (at-least-once
+    # execution), so a finished task may have run twice; its result is still yielded exactly once (above).
+    finished = {p.name.split("-")[1] for p in tmp_path.glob("done-*")}
+    assert finished == {str(k) for k in range(8)}
