@@ -51,7 +51,8 @@ BLANK_FLAG = 64
 # rows of the per-line table ``lin``
 L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR, L_CAP = 0, 1, 2, 3, 4, 5, 6, 7
 # slots of the scalar context ``ctx``
-C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR = range(14)
+(C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR,
+ C_ANCHOR_BINGO) = range(15)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
 # columns of a stack frame
 (F_POS, F_NODE, F_PHASE, F_START, F_MSUM, F_WPROD, F_XSUM, F_NPLACED, F_ALLOWED, F_CODE, F_STAGE,
@@ -349,7 +350,7 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
             room = bound[4, wr1] - bound[4, pos]
         j = min(left, room)
         ub = (msum + rest + bound[0, j]) * wprod * bound[1, j] + xsum + bound[2, j]
-        if ctx[C_NRACK] == ctx[C_RACKSIZE] and room >= left:
+        if ctx[C_ANCHOR_BINGO] and room >= left:
             ub += ctx[C_BINGO]
         if ub <= ctx[C_BEST]:
             return depth
@@ -369,14 +370,17 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
 
 @njit(cache=True)
 def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
-             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, symmetric, out_meta, out_tiles):
+             centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, symmetric, out_meta, out_tiles,
+             keys, word_set):
     """Generate the placements of a rack on a board; returns ``(count, best score, mirrored)``.
 
     ``mode`` 0 writes every move into ``out_meta`` (line, start, end, score) and ``out_tiles`` (per
     line position: letter code, +64 for a blank, -1 for a tile already there) up to their capacity;
     1 keeps only the best move (row 0); 2 only counts. ``symmetric``: the layout is symmetric about
     its diagonal, so on an empty board only the across lines are walked and ``mirrored`` is True
-    (the caller mirrors the across moves).
+    (the caller mirrors the across moves). ``keys``/``word_set``: the letter keys and the set of
+    the words' letter-multiset hashes (``word_multisets``), for the best-move bound; a one-slot
+    ``word_set`` means: assume a bingo is always possible.
     """
     n_letters = val.shape[0]
     n_cells = letters.shape[0]
@@ -447,6 +451,11 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
         filled = np.zeros(n_lines, np.bool_)
         scratch = np.zeros((3, width + 1), np.int64)
         ub = np.zeros(n_work, np.int64)
+        anchor_bingo = np.zeros(n_work, np.bool_)
+        rack_hash = np.int64(0)
+        for x in range(n_letters):
+            rack_hash += keys[x] * rack_counts[x]
+        memo = np.zeros(129, np.int64)
         for it in range(n_work):
             k = work[it, 0]
             if not filled[k]:
@@ -463,7 +472,8 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                         x += 1
                     lin_all[k, L_CAP, p] = cap
                 filled[k] = True
-            ub[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus, scratch[0])
+            ub[it], anchor_bingo[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus,
+                                                     scratch[0], keys, word_set, rack_hash, n_blanks, memo)
         order = np.argsort(-ub, kind="mergesort")
         for j in range(n_work):
             it = order[j]
@@ -474,6 +484,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             ctx[C_DIR] = line_dir[k]
             ctx[C_LEN] = line_len[k]
             ctx[C_ANCHOR] = work[it, 1]
+            ctx[C_ANCHOR_BINGO] = 1 if anchor_bingo[it] else 0
             wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
             ctx[C_WL] = wl
             ctx[C_WR] = wr
@@ -628,7 +639,7 @@ def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
 
 
 @njit(cache=True)
-def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
+def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff, keys, word_set, rack_hash, n_blanks, memo):
     """An upper bound of the score of any move from ``anchor`` (-1: none possible).
 
     For every window of squares the move could cover (through the anchor, within ``left..right-1``,
@@ -636,9 +647,12 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
     score is exact but for the letters: each empty square ``i`` adds ``v * lm_i * (W + wm_i if it
     hooks a cross word)`` for the value ``v`` put there, so pairing the rack's values (sorted) with
     these effective multipliers (sorted) is the best any assignment can do; so is every square
-    taking the most valuable rack letter its cross-set allows (``L_CAP``); the smaller of the two."""
+    taking the most valuable rack letter its cross-set allows (``L_CAP``); the smaller of the two.
+    A window of ``rack_size`` empty squares adds the bingo bonus only when some word is an anagram
+    of the rack and the window's tiles (``_bingo_possible``). Returns ``(bound, some bingo window)``."""
     n_rack = rvals.shape[0]
     best = -1
+    bingo_window = False
     empties_l = 0
     for s in range(anchor, left - 1, -1):
         if lin[L_LETTER, s] < 0:
@@ -663,9 +677,11 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
                 continue
             tiles = 0
             wmul = 1
+            tiles_hash = np.int64(0)
             for p in range(s, t + 1):
                 if lin[L_LETTER, p] >= 0:
                     tiles += lin[L_VALUE, p]
+                    tiles_hash += keys[lin[L_LETTER, p]]
                 else:
                     wmul *= lin[L_WMULT, p]
             const = tiles * wmul
@@ -689,8 +705,97 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff):
                         e += lin[L_LMULT, p] * lin[L_WMULT, p]
                     capped += lin[L_CAP, p] * e
             total = min(total, capped)
-            if m == rack_size and n_rack == rack_size:
+            if m == rack_size and n_rack == rack_size and _bingo_possible(rack_hash + tiles_hash, keys, word_set, n_blanks, memo):
                 total += bingo_bonus
+                bingo_window = True
             if total > best:
                 best = total
-    return best
+    return best, bingo_window
+
+
+@njit(cache=True)
+def word_multisets(g, n_letters, keys, min_len, max_len, n_words):
+    """Open-addressing set (0 = free) of the letter-multiset hashes (sums of ``keys``, wrapping) of
+    every word of ``min_len`` to ``max_len`` letters, read off the GADDAG's separator-free paths
+    (``rev(w)``). Used to rule out the bingo bonus in best-move bounds: a false hit (hash
+    collision) only loosens a bound, never drops a move."""
+    bits = 4
+    while (np.int64(1) << bits) < 2 * max(n_words, 1):
+        bits += 1
+    table = np.zeros(np.int64(1) << bits, np.int64)
+    mask = table.shape[0] - 1
+    st_e = np.zeros(max_len + 2, np.int64)
+    st_i = np.zeros(max_len + 2, np.int64)
+    st_h = np.zeros(max_len + 2, np.int64)
+    depth = 0
+    while depth >= 0:
+        e = st_e[depth]
+        i = st_i[depth]
+        if depth >= max_len or i >= ((g[e, 0] >> NCHILD_SHIFT) & 255):
+            depth -= 1
+            continue
+        st_i[depth] = i + 1
+        c = (g[e, 0] >> FIRST_SHIFT) + i
+        sym = g[c, 0] & 63
+        if sym >= n_letters:
+            continue
+        h = st_h[depth] + keys[sym]
+        if depth + 1 >= min_len and (g[c, 0] >> ACCEPT_BIT) & 1:
+            key = h if h != 0 else np.int64(1)
+            j = key & mask
+            while table[j] != 0 and table[j] != key:
+                j = (j + 1) & mask
+            table[j] = key
+        depth += 1
+        st_e[depth] = c
+        st_i[depth] = 0
+        st_h[depth] = h
+    return table
+
+
+@njit(cache=True, inline="always")
+def _in_set(word_set, h):
+    key = h if h != 0 else np.int64(1)
+    mask = word_set.shape[0] - 1
+    j = key & mask
+    while True:
+        v = word_set[j]
+        if v == key:
+            return True
+        if v == 0:
+            return False
+        j = (j + 1) & mask
+
+
+@njit(cache=True)
+def _bingo_possible(h, keys, word_set, n_blanks, memo):
+    """Whether some word has the letter multiset of hash ``h`` plus ``n_blanks`` letters (blanks are
+    wild). ``memo[0]``: number of cached answers; then (hash, answer) pairs."""
+    if word_set.shape[0] <= 1 or n_blanks > 2:
+        return True
+    n_memo = memo[0]
+    for i in range(n_memo):
+        if memo[1 + 2 * i] == h:
+            return memo[2 + 2 * i] == 1
+    found = False
+    n_letters = keys.shape[0]
+    if n_blanks == 0:
+        found = _in_set(word_set, h)
+    elif n_blanks == 1:
+        for x in range(n_letters):
+            if _in_set(word_set, h + keys[x]):
+                found = True
+                break
+    else:
+        for x in range(n_letters):
+            for y in range(x, n_letters):
+                if _in_set(word_set, h + keys[x] + keys[y]):
+                    found = True
+                    break
+            if found:
+                break
+    if 2 * n_memo + 2 < memo.shape[0]:
+        memo[1 + 2 * n_memo] = h
+        memo[2 + 2 * n_memo] = 1 if found else 0
+        memo[0] = n_memo + 1
+    return found

@@ -33,20 +33,41 @@ from kubasolve.lexicon.lexicon import Lexicon
 
 log = logging.getLogger("kubasolve.lexicon")
 
-GRAPH_FORMAT = 2
+GRAPH_FORMAT = 3
 """Bump when the arrays change meaning; older cached graphs are then rebuilt."""
 
-ARRAYS = ("nodes",)
+ARRAYS = ("nodes", "letter_keys", "word_set")
+_SHAPES = {"nodes": 2, "letter_keys": 1, "word_set": 1}
+"""Number of dimensions of each cached array (all int64)."""
+
+
+def letter_keys(n_letters: int) -> np.ndarray:
+    """Fixed pseudo-random 62-bit keys, one per letter (splitmix64 of the letter code, so the same
+    on every platform and version): a multiset of letters hashes to the (wrapping) sum of its keys."""
+    out = []
+    for x in range(n_letters):
+        z = (0x9E3779B97F4A7C15 * (x + 1) + 0x2026_1203) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        out.append((z >> 2) | 1)
+    return np.array(out, np.int64)
 
 
 @dataclass(frozen=True)
 class BoardGraph:
-    """GADDAG arrays plus what they were built from; ``build_s``/``load_s`` are wall times."""
+    """GADDAG arrays plus what they were built from; ``build_s``/``load_s`` are wall times.
+
+    ``word_set`` is an open-addressing hash set (0 = free slot) of the letter-multiset hashes
+    (sums of ``letter_keys``) of every word: the best-move search asks it whether a rack plus the
+    tiles in reach anagram to any word before it counts a bingo bonus in its bounds."""
 
     nodes: np.ndarray
     n_letters: int
     max_len: int
     n_words: int
+    letter_keys: np.ndarray
+    word_set: np.ndarray
     build_s: float = 0.0
     load_s: float = 0.0
     from_cache: bool = False
@@ -61,12 +82,14 @@ class BoardGraph:
 
     @property
     def nbytes(self) -> int:
+        """Bytes of the GADDAG itself (``nodes``)."""
         return int(self.nodes.nbytes)
 
     def info(self) -> dict[str, Any]:
         return {
             "edges": self.n_edges,
             "bytes": self.nbytes,
+            "word_set_bytes": int(self.word_set.nbytes),
             "words": self.n_words,
             "max_len": self.max_len,
             "build_s": self.build_s,
@@ -77,6 +100,7 @@ class BoardGraph:
 
 def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15) -> BoardGraph:
     """Compile the GADDAG of ``words`` (letters of ``alphabet_letters``; lengths outside 2..max_len skipped)."""
+    from kubasolve.kernels.board_movegen import word_multisets
     from kubasolve.kernels.gaddag_build import (
         build_trie,
         gaddag_keys,
@@ -102,7 +126,9 @@ def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15
         del keys, del_keys, order
         cls, c_term, c_first, c_count, slot_sym, slot_cls = minimise(parent, label, terminal)
         nodes = layout_edges(int(cls[0]), c_term, c_first, c_count, slot_sym, slot_cls)
-    return BoardGraph(nodes, n_letters, max_len, len(kept), build_s=time.perf_counter() - t0)
+    keys = letter_keys(n_letters)
+    word_set = word_multisets(nodes, n_letters, keys, 2, max_len, len(kept))
+    return BoardGraph(nodes, n_letters, max_len, len(kept), keys, word_set, build_s=time.perf_counter() - t0)
 
 
 _MEMO: weakref.WeakKeyDictionary[Lexicon, dict[int, BoardGraph]] = weakref.WeakKeyDictionary()
@@ -158,14 +184,19 @@ def _load(folder: Path, lexicon: Lexicon, max_len: int) -> BoardGraph | None:
             if path.stat().st_size != info["bytes"]:
                 raise ValueError(f"{name}.npy has the wrong size")
             arr = np.load(path, mmap_mode="r", allow_pickle=False)
-            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != 2 or arr.shape[1] != 2:
+            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != _SHAPES[name] or (name == "nodes" and arr.shape[1] != 2):
                 raise ValueError(f"{name}.npy has the wrong shape or type")
             if _crc(arr) != info["crc32"]:
                 raise ValueError(f"{name}.npy is damaged (checksum)")
             arrays[name] = np.asarray(arr).view(np.ndarray)
         if arrays["nodes"].shape[0] < 1:
             raise ValueError("no root")
-        return BoardGraph(arrays["nodes"], meta["n_letters"], max_len, meta["n_words"],
+        if not np.array_equal(arrays["letter_keys"], letter_keys(meta["n_letters"])):
+            raise ValueError("letter keys differ from this version's")
+        ws = arrays["word_set"].shape[0]
+        if ws < 2 or ws & (ws - 1):
+            raise ValueError("word_set size is not a power of two")
+        return BoardGraph(arrays["nodes"], meta["n_letters"], max_len, meta["n_words"], arrays["letter_keys"], arrays["word_set"],
                           build_s=float(meta.get("build_s", 0.0)), load_s=time.perf_counter() - t0, from_cache=True)
     except Exception as exc:  # noqa: BLE001 - any damage means: rebuild
         log.warning("board graph cache %s is unusable (%s); rebuilding it", folder, exc)

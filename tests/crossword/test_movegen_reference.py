@@ -4,6 +4,7 @@ playing random legal moves (so cross words exist), racks with 0, 1 or 2 blanks."
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -120,3 +121,54 @@ def test_exchanges_are_the_distinct_subsets_of_the_rack():
     assert exchanges("E?", TILES) == ["?", "E", "E?"]
     assert len(exchanges("ABCDEFG", TILES)) == 2**7 - 1
     assert len(exchanges("EEEEEEE", TILES)) == 7
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), rack_size=st.integers(2, 5), n_moves=st.integers(0, 4), blanks=st.integers(0, 2))
+def test_best_move_with_a_bingo_in_reach_equals_reference(word_pool, seed, rack_size, n_moves, blanks):
+    """The best-move bound adds the bingo bonus only where the rack plus the tiles in a window
+    anagram to a word: with racks of 2-5 tiles (bingos of short words, through tiles and with
+    blanks) the best score must still be the reference's."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"bingo{seed}")
+    layout = _layout(rng, 6, 6)
+    tiles = dataclasses.replace(TILES, rack_size=rack_size)
+    board = Board.empty(6, 6, lex.alphabet)
+    for _ in range(n_moves):
+        options = reference_moves(board, _rack(rng, 1)[:rack_size], lex, layout, tiles)
+        if not options:
+            break
+        board = board.with_tiles(rng.choice(options).tiles)
+    blanks = min(blanks, rack_size)
+    rack = "".join(rng.choice(LETTERS.upper()) for _ in range(rack_size - blanks)) + "?" * blanks
+    want = reference_moves(board, rack, lex, layout, tiles, bingo_bonus=50)
+    best = best_move(board, rack, lex, layout, tiles, bingo_bonus=50)
+    assert (best.score if best else None) == (want[0].score if want else None)
+    if best is not None:
+        assert _key(best) in {_key(m) for m in want}
+
+
+def test_word_multiset_set_holds_every_word_and_rules_out_non_anagrams():
+    """The graph's word_set: the letter-multiset hash of every word is in it (any letter order),
+    and a rack that anagrams to no word is refused (that is what drops the bingo bound)."""
+    import numpy as np
+
+    from kubasolve.kernels.board_movegen import _bingo_possible
+    from kubasolve.lexicon.board_graph import build_board_graph
+
+    words = ["kater", "taart", "at", "ta", "rat", "stoer"]
+    graph = build_board_graph(words, "aeiklnorst", max_len=15)
+    code = {ch: i for i, ch in enumerate("aeiklnorst")}
+
+    def h(letters: str) -> int:
+        return int(np.sum(graph.letter_keys[[code[c] for c in letters]]).astype(np.int64)) if letters else 0
+
+    memo = np.zeros(9, np.int64)
+
+    def possible(letters: str, blanks: int) -> bool:
+        memo[0] = 0
+        return bool(_bingo_possible(np.int64(h(letters)), graph.letter_keys, graph.word_set, blanks, memo))
+
+    assert all(possible(w, 0) and possible("".join(sorted(w)), 0) for w in words)
+    assert possible("retak", 0) and possible("aat", 2) and possible("rtes", 1) and possible("oe", 3)
+    assert not possible("kateo", 0) and not possible("kk", 1) and not possible("kkk", 2) and not possible("aaaa", 0)

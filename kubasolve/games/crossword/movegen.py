@@ -105,6 +105,10 @@ class _Setup:
     """Square layout equal to its transpose, centre on the diagonal."""
     rack_codes: dict[str, int]
     """Rack character (upper case) -> letter code, ``?`` -> -1: the fast path of rack parsing."""
+    letter_keys: np.ndarray
+    word_set: np.ndarray
+    """The graph's letter keys and set of the words' letter-multiset hashes (the best-move bound
+    adds the bingo bonus only where the rack and the tiles in reach anagram to a word)."""
     owners: tuple[Any, Any, Any]
     """The (lexicon, layout, tiles) it was made from (kept alive, so their ids stay theirs)."""
 
@@ -128,6 +132,8 @@ def _setup(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> _Setup:
         values,
         _symmetric(layout),
         _rack_codes(lexicon, tiles),
+        graph.letter_keys,
+        graph.word_set,
         (lexicon, layout, tiles),
     )
     if len(_SETUPS) > 64:
@@ -199,7 +205,7 @@ def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: 
         # on a symmetric layout the kernel generates an empty board's across moves only (mirror)
         count, best, mirror = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
                                        s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
-                                       mode, s.symmetric, out_meta, out_tiles)
+                                       mode, s.symmetric, out_meta, out_tiles, s.letter_keys, s.word_set)
         if mirror:  # the down moves of an empty symmetric board are the across moves transposed
             if mode == 0 and 2 * count <= out_meta.shape[0]:
                 out_meta[count : 2 * count] = out_meta[:count]
