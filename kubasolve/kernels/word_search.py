@@ -107,9 +107,77 @@ def _length_bonus(length, bonus_from, bonus_step):
 
 
 @njit(cache=True)
+def edge_requirements(search_edges, root_hi):
+    """``need[e]``: bit mask of the letters that every word continuing through edge ``e`` still needs
+    (the edge's own letter included): ``need(e) = {c} | (need(target) if target is not a word)``,
+    ``need(node) = AND of need over its out-edges``. Computed once per lexicon by an iterative
+    post-order walk of the DAWG from the root's edge list ``0:root_hi`` (unreached edges keep 0)."""
+    n = search_edges.shape[0]
+    need = np.zeros(n, np.uint32)
+    node_need = np.zeros(n + 1, np.uint32)  # by a node's first out-edge index
+    done = np.zeros(n + 1, np.bool_)
+    stack_lo = np.empty(258, np.int64)
+    stack_hi = np.empty(258, np.int64)
+    stack_cur = np.empty(258, np.int64)
+    sp = 0
+    stack_lo[0] = 0
+    stack_hi[0] = root_hi
+    stack_cur[0] = 0
+    while sp >= 0:
+        lo = stack_lo[sp]
+        hi = stack_hi[sp]
+        e = stack_cur[sp]
+        if e < hi - lo:
+            packed = search_edges[lo + e]
+            child = np.int64(packed >> np.uint64(FIRST_SHIFT))
+            n_child = np.int64((packed >> np.uint64(NCHILD_SHIFT)) & np.uint64(255))
+            stack_cur[sp] = e + 1
+            if n_child > 0 and not done[child]:
+                sp += 1
+                stack_lo[sp] = child
+                stack_hi[sp] = child + n_child
+                stack_cur[sp] = 0
+            continue
+        both = np.uint32(0xFFFFFFFF)
+        for e2 in range(lo, hi):
+            packed = search_edges[e2]
+            bit = np.uint32(1) << np.uint32(packed & np.uint64(LETTER_MASK))
+            child = np.int64(packed >> np.uint64(FIRST_SHIFT))
+            n_child = np.int64((packed >> np.uint64(NCHILD_SHIFT)) & np.uint64(255))
+            terminal = (packed >> np.uint64(TERMINAL_SHIFT)) & np.uint64(1)
+            req = bit if (terminal or n_child == 0) else (bit | node_need[child])
+            need[e2] = req
+            both &= req
+        node_need[lo] = both
+        done[lo] = True
+        sp -= 1
+    return need
+
+
+UNLIMITED_NODES = 1 << 62
+"""``max_nodes`` for an unlimited search."""
+
+
+@njit(cache=True)
 def search_words(
     search_edges, edge_rank, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
     min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
+):
+    """:func:`search_words_limited` without requirement masks or node budget (kept for callers of the
+    first API); returns its first six values."""
+    ranks, lengths, jokers, scores, codes, complete, _nodes, _stopped = search_words_limited(
+        search_edges, edge_rank, np.zeros(0, np.uint32), start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+        min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
+        UNLIMITED_NODES,
+    )
+    return ranks, lengths, jokers, scores, codes, complete
+
+
+@njit(cache=True)
+def search_words_limited(
+    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
+    max_nodes,
 ):
     """Words of ``min_len..max_len`` letters formable from the pool, below one trie node.
 
@@ -120,15 +188,26 @@ def search_words(
     upper bound cannot beat the k-th best score so far (ties go to the earlier word, which the
     alphabet-order walk has already seen); ``pool_topsum[r]`` bounds the value of r more letters.
 
-    Returns ``(ranks, lengths, jokers, scores, codes)``, one entry per word in alphabet order: the
-    word's rank below the start node (summed ``edge_rank``; from the root, word id =
-    ``rank_word[rank]``), its length, jokers, score and letter codes (``codes[i, :length]``; only ``with_codes``, else an empty array). With top_k, the k best are among them (callers sort by
-    score, stable). At most ``capacity`` words are recorded; the last value returned, ``complete``,
-    is False when more were found (call again with a larger capacity). A fixed capacity keeps array
-    reallocation out of the hot loop, which numba compiles much better.
+    ``edge_need`` (from :func:`edge_requirements`, or empty for none) prunes an edge when a letter
+    that every word below it needs is out of the pool: no fixed tile of it left and no flex tile
+    offering it. The walk keeps that availability as a bit mask, updated as letters are taken.
+
+    Work budget: the walk enters at most ``max_nodes`` trie nodes (a node = one letter appended to the
+    prefix; :data:`UNLIMITED_NODES` for no limit) and then stops, answering with what it found so far,
+    which for ``top_k`` is the best among the words of the alphabet-order prefix walked.
+
+    Returns ``(ranks, lengths, jokers, scores, codes, complete, nodes, stopped)``, one entry per word
+    in alphabet order: the word's rank below the start node (summed ``edge_rank``; from the root,
+    word id = ``rank_word[rank]``), its length, jokers, score and letter codes (``codes[i, :length]``;
+    only ``with_codes``, else an empty array). With top_k, the k best are among them (callers sort by
+    score, stable). At most ``capacity`` words are recorded; ``complete`` is False when more were found
+    (call again with a larger capacity). A fixed capacity keeps array reallocation out of the hot loop,
+    which numba compiles much better. ``nodes`` is the number of nodes entered, ``stopped`` is True
+    when the budget ran out before the walk ended (the answer may then miss words).
     """
     n_flex = flex_masks.shape[0]
     n_letters = fixed_counts.shape[0]
+    use_need = edge_need.shape[0] > 0
     pool = n_flex
     n_jok = 0
     for k in range(n_flex):
@@ -146,10 +225,12 @@ def search_words(
     out_codes = np.empty((cap if with_codes else 0, width), np.uint8)
     n_out = 0
     complete = True
+    nodes = 0
+    stopped = False
     if max_len < 1 or min_len > max_len:
-        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0], complete
+        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0], complete, nodes, stopped
 
-    # flex tiles per letter (CSR) and whether a letter can be spelled at all
+    # flex tiles per letter (CSR); letters still available (a fixed tile left, or some flex tile)
     fstart = np.zeros(n_letters + 1, np.int64)
     for k in range(n_flex):
         for c in range(n_letters):
@@ -164,6 +245,10 @@ def search_words(
             if (flex_masks[k] >> c) & 1:
                 fof[fill[c]] = k
                 fill[c] += 1
+    avail = np.int64(0)
+    for c in range(n_letters):
+        if fixed_counts[c] > 0 or fstart[c + 1] > fstart[c]:
+            avail |= np.int64(1) << c
 
     # branch-and-bound state: the k best scores so far (threshold = their minimum once k found)
     k_best = top_k if top_k > 0 else 1
@@ -190,81 +275,101 @@ def search_words(
     lsum = np.zeros(max_len + 1, np.int64)
     rank = np.zeros(max_len + 1, np.int64)
     depth = 0
-    ecur[0] = start_lo
-    eend[0] = start_hi
-    while depth >= 0:
-        advanced = False
-        if depth < max_len:
-            end = eend[depth]
-            while ecur[depth] < end:
-                e = ecur[depth]
-                packed = search_edges[e]
-                ecur[depth] = e + 1
-                c = packed & LETTER_MASK
-                optional = cnt[c] < fixed_counts[c]
-                if not optional and fstart[c] == fstart[c + 1]:
+    e = np.int64(start_lo)
+    end = np.int64(start_hi)
+    while True:
+        if e < end:
+            packed = search_edges[e]
+            c = packed & LETTER_MASK
+            need = np.int64(edge_need[e]) if use_need else np.int64(1) << c
+            if need & ~avail:
+                e += 1
+                continue
+            height = np.int64((packed >> HEIGHT_SHIFT) & 255)
+            if depth + 1 + height < min_len:
+                e += 1
+                continue
+            if top_k > 0 and n_best == top_k:
+                reach = min(depth + 1 + height, max_len)
+                bound = (lsum[depth] + pool_topsum[reach - depth] + bonus_tab[reach]) * max_mult
+                if bound <= threshold:
+                    e += 1
                     continue
-                height = np.int64((packed >> HEIGHT_SHIFT) & 255)
-                if depth + 1 + height < min_len:
+            optional = cnt[c] < fixed_counts[c]
+            if nw == 1:
+                src = ms[depth, 0]
+                dst = src if optional else np.uint64(0)
+                for t in range(fstart[c], fstart[c + 1]):
+                    k = fof[t]
+                    dst |= (src & nobit[k]) << np.uint64(1 << k)
+                if dst == 0:
+                    e += 1
                     continue
-                if top_k > 0 and n_best == top_k:
-                    reach = min(depth + 1 + height, max_len)
-                    bound = (lsum[depth] + pool_topsum[reach - depth] + bonus_tab[reach]) * max_mult
-                    if bound <= threshold:
-                        continue
-                if nw == 1:
-                    src = ms[depth, 0]
-                    dst = src if optional else np.uint64(0)
-                    for t in range(fstart[c], fstart[c + 1]):
-                        k = fof[t]
-                        dst |= (src & nobit[k]) << np.uint64(1 << k)
-                    if dst == 0:
-                        continue
-                    ms[depth + 1, 0] = dst
-                elif not _transition(ms[depth], ms[depth + 1], nw, fstart[c], fstart[c + 1], fof, optional, nobit):
-                    continue
-                cnt[c] += 1
-                letter[depth] = c
-                lsum[depth + 1] = lsum[depth] + letter_values[c]
-                rank[depth + 1] = rank[depth] + edge_rank[e]
-                depth += 1
-                lo = np.int64(packed >> FIRST_SHIFT)
-                ecur[depth] = lo
-                eend[depth] = lo + ((packed >> NCHILD_SHIFT) & 255)
-                if depth >= min_len and (packed >> TERMINAL_SHIFT) & 1:
-                    jok = _best_jokers(ms, depth, levels, nw)
-                    score = (lsum[depth] + bonus_tab[depth]) * jpow[jok]
-                    keep = True
-                    if top_k > 0:
-                        if n_best < top_k:
-                            best[n_best] = score
-                            n_best += 1
-                            if n_best == top_k:
-                                threshold = best.min()
-                        elif score > threshold:
-                            best[np.argmin(best)] = score
-                            threshold = best.min()
-                        else:
-                            keep = False
-                    if keep and n_out == cap:
-                        complete = False
-                        keep = False
-                    if keep:
-                        out_end[n_out] = rank[depth]
-                        out_len[n_out] = depth
-                        out_jok[n_out] = jok
-                        out_score[n_out] = score
-                        if with_codes:
-                            for i in range(depth):
-                                out_codes[n_out, i] = letter[i]
-                        n_out += 1
-                advanced = True
+                ms[depth + 1, 0] = dst
+            elif not _transition(ms[depth], ms[depth + 1], nw, fstart[c], fstart[c + 1], fof, optional, nobit):
+                e += 1
+                continue
+            if nodes >= max_nodes:
+                stopped = True
                 break
-        if not advanced:
-            depth -= 1
-            if depth >= 0:
-                cnt[letter[depth]] -= 1
-    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0], complete
+            nodes += 1
+            d1 = depth + 1
+            letter[depth] = c
+            word_sum = lsum[depth] + letter_values[c]
+            word_rank = rank[depth] + edge_rank[e]
+            if d1 >= min_len and (packed >> TERMINAL_SHIFT) & 1:
+                jok = _best_jokers(ms, d1, levels, nw)
+                score = (word_sum + bonus_tab[d1]) * jpow[jok]
+                keep = True
+                if top_k > 0:
+                    if n_best < top_k:
+                        best[n_best] = score
+                        n_best += 1
+                        if n_best == top_k:
+                            threshold = best.min()
+                    elif score > threshold:
+                        best[np.argmin(best)] = score
+                        threshold = best.min()
+                    else:
+                        keep = False
+                if keep and n_out == cap:
+                    complete = False
+                    keep = False
+                if keep:
+                    out_end[n_out] = word_rank
+                    out_len[n_out] = d1
+                    out_jok[n_out] = jok
+                    out_score[n_out] = score
+                    if with_codes:
+                        for i in range(d1):
+                            out_codes[n_out, i] = letter[i]
+                    n_out += 1
+            n_child = np.int64((packed >> NCHILD_SHIFT) & 255)
+            e += 1
+            if n_child == 0 or d1 >= max_len:
+                continue  # a leaf: nothing to enter, the next sibling follows
+            # enter the child: save this level's position, take the letter
+            ecur[depth] = e
+            eend[depth] = end
+            cnt[c] += 1
+            if cnt[c] >= fixed_counts[c] and fstart[c] == fstart[c + 1]:
+                avail &= ~(np.int64(1) << c)
+            lsum[d1] = word_sum
+            rank[d1] = word_rank
+            depth = d1
+            e = np.int64(packed >> FIRST_SHIFT)
+            end = e + n_child
+            continue
+        # this level is done: back to the parent, give the letter back
+        depth -= 1
+        if depth < 0:
+            break
+        cl = letter[depth]
+        cnt[cl] -= 1
+        avail |= np.int64(1) << cl
+        e = ecur[depth]
+        end = eend[depth]
+    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0], complete, nodes, stopped
 
 
 @njit(cache=True)

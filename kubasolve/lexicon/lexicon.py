@@ -67,6 +67,7 @@ class Lexicon:
         self.source = source
         self.cache_dir = cache_dir
         self.from_cache = from_cache
+        self._edge_need: np.ndarray | None = None
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -171,6 +172,17 @@ class Lexicon:
     def encode(self, word: str) -> np.ndarray:
         """Letter codes of ``word`` (see :meth:`Alphabet.encode`)."""
         return self.alphabet.encode(word)
+
+    def edge_need(self) -> np.ndarray:
+        """Per search edge, the letters every word through it needs (``kernels.word_search.edge_requirements``):
+        derived from ``compiled.search_edges`` on first use (~10 ms) and kept in memory, so the on-disk
+        format does not change."""
+        if self._edge_need is None:
+            from kubasolve.kernels.word_search import edge_requirements
+
+            edges = np.asarray(self.compiled.search_edges).view(np.ndarray)
+            self._edge_need = edge_requirements(edges, int(self.compiled.first_edge[1]))
+        return self._edge_need
 
     def info(self) -> LexiconInfo:
         return LexiconInfo(

@@ -7,6 +7,7 @@ The heavy lifting is done by the numba kernels ``word_search`` and ``compound_se
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,6 +25,64 @@ _MAX_KERNEL_TOP = 4096
 
 Objective = Literal["gain", "swing"]
 """``gain``: the mover's own score change; ``swing``: gain plus the points taken from others."""
+
+_UNLIMITED = 1 << 62
+
+
+class SearchBudget:
+    """A work budget for one request (``best_words``, ``compound_moves``, ``best_move``), shared by its searches.
+
+    ``max_nodes`` caps the search nodes entered in all (word search: a letter appended to a prefix;
+    compound search: a part tried at a node), ``movetime_ms`` the wall time. The numba kernels cannot
+    read the clock, so before each kernel call the time left becomes a node limit at
+    :attr:`NODES_PER_MS` (conservative), and the Python loops around the kernels check the clock
+    themselves. When either runs out the answer is the best found so far and :attr:`exhausted` is True
+    (the answer is then not proven complete/optimal). ``nodes`` counts what was spent.
+    """
+
+    NODES_PER_MS = 8000
+    """Kernel nodes per millisecond assumed when turning time into nodes: measured 17,000-35,000 word-search
+    nodes/ms (``kubasolve bench kubagram`` positions, busy 2-core machine), halved for safety."""
+
+    def __init__(self, max_nodes: int | None = None, movetime_ms: float | None = None) -> None:
+        for name, limit in (("max_nodes", max_nodes), ("movetime_ms", movetime_ms)):
+            if limit is None:
+                continue
+            if isinstance(limit, bool) or not isinstance(limit, (int, float)) or (name == "max_nodes" and not isinstance(limit, int)):
+                raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {limit!r}")
+            if not 0 < limit < 2**62:  # NaN fails too
+                raise PositionError(f"{name} must be positive, got {limit!r}")
+        self.max_nodes = max_nodes
+        self.movetime_ms = movetime_ms
+        self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
+        self.nodes = 0
+        self.exhausted = False
+
+    @property
+    def limited(self) -> bool:
+        return self.max_nodes is not None or self.deadline is not None
+
+    def node_limit(self) -> int:
+        """Nodes the next kernel call may enter (0 once the budget is spent)."""
+        limit = _UNLIMITED if self.max_nodes is None else self.max_nodes - self.nodes
+        if self.deadline is not None:
+            left_ms = (self.deadline - time.perf_counter()) * 1e3
+            limit = min(limit, int(left_ms * self.NODES_PER_MS))
+        if limit <= 0:
+            self.exhausted = True
+            return 0
+        return limit
+
+    def spend(self, nodes: int, stopped: bool) -> None:
+        """Record a kernel call's nodes; ``stopped``: it ran out of its limit before finishing."""
+        self.nodes += nodes
+        self.exhausted = self.exhausted or stopped
+
+    def out_of_time(self) -> bool:
+        """True (and exhausted) once the budget is spent: for Python loops between kernel calls."""
+        if not self.exhausted and self.node_limit() <= 0:
+            self.exhausted = True
+        return self.exhausted
 
 
 @dataclass(frozen=True)
@@ -68,6 +127,7 @@ class KubagramSolver:
         self.values = np.array([rules.letter_values[c] for c in rules.alphabet], np.int64)
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
         self._capacity = 1024
+        self.edge_need = lexicon.edge_need()
 
     # ------------------------------------------------------------------ pools
     def _pool(self, position: KubagramPosition) -> _Pool:
@@ -90,8 +150,8 @@ class KubagramSolver:
         topsum[1:] = np.cumsum(sorted(tile_values, reverse=True))
         return _Pool(fixed, np.array(masks, np.int64), np.array(jokers, np.int8), topsum, TilePool.from_tiles(position.tiles))
 
-    def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False) -> WordTable:
-        from kubasolve.kernels.word_search import rank_results, search_words
+    def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None) -> WordTable:
+        from kubasolve.kernels.word_search import rank_results, search_words_limited
 
         lo, hi = self.root
         r = self.rules
@@ -99,10 +159,14 @@ class KubagramSolver:
         # answer) would allocate from the request, so it searches everything and cuts afterwards
         kernel_top = top if top <= _MAX_KERNEL_TOP else 0
         while True:
-            ranks, lengths, jokers, scores, codes, complete = search_words(
-                self.arrays.search_edges, self.arrays.edge_rank, lo, hi, pool.fixed_counts, pool.flex_masks, pool.flex_joker,
-                min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum, self._capacity, with_codes,
+            limit = budget.node_limit() if budget is not None else _UNLIMITED
+            ranks, lengths, jokers, scores, codes, complete, nodes, stopped = search_words_limited(
+                self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
+                pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
+                self._capacity, with_codes, limit,
             )
+            if budget is not None:
+                budget.spend(int(nodes), bool(stopped))
             if complete:
                 break
             self._capacity *= 4  # remembered: later calls start big enough
