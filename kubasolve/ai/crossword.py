@@ -3,13 +3,16 @@
 - ``score``: the highest-scoring placement (the move generator's best-move search); passes if none.
 - ``equity``: score + the value of the tiles kept (the *leave*, from a table estimated by self-play,
   ``data/leaves_nl.json`` made by ``data/make_leaves.py``); may exchange when that keeps a better
-  leave; with an empty bag it plays the bounded endgame search below.
+  leave; with an empty bag it plays the exact endgame solver (:mod:`kubasolve.ai.crossword_endgame`)
+  within its node/time budget (``equity:bounded``: the old bounded search below; ``equity:NODES``: a
+  node budget).
 - ``sim``: Monte-Carlo look-ahead: the best equity candidates, each followed by the opponent's best
   reply on racks drawn from the unseen tiles (the same racks for every candidate) and then (2 plies,
   the default) our own best next play on the leave refilled from the rest; chooses the best mean of
   own score - reply score + next play (1 ply: + leave value instead), within an iteration and time budget.
-- Endgame (bag empty, every rack known): negamax with alpha-beta over the best ``width`` placements
-  (plus pass) to ``depth`` plies, counting going-out bonuses; bounded, not a full solve.
+- Endgame (bag empty, every rack known): the exact solver (iterative deepening alpha-beta on spread,
+  proven when it reaches the end of every line) within a budget; ``endgame_search`` is the older
+  bounded negamax over the best ``width`` placements to ``depth`` plies, kept for comparison.
 """
 
 from __future__ import annotations
@@ -27,9 +30,12 @@ from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 
-__all__ = ["AI_NAMES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
+__all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
 AI_NAMES = ("score", "equity", "sim")
+ENDGAME_MODES = ("exact", "bounded")
+DEFAULT_ENDGAME_NODES = 3000
+"""Node budget of the exact endgame solver per turn (about 0.3 s here; deterministic, unlike a time budget)."""
 LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
 VOWELS = frozenset("AEIOU")
 
@@ -154,16 +160,39 @@ class EquityPolicy:
     name: str = "equity"
     leaves: LeaveTable | None = None
     endgame: bool = True
+    endgame_mode: str = "exact"
+    """``exact``: the endgame solver within ``endgame_nodes`` / ``endgame_time``; ``bounded``: the old
+    width-8, depth-2 search."""
+    endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
+    endgame_time: float | None = None
+    """Seconds per endgame turn at most (then the result depends on the machine's speed)."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
         if not state.bag and self.endgame:
-            return endgame_move(referee, state)
+            return endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
+
+
+def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
+                 seconds: float | None = None) -> CrosswordAction:
+    """The endgame move (bag empty) by ``mode``: ``exact`` (the solver within ``nodes`` / ``seconds``)
+    or ``bounded`` (:func:`endgame_move`). More than two players: the best score."""
+    if mode not in ENDGAME_MODES:
+        raise RulesError(f"endgame mode must be one of {', '.join(ENDGAME_MODES)}, got {mode!r}")
+    if state.n_players != 2:
+        return ScorePolicy().turn(referee, state)
+    if mode == "bounded":
+        return endgame_move(referee, state)
+    from kubasolve.ai.crossword_endgame import solve_endgame
+
+    if nodes is None and seconds is None:
+        nodes = DEFAULT_ENDGAME_NODES
+    return solve_endgame(referee, state, node_limit=nodes, time_limit=seconds).action()
 
 
 @dataclass
@@ -180,13 +209,16 @@ class SimPolicy:
     time_limit: float | None = None
     """Seconds per turn at most (then the iterations done so far decide; results depend on timing)."""
     leaves: LeaveTable | None = None
+    endgame_mode: str = "exact"
+    endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
+    """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
         if not state.bag:
-            return endgame_move(referee, state)
+            return endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
         if len(cands) <= 1:
@@ -278,20 +310,37 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 
 
 # ------------------------------------------------------------------------------------------------ factory
+def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
+    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``."""
+    base, _, arg = text.strip().lower().partition(":")
+    if base not in AI_NAMES:
+        raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
+                         "choose the endgame search: the old bounded one or the exact solver's node budget; sim likewise)")
+    if not arg:
+        return base, {}
+    if base == "score":
+        raise RulesError(f"the score AI takes no option, got {text!r}")
+    if arg == "bounded":
+        return base, {"endgame_mode": "bounded"}
+    if not arg.isdigit() or not 1 <= int(arg) <= 100_000_000:
+        raise RulesError(f"{base}:{arg}: the option is 'bounded' or an endgame node budget from 1 to 100000000")
+    return base, {"endgame_mode": "exact", "endgame_nodes": int(arg)}
+
+
 def policy_names(players: Any) -> list[str]:
     """Validated AI names (a list or a comma-separated string)."""
     names = [p.strip().lower() for p in (players.split(",") if isinstance(players, str) else players)]
-    bad = [p for p in names if p not in AI_NAMES]
-    if bad:
-        raise RulesError(f"unknown crossword AI {bad[0]!r}; AIs: {', '.join(AI_NAMES)}")
+    for n in names:
+        _parse_name(n)
     return names
 
 
 def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
-    """An AI by name (``score``, ``equity``, ``sim``)."""
-    name = policy_names([name])[0]
-    if name == "score":
+    """An AI by name (``score``, ``equity``, ``sim``; ``equity:bounded`` / ``equity:NODES`` choose the
+    endgame search, see :func:`_parse_name`); ``options`` set the policy's fields."""
+    base, parsed = _parse_name(name)
+    if base == "score":
         return ScorePolicy()
-    if name == "equity":
-        return EquityPolicy(**options)
-    return SimPolicy(seed=seed, **options)
+    if base == "equity":
+        return EquityPolicy(name=name.strip().lower(), **{**parsed, **options})
+    return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})

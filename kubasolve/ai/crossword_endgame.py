@@ -1,0 +1,400 @@
+"""Exact two-player crossword endgame solver (the bag is empty, so each player knows the other's rack).
+
+The value of a position is the *spread still to come* for the player to move: their points minus the
+opponent's from now to the end of the game, end-of-game rack adjustments included (the rules of
+:class:`~kubasolve.games.crossword.rules.CrosswordRules` as the referee applies them):
+
+- a placement that empties the mover's rack ends the game: the mover scores it and gains the
+  opponent's rack value, which the opponent loses (+ score + 2 x opponent's rack value);
+- a pass counts as a scoreless turn; when the count reaches ``scoreless_turns_end`` the game ends and
+  each player loses their own rack value (with the setting off, ``0``, two passes in a row end the
+  search so: the position repeats, nothing is gained by passing on, documented in docs/crossword.md);
+- any placement resets the scoreless count (exchanges are impossible: the bag is empty).
+
+Search: negamax with alpha-beta (fail-soft) and iterative deepening on plies. Moves are ordered
+going-out moves first, then by score, with the transposition table's best move first. The
+transposition table is keyed on (board Zobrist hash, mover's rack, opponent's rack, scoreless count)
+and stores bounds with the depth searched and whether the subtree met the depth horizon. At the
+horizon a position is valued statically (opponent's rack value - mover's: whoever is left holding
+tiles pays for them); the last ply before the horizon is evaluated in one vectorised step over the
+move arrays. An iteration whose tree never met the horizon is the exact game value: the result is
+then ``proven``. Within a node or time budget the solver returns the best move of the deepest
+completed iteration (``proven = False``). With a node budget (and no time budget) the result is a pure
+function of the position; a time budget makes it depend on the machine.
+
+Moves come from the public move generator (:func:`kubasolve.games.crossword.movegen.move_arrays`),
+cached per (board, rack) within a solve.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.board import Board, grid_geometry
+from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack
+from kubasolve.games.crossword.layout import BLANK
+from kubasolve.games.crossword.movegen import Placement, move_arrays
+
+__all__ = ["EndgameResult", "EndgameSolver", "solve_endgame"]
+
+PASS = -1
+EXACT, LOWER, UPPER = 0, 1, 2
+BLANK_FLAG = 64
+INF = 10**9
+MAX_DEPTH = 200
+"""Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """The solver's answer for the player to move."""
+
+    move: Placement | None
+    """The best placement found, or None for a pass."""
+    value: int
+    """Spread still to come for the mover (their points - the opponent's, rack adjustments included):
+    exact when ``proven``, else the estimate of the deepest completed iteration."""
+    proven: bool
+    """True when the search reached the end of every line: ``value`` is the game-theoretic value and
+    ``move`` achieves it."""
+    depth: int
+    """Plies of the deepest completed iteration (0: none completed; the move is then the first of the ordering)."""
+    nodes: int
+    seconds: float
+    pv: tuple[str, ...] = field(default=())
+    """The principal variation in GCG-like text (``8D WO.D``, ``pass``), from the transposition table."""
+
+    def action(self) -> CrosswordAction:
+        return CrosswordAction.place(self.move) if self.move is not None else CrosswordAction("pass")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": None if self.move is None else self.move.to_dict(), "value": self.value, "proven": self.proven,
+                "depth": self.depth, "nodes": self.nodes, "seconds": round(self.seconds, 6), "pv": list(self.pv)}
+
+
+def _board(letters: np.ndarray, blank: np.ndarray, alphabet: Any) -> Board:
+    """A Board from arrays known to be valid (a parent board plus generated tiles): skips the
+    constructor's checks, which cost as much as the move generation of a small endgame node."""
+    letters.flags.writeable = False
+    blank.flags.writeable = False
+    b = Board.__new__(Board)
+    b.alphabet, b.letters, b.blank = alphabet, letters, blank
+    return b
+
+
+class _Moves:
+    """The placements of one rack on one board, as kernel arrays plus per-move facts, ordered best first."""
+
+    __slots__ = ("gain", "meta", "order", "out", "scores", "tiles", "used")
+
+    def __init__(self, meta: np.ndarray, tiles: np.ndarray, rack_len: int, values: np.ndarray) -> None:
+        self.meta = meta
+        self.tiles = tiles
+        n = meta.shape[0]
+        self.scores = meta[:, 3].astype(np.int64)
+        if n:
+            new = tiles >= 0
+            n_new = new.sum(axis=1)
+            codes = np.where(new, tiles, 0).astype(np.int64)
+            tile_vals = np.where(new & (codes & BLANK_FLAG == 0), values[codes & (BLANK_FLAG - 1)], 0)
+            self.gain = self.scores + tile_vals.sum(axis=1)
+            """Score + value of the tiles played: the mover's spread after this move if the game then
+            ended with each player paying their rack (the static value one ply on, minus constants)."""
+            self.out = n_new == rack_len
+            # going out first, then score, then line and start (ties among those: the generator's order)
+            self.order = np.lexsort((meta[:, 1], meta[:, 0], -self.gain, ~self.out)).tolist()
+        else:
+            self.gain = self.scores
+            self.out = np.zeros(0, bool)
+            self.order = []
+        self.used: dict[int, str] = {}
+
+
+class EndgameSolver:
+    """Exact endgame search for two players with an empty bag (see the module docstring)."""
+
+    def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
+                 max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000) -> None:
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
+            raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+        if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
+            raise RulesError(f"node_limit must be an integer >= 1, got {node_limit!r}")
+        if max_depth is not None and not (isinstance(max_depth, int) and 1 <= max_depth <= MAX_DEPTH):
+            raise RulesError(f"max_depth must be an integer from 1 to {MAX_DEPTH}, got {max_depth!r}")
+        self.referee = referee
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.max_depth = max_depth or MAX_DEPTH
+        self.tt_limit = tt_limit
+        self.move_cache_limit = move_cache_limit
+        lex, layout, tiles = referee.lexicon, referee.layout, referee.tiles
+        self.alphabet = lex.alphabet
+        self.letters = lex.alphabet.letters
+        self.values = np.array([tiles.values.get(ch.upper(), 0) for ch in self.letters], np.int64)
+        self.geo = grid_geometry(layout.rows, layout.cols)
+        self.limit = referee.rules.scoreless_turns_end
+        rng = random.Random("crossword-endgame-zobrist")
+        n_cells, n_codes = layout.rows * layout.cols, len(self.letters)
+        self.zobrist = [[rng.getrandbits(64) for _ in range(2 * n_codes)] for _ in range(n_cells)]
+        self._rack_values: dict[str, int] = {}
+        self.tt: dict[tuple[int, str, str, int], tuple[int, int, int, int, bool]] = {}
+        self.move_cache: dict[tuple[int, str], _Moves] = {}
+        self._cached_moves = 0
+        self.nodes = 0
+        self._deadline = 0.0
+
+    # ------------------------------------------------------------------ helpers
+    def rack_value(self, rack: str) -> int:
+        v = self._rack_values.get(rack)
+        if v is None:
+            v = self._rack_values[rack] = sum(self.referee.tiles.value(ch) for ch in rack)
+        return v
+
+    def board_key(self, board: Board) -> int:
+        key = 0
+        flat = board.letters.reshape(-1)
+        blank = board.blank.reshape(-1)
+        n = len(self.letters)
+        for cell in np.nonzero(flat >= 0)[0].tolist():
+            key ^= self.zobrist[cell][int(flat[cell]) + (n if blank[cell] else 0)]
+        return key
+
+    def _moves(self, board: Board, bkey: int, rack: str) -> _Moves:
+        key = (bkey, rack)
+        hit = self.move_cache.get(key)
+        if hit is not None:
+            return hit
+        ref = self.referee
+        meta, tiles = move_arrays(board, rack, ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+        moves = _Moves(meta, tiles, len(rack), self.values)
+        if self._cached_moves + len(moves.order) > self.move_cache_limit:
+            self.move_cache.clear()
+            self._cached_moves = 0
+        self.move_cache[key] = moves
+        self._cached_moves += len(moves.order) + 1
+        return moves
+
+    def _used(self, moves: _Moves, i: int) -> str:
+        """The rack tiles move ``i`` uses (upper case, ``?`` for a blank)."""
+        u = moves.used.get(i)
+        if u is None:
+            row = moves.tiles[i]
+            u = "".join(BLANK if t & BLANK_FLAG else self.letters[t].upper() for t in row[row >= 0].tolist())
+            moves.used[i] = u
+        return u
+
+    @staticmethod
+    def _leave(rack: str, used: str) -> str:
+        left = list(rack)
+        for ch in used:
+            left.remove(ch)
+        return "".join(left)
+
+    def _child(self, board: Board, bkey: int, moves: _Moves, i: int) -> tuple[Board, int]:
+        line, start, end, _ = moves.meta[i].tolist()
+        cells = self.geo.lines[line][start : end + 1].tolist()
+        row = moves.tiles[i][start : end + 1].tolist()
+        letters = board.letters.reshape(-1).copy()
+        blank = board.blank.reshape(-1).copy()
+        n = len(self.letters)
+        for cell, t in zip(cells, row, strict=True):
+            if t < 0:
+                continue
+            code = t & (BLANK_FLAG - 1)
+            is_blank = bool(t & BLANK_FLAG)
+            letters[cell] = code
+            blank[cell] = is_blank
+            bkey ^= self.zobrist[cell][code + (n if is_blank else 0)]
+        return _board(letters.reshape(board.letters.shape), blank.reshape(board.letters.shape), self.alphabet), bkey
+
+    def _placement(self, board: Board, moves: _Moves, i: int) -> Placement:
+        """Move ``i`` as a Placement (main word, tiles, score) for the caller."""
+        line, start, end, score = moves.meta[i].tolist()
+        cells = self.geo.lines[line].tolist()
+        cols = board.letters.shape[1]
+        word, placed = [], []
+        for p in range(start, end + 1):
+            r, c = divmod(cells[p], cols)
+            t = int(moves.tiles[i][p])
+            if t < 0:
+                word.append(board.square(r, c))
+            else:
+                ch = self.letters[t & (BLANK_FLAG - 1)]
+                ch = ch if t & BLANK_FLAG else ch.upper()
+                word.append(ch)
+                placed.append((r, c, ch))
+        r0, c0 = divmod(cells[start], cols)
+        direction = "across" if int(self.geo.line_dir[line]) == 0 else "down"
+        return Placement(r0, c0, direction, "".join(word), tuple(placed), int(score), len(placed) == self.referee.rules.rack_size)
+
+    def _tick(self) -> None:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _OutOfBudget
+        self.nodes += 1
+        if self.time_limit is not None and (self.nodes & 15) == 0 and time.perf_counter() > self._deadline:
+            raise _OutOfBudget
+
+    def _pass_ends(self, scoreless: int) -> bool:
+        return scoreless + 1 >= self.limit if self.limit else scoreless >= 1
+
+    # ------------------------------------------------------------------ search
+    def _search(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+        """(value for the mover, whether the subtree met the depth horizon)."""
+        self._tick()
+        key = (bkey, rm, ro, sl)
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_flag, e_value, e_move, e_hit = entry
+            usable = not e_hit or e_depth >= depth
+            if usable and (e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha)):
+                return e_value, e_hit
+            tt_move = e_move
+        vm, vo = self.rack_value(rm), self.rack_value(ro)
+        if depth <= 0:
+            return vo - vm, True
+        moves = self._moves(board, bkey, rm)
+        order: list[int] = [*moves.order, PASS]
+        if tt_move is not None and tt_move != order[0]:
+            order.remove(tt_move)
+            order.insert(0, tt_move)
+        alpha0 = alpha
+        best, best_move, hit = -INF, PASS, False
+        if depth == 1:
+            # the horizon is next: a child that does not end the game is worth score - (leave value - vo)
+            # = gain - vm + vo to the mover; going out score + 2 vo and a final pass vo - vm (exact)
+            n = len(moves.order)
+            outs = moves.out
+            if n and outs.any():
+                best_out = int(moves.scores[outs].max())
+                best = best_out + 2 * vo
+                best_move = next(i for i in moves.order if outs[i] and moves.scores[i] == best_out)
+            if n and not outs.all():
+                g = np.where(outs, -INF, moves.gain)
+                top = int(g.max())
+                if top - vm + vo > best:
+                    best = top - vm + vo
+                    best_move = next(i for i in moves.order if not outs[i] and moves.gain[i] == top)
+            if vo - vm > best:
+                best, best_move = vo - vm, PASS
+            # exact only when every child ends the game (no cut-offs here: every child was valued)
+            hit = bool(n and not outs.all()) or not self._pass_ends(sl)
+        else:
+            first = True
+            for i in order:
+                if i == PASS:
+                    if self._pass_ends(sl):
+                        v, h = vo - vm, False
+                    else:
+                        v, h = self._pvs(board, bkey, ro, rm, sl + 1, depth - 1, alpha, beta, 0, first)
+                else:
+                    score = int(moves.scores[i])
+                    if moves.out[i]:
+                        v, h = score + 2 * vo, False
+                    else:
+                        child, ckey = self._child(board, bkey, moves, i)
+                        leave = self._leave(rm, self._used(moves, i))
+                        v, h = self._pvs(child, ckey, ro, leave, 0, depth - 1, alpha, beta, score, first)
+                first = False
+                hit = hit or h
+                if v > best:
+                    best, best_move = v, i
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if len(self.tt) >= self.tt_limit:
+            self.tt.clear()
+        self.tt[key] = (depth, flag, best, best_move, hit)
+        return best, hit
+
+    def _pvs(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int, score: int,
+             first: bool) -> tuple[int, bool]:
+        """Value to the parent's mover of a child reached by a move scoring ``score``: principal variation
+        search (a null window around alpha first for every child but the first; a full re-search when it
+        fails high inside the window)."""
+        if not first and beta - alpha > 1:
+            cv, h = self._search(board, bkey, rm, ro, sl, depth, score - alpha - 1, score - alpha)
+            v = score - cv
+            if v <= alpha or v >= beta:
+                return v, h
+        cv, h = self._search(board, bkey, rm, ro, sl, depth, score - beta, score - alpha)
+        return score - cv, h
+
+    def solve(self, state: CrosswordState) -> EndgameResult:
+        """The best move for the player to move in ``state`` (two players, empty bag)."""
+        if state.n_players != 2:
+            raise RulesError("the endgame solver is for two players")
+        if state.bag:
+            raise RulesError("the endgame solver needs an empty bag")
+        if state.over:
+            raise RulesError("the game is over")
+        t0 = time.perf_counter()
+        self._deadline = t0 + (self.time_limit or 0.0)
+        self.nodes = 0
+        board = state.board
+        bkey = self.board_key(board)
+        rm, ro = sort_rack(state.rack()), sort_rack(state.racks[1 - state.current])
+        root = self._moves(board, bkey, rm)
+        best_move = root.order[0] if root.order else PASS
+        value = self.rack_value(ro) - self.rack_value(rm)
+        done_depth, proven = 0, False
+        try:
+            for depth in range(1, self.max_depth + 1):
+                v, hit = self._search(board, bkey, rm, ro, state.scoreless, depth, -INF, INF)
+                entry = self.tt.get((bkey, rm, ro, state.scoreless))
+                value, done_depth = v, depth
+                if entry is not None:
+                    best_move = entry[3]
+                if not hit:
+                    proven = True
+                    break
+        except _OutOfBudget:
+            pass
+        move = None if best_move == PASS else self._placement(board, root, best_move)
+        pv = self._pv(board, bkey, rm, ro, state.scoreless, done_depth)
+        return EndgameResult(move, int(value), proven, done_depth, self.nodes, time.perf_counter() - t0, pv)
+
+    def _pv(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int) -> tuple[str, ...]:
+        from kubasolve.games.crossword.notation import format_placement
+
+        out: list[str] = []
+        for _ in range(depth):
+            entry = self.tt.get((bkey, rm, ro, sl))
+            if entry is None:
+                break
+            i = entry[3]
+            if i == PASS:
+                out.append("pass")
+                if self._pass_ends(sl):
+                    break
+                rm, ro, sl = ro, rm, sl + 1
+                continue
+            moves = self.move_cache.get((bkey, rm))
+            if moves is None or i >= len(moves.order):
+                break
+            p = self._placement(board, moves, i)
+            out.append(f"{format_placement(p.row, p.col, p.direction, p.word, p.tiles)} +{p.score}")
+            if moves.out[i]:
+                break
+            leave = self._leave(rm, self._used(moves, i))
+            board, bkey = self._child(board, bkey, moves, i)
+            rm, ro, sl = ro, leave, 0
+        return tuple(out)
+
+
+def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
+                  max_depth: int | None = None) -> EndgameResult:
+    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`."""
+    return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)

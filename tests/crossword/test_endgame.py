@@ -1,0 +1,208 @@
+"""The exact endgame solver (kubasolve.ai.crossword_endgame) against a slow, obviously correct minimax
+that plays every placement and pass through the referee to the end of the game (the referee applies
+the rules: going out, scoreless turns, rack adjustments), on small constructed endgames (1-3 tiles a
+rack, small lexicons, hypothesis); the proven flag, the budgets and determinism; the AIs use it.
+
+Issue 10: "an exact endgame search when the bag is empty"; "End: a player plays their last tile with
+the bag empty, or no one can move any more [...]. Each player loses the value of the tiles left on their
+rack; a player who went out gains the others' rack values."
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubasolve.ai.crossword import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
+from kubasolve.ai.crossword_endgame import EndgameSolver, solve_endgame
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.board import Board
+from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
+from kubasolve.games.crossword.movegen import generate_moves
+from kubasolve.games.crossword.rules import CrosswordRules
+from kubasolve.lexicon import Lexicon
+
+LETTERS = "aeinorstdk"
+
+
+@pytest.fixture(scope="module")
+def word_pool(nl_lexicon):
+    allowed = set(LETTERS)
+    return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
+
+
+def brute_spread(referee: Referee, state: CrosswordState, memo: dict) -> int:
+    """Spread still to come for the player to move under perfect play: every placement and the pass,
+    applied by the referee until the game is over (exponential; tiny endgames only)."""
+    key = (tuple(state.board.to_rows()), state.racks, state.current, state.scoreless)
+    if key in memo:
+        return memo[key]
+    p, q = state.current, 1 - state.current
+    before = state.scores[p] - state.scores[q]
+    actions = [CrosswordAction.place(m) for m in generate_moves(state.board, state.rack(), referee.lexicon, referee.layout,
+                                                                referee.tiles).moves]
+    actions.append(CrosswordAction("pass"))
+    best = None
+    for a in actions:
+        after = referee.apply(state, a)
+        gained = (after.scores[p] - after.scores[q]) - before
+        v = gained if after.over else gained - brute_spread(referee, after, memo)
+        best = v if best is None else max(best, v)
+    memo[key] = best
+    return best
+
+
+def endgame_state(referee: Referee, rng: random.Random, n_moves: int, sizes: tuple[int, int], scoreless: int, blank: bool) -> CrosswordState:
+    """A board reached by ``n_moves`` random legal placements, two small racks, an empty bag."""
+    board = Board.empty(15, 15, referee.lexicon.alphabet)
+    for _ in range(n_moves):
+        rack = "".join(rng.choice(LETTERS.upper()) for _ in range(5))
+        moves = generate_moves(board, rack, referee.lexicon, referee.layout, referee.tiles).moves
+        if moves:
+            board = board.with_tiles(rng.choice(moves).tiles)
+    racks = ["".join(sorted(rng.choice(LETTERS.upper()) for _ in range(n))) for n in sizes]
+    if blank:
+        racks[0] = racks[0][1:] + "?"
+    return CrosswordState(referee.rules, 0, 2, board, "", tuple(racks), (0, 0), 0, scoreless=scoreless)
+
+
+@settings(max_examples=16, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(1, 3), a=st.integers(1, 3), b=st.integers(1, 3),
+       limit=st.sampled_from([1, 2, 3, 6]), scoreless=st.integers(0, 2), blank=st.booleans())
+def test_solver_equals_brute_force_minimax(word_pool, seed, n_moves, a, b, limit, scoreless, blank):
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"endgame{seed}")
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, n_moves, (a, b), min(scoreless, limit - 1), blank and a > 1)
+    want = brute_spread(referee, state, {})
+    res = solve_endgame(referee, state)
+    assert res.proven
+    assert res.value == want
+    # the move it returns achieves that value
+    after = referee.apply(state, res.action())
+    gained = after.scores[0] - after.scores[1]
+    assert (gained if after.over else gained - brute_spread(referee, after, {})) == want
+
+
+@pytest.fixture(scope="module")
+def tiny(word_pool):
+    lex = Lexicon.from_words(word_pool[:400], name="endgame-tiny")
+    return lex
+
+
+def test_going_out_gains_twice_the_opponents_rack(tiny):
+    """Rule: "a player who went out gains the others' rack values" (and they lose them): going out
+    with the last tile is worth its score + 2 x the opponent's rack value."""
+    referee = Referee(tiny, CrosswordRules())
+    rng = random.Random(5)
+    for _ in range(20):
+        state = endgame_state(referee, rng, 2, (1, 3), 0, False)
+        moves = generate_moves(state.board, state.rack(), tiny, referee.layout, referee.tiles).moves
+        if moves:
+            break
+    res = solve_endgame(referee, state)
+    opp = sum(referee.tiles.value(ch) for ch in state.racks[1])
+    assert res.proven and res.move is not None
+    assert res.value == max(m.score for m in moves) + 2 * opp
+    assert res.value == brute_spread(referee, state, {})
+
+
+def test_six_scoreless_turns_end_the_game_with_rack_penalties(tiny):
+    """Rule setting scoreless_turns_end (default 6): "no one can move any more" ends the game, each player
+    losing their own rack value. Racks that fit nowhere: the value is the rack difference."""
+    referee = Referee(tiny, CrosswordRules())
+    board = Board.empty(15, 15, tiny.alphabet).with_tiles([(7, 7, "T"), (7, 8, "E")])
+    # a Q and a Z fit nowhere with this lexicon (no word holds them)
+    state = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0, scoreless=0)
+    res = solve_endgame(referee, state)
+    assert res.proven and res.move is None
+    assert res.value == 2 * referee.tiles.value("Z") - referee.tiles.value("Q")
+    assert res.pv == ("pass",) * 6
+    state5 = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0, scoreless=5)
+    assert solve_endgame(referee, state5).pv == ("pass",)
+
+
+def self_play_endgame(referee: Referee, seed: int) -> CrosswordState:
+    rec = play_game([ScorePolicy(), ScorePolicy()], seed, referee)
+    state = referee.new_game(seed, 2)
+    for _, a in rec.actions:
+        if not state.bag and not state.over:
+            return state
+        state = referee.apply(state, a)
+    raise AssertionError("the game ended before the bag was empty")
+
+
+@pytest.fixture(scope="module")
+def nl_referee(nl_lexicon):
+    return Referee(nl_lexicon)
+
+
+@pytest.fixture(scope="module")
+def big_endgame(nl_referee):
+    return self_play_endgame(nl_referee, 21)
+
+
+def test_node_budget_is_respected_and_deterministic(nl_referee, big_endgame):
+    a = solve_endgame(nl_referee, big_endgame, node_limit=300)
+    b = solve_endgame(nl_referee, big_endgame, node_limit=300)
+    assert a.nodes <= 300 and not a.proven and a.depth >= 1
+    assert (a.move, a.value, a.depth, a.nodes, a.pv) == (b.move, b.value, b.depth, b.nodes, b.pv)
+    nl_referee.apply(big_endgame, a.action())
+
+
+def test_time_budget_is_respected(nl_referee, big_endgame):
+    t0 = time.perf_counter()
+    res = solve_endgame(nl_referee, big_endgame, time_limit=0.3)
+    assert time.perf_counter() - t0 < 0.3 + 0.5  # one node's work and the answer's decoding past the limit
+    assert not res.proven
+    nl_referee.apply(big_endgame, res.action())
+
+
+def test_unfinished_search_is_not_proven_and_deeper_search_is(tiny):
+    """proven is False when the depth horizon cut a line, True once every line reached the game's end."""
+    referee = Referee(tiny, CrosswordRules())
+    rng = random.Random(11)
+    state = endgame_state(referee, rng, 3, (2, 3), 0, False)
+    shallow = solve_endgame(referee, state, max_depth=1)
+    full = solve_endgame(referee, state)
+    assert not shallow.proven and shallow.depth == 1
+    assert full.proven and full.depth > 1
+    assert full.value == brute_spread(referee, state, {})
+
+
+def test_one_node_gives_the_one_ply_answer(nl_referee, big_endgame):
+    """One node: the root valued one ply deep (score + value of the tiles played, going out exact)."""
+    res = solve_endgame(nl_referee, big_endgame, node_limit=1)
+    assert res.depth == 1 and res.nodes == 1 and not res.proven and res.move is not None
+    tiles = nl_referee.tiles
+    mine, theirs = (sum(tiles.value(ch) for ch in r) for r in (big_endgame.rack(), big_endgame.racks[1 - big_endgame.current]))
+    moves = generate_moves(big_endgame.board, big_endgame.rack(), nl_referee.lexicon, nl_referee.layout, tiles).moves
+    assert all(len(m.tiles) < len(big_endgame.rack()) for m in moves)
+    best = max(m.score + sum(tiles.value(ch) for _, _, ch in m.tiles) for m in moves)
+    assert res.value == best - mine + theirs
+    assert res.move.score + sum(tiles.value(ch) for _, _, ch in res.move.tiles) == best
+
+
+def test_solver_refuses_what_it_cannot_solve(nl_referee, big_endgame):
+    with pytest.raises(RulesError, match="empty bag"):
+        solve_endgame(nl_referee, nl_referee.new_game(1, 2))
+    with pytest.raises(RulesError, match="node_limit"):
+        EndgameSolver(nl_referee, node_limit=0)
+
+
+def test_ais_use_the_solver_with_an_empty_bag(nl_referee, big_endgame):
+    want = solve_endgame(nl_referee, big_endgame, node_limit=500).action()
+    assert EquityPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
+    assert SimPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
+    assert make_policy("equity:500").turn(nl_referee, big_endgame) == want
+    bounded = make_policy("equity:bounded")
+    assert bounded.endgame_mode == "bounded"
+    nl_referee.apply(big_endgame, bounded.turn(nl_referee, big_endgame))
+    assert policy_names("score,equity:bounded,sim:2000") == ["score", "equity:bounded", "sim:2000"]
+    for bad in ("equity:x", "score:5", "equity:0"):
+        with pytest.raises(RulesError):
+            policy_names(bad)
