@@ -398,3 +398,57 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
                   max_depth: int | None = None) -> EndgameResult:
     """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`."""
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
+
+
+def selfplay_endgames(referee: Referee, games: int, seed: int = 0) -> list[CrosswordState]:
+    """The first position with an empty bag of ``games`` equity-vs-equity games (dealt from
+    ``seed``, ``seed + 1``, ...): the test set of the proof-time measurement."""
+    from kubasolve.ai.crossword import EquityPolicy
+
+    policies = [EquityPolicy(endgame=False), EquityPolicy(endgame=False)]
+    out = []
+    for k in range(games):
+        state = referee.new_game(seed + k, 2)
+        while not state.over and state.bag:
+            state = referee.apply(state, policies[state.current].turn(referee, state))
+        if not state.over:
+            out.append(state)
+    return out
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m kubasolve.ai.crossword_endgame --games N --seed S --time-limit T``: solve the
+    bag-empty positions of N equity self-play games; one JSON line per position on stdout, the
+    distribution of proof times on stderr."""
+    import argparse
+    import json
+    import sys
+
+    from kubasolve.lexicon import load_lexicon
+
+    ap = argparse.ArgumentParser(prog="python -m kubasolve.ai.crossword_endgame", description=_main.__doc__)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--lexicon", default="nl")
+    args = ap.parse_args(argv)
+    referee = Referee(load_lexicon(args.lexicon))
+    times = []
+    for state in selfplay_endgames(referee, args.games, args.seed):
+        res = solve_endgame(referee, state, time_limit=args.time_limit)
+        row = {"seed": state.seed, "racks": [state.rack(), state.racks[1 - state.current]], **res.to_dict()}
+        print(json.dumps(row), flush=True)
+        times.append(res.seconds if res.proven else float("inf"))
+    n = len(times)
+    times.sort()
+    for limit in (0.1, 1.0, 10.0):
+        k = sum(t <= limit for t in times)
+        print(f"proven within {limit:g} s: {k}/{n}", file=sys.stderr)
+    if n:
+        print("proof time median: " + (f"{times[n // 2]:.2f} s" if times[n // 2] != float("inf") else f"> {args.time_limit:g} s"),
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

@@ -53,7 +53,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     g.set_defaults(func=run_play)
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
-    add_simulate_arguments(s, players="score,equity", players_help="score, equity, sim", rules_doc=RULES_DOC, lexicon="nl")
+    add_simulate_arguments(s, players="score,equity",
+                           players_help="score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)",
+                           rules_doc=RULES_DOC, lexicon="nl")
+    s.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     s.set_defaults(func=run_simulate)
 
 
@@ -128,7 +131,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import simulation_summary
     from kubasolve.games.crossword.simulate import simulate
 
-    rules = load_rules(args.rules).to_dict() if args.rules else None
+    rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
         res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, **backend_options(args), records=records, rules=rules,
                        on_game=on_game, lexicon=None if args.lexicon == "nl" else args.lexicon)
