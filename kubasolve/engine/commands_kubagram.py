@@ -15,6 +15,7 @@ from kubasolve.engine.registry import (
     UNSET,
     LexiconName,
     Meta,
+    MoveTimeMs,
     Params,
     Session,
     UnsetType,
@@ -35,6 +36,8 @@ MAX_TABLE = 63
 MAX_TOP = 10_000
 """Largest ``top``: longer answers are not useful and only cost memory."""
 MAX_WORD = 60
+MAX_NODES = 10**10
+"""Largest ``max_nodes``: about 10 minutes of search at the slowest rate measured, like the ``movetime_ms`` cap."""
 
 Letters = Annotated[str, Meta(min_length=1, max_length=26, description="the faces of a joker or a III cube")]
 Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
@@ -95,16 +98,24 @@ class SolverParams(Params):
     lexicon: LexiconName = "nl"
 
 
-class BestWordsParams(SolverParams):
+class BudgetedParams(SolverParams):
+    """A solver request with an optional work budget (docs/engine.md, Work budgets)."""
+
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: Annotated[int, Meta(ge=1, le=MAX_NODES, description="search nodes to enter (a letter appended to a word "
+                                                                  "prefix, or a compound part tried)")] | None = None
+
+
+class BestWordsParams(BudgetedParams):
     top: Top = 10
 
 
-class CompoundsParams(SolverParams):
+class CompoundsParams(BudgetedParams):
     top: Top = None
     objective: Objective = "gain"
 
 
-class BestMoveParams(SolverParams):
+class BestMoveParams(BudgetedParams):
     objective: Objective = "gain"
     max_words: Literal[1, 2, 3] | None = None
 
@@ -137,22 +148,42 @@ def _top(top: int | None) -> int:
     return MAX_TOP if top is None else top
 
 
+def _budget(p: BudgetedParams) -> Any:
+    from kubasolve.games.kubagram.movegen import SearchBudget
+
+    return SearchBudget(p.max_nodes, p.movetime_ms)
+
+
+def _proof(budget: Any) -> dict[str, Any]:
+    """``proven_optimal``: the search ran to its end (the answer is the exact one); ``nodes``: what it spent."""
+    return {"proven_optimal": not budget.exhausted, "nodes": budget.nodes}
+
+
 @command("kubagram.best-words", BestWordsParams)
 def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
-    """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000)."""
+    """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000); with a budget
+    (``movetime_ms``, ``max_nodes``) the best found by then, ``proven_optimal`` false if it ran out."""
     solver, position = _setup(p)
-    return {"words": [w.to_dict() for w in solver.best_words(position, top=_top(p.top))]}
+    budget = _budget(p)
+    words = solver.best_words(position, top=_top(p.top), budget=budget)
+    return {"words": [w.to_dict() for w in words], **_proof(budget)}
 
 
 @command("kubagram.compounds", CompoundsParams)
 def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
-    """Compound moves from the table words (and one new field word where allowed), best first by ``objective``."""
+    """Compound moves from the table words (and one new field word where allowed), best first by ``objective``;
+    with a budget the compounds found by then, ``proven_optimal`` false if it ran out."""
     solver, position = _setup(p)
-    return {"compounds": [c.to_dict() for c in solver.compound_moves(position, top=_top(p.top), objective=p.objective)]}
+    budget = _budget(p)
+    found = solver.compound_moves(position, top=_top(p.top), objective=p.objective, budget=budget)
+    return {"compounds": [c.to_dict() for c in found], **_proof(budget)}
 
 
 @command("kubagram.best-move", BestMoveParams)
 def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
-    """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles."""
+    """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles. With a
+    budget the best claim found by then (always legal), ``proven_optimal`` false if it ran out."""
     solver, position = _setup(p, MAX_CLAIM_FIELD)
-    return {"claim": solver.best_move(position, objective=p.objective, max_words=p.max_words).to_dict()}
+    budget = _budget(p)
+    claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
+    return {"claim": claim.to_dict(), **_proof(budget)}

@@ -4,6 +4,10 @@ Parts are table words (each used at most once) and, optionally, words formed fro
 most ``max_field_parts`` of them in one compound: they compete for the same tiles). The walk
 follows the packed search edges of ``lexicon/layout.py``, so a sequence is abandoned as soon as its
 concatenation stops being a prefix of some word.
+
+Work budget: one node is one part tried at a point of the walk (a part's letters followed from the
+current trie node); after ``max_nodes`` of them the search stops and answers with the compounds found
+so far, each a real compound, with ``stopped`` set.
 """
 
 from __future__ import annotations
@@ -57,11 +61,12 @@ def _by_first_letter(first, lo, hi):
 
 
 @njit(cache=True)
-def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n_table, max_field_parts, max_parts):
+def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n_table, max_field_parts, max_parts, max_nodes):
     """All sequences of >= 2 distinct parts (<= max_parts) that spell a word.
 
     Parts ``0..n_table-1`` are table words, the others field words. Returns ``(flat, offsets)``:
-    sequence ``s`` is ``flat[offsets[s]:offsets[s+1]]`` (part indices in compound order).
+    sequence ``s`` is ``flat[offsets[s]:offsets[s+1]]`` (part indices in compound order), then the
+    number of nodes (parts tried) and whether ``max_nodes`` stopped the search before its end.
 
     At each node only the parts whose first letter labels an out-edge are tried, found through a
     first-letter index (table and field parts apart: once a compound holds ``max_field_parts`` field
@@ -74,8 +79,10 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     offs = np.empty(16, np.int64)
     offs[0] = 0
     n_seq = 0
+    nodes = 0
+    stopped = False
     if n_parts < 2 or max_parts < 2:
-        return flat[:0], offs[:1]
+        return flat[:0], offs[:1], nodes, stopped
     first = np.empty(n_parts, np.int64)
     for p in range(n_parts):
         first[p] = part_codes[part_offsets[p]] if part_offsets[p + 1] > part_offsets[p] else 63
@@ -103,6 +110,10 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 cur[depth] += 1
                 if used[p]:
                     continue
+                if nodes >= max_nodes:
+                    stopped = True
+                    break
+                nodes += 1
                 lo, hi, term = _walk(search_edges, lo_s[depth], hi_s[depth], part_codes, part_offsets[p], part_offsets[p + 1])
                 if lo < 0:
                     continue
@@ -135,6 +146,8 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                     offs[n_seq] = n_flat
                 advanced = True
                 break
+        if stopped:
+            break
         if not advanced:
             depth -= 1
             if depth >= 0:
@@ -142,7 +155,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 used[p] = False
                 if p >= n_table:
                     n_field -= 1
-    return flat[:n_flat], offs[: n_seq + 1]
+    return flat[:n_flat], offs[: n_seq + 1], nodes, stopped
 
 
 @njit(cache=True, inline="always")

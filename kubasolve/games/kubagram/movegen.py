@@ -15,6 +15,7 @@ import numpy as np
 
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
+from kubasolve.games.kubagram.assign import _fixed_only as fixed_only_assignment
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
 from kubasolve.games.kubagram.position import KubagramPosition
 from kubasolve.games.kubagram.rules import KubagramRules
@@ -27,6 +28,10 @@ Objective = Literal["gain", "swing"]
 """``gain``: the mover's own score change; ``swing``: gain plus the points taken from others."""
 
 _UNLIMITED = 1 << 62
+
+
+class _OutOfBudget(Exception):
+    """The budget of a :meth:`KubagramSolver.best_move` ran out: the search returns its best claim so far."""
 
 
 class SearchBudget:
@@ -174,23 +179,25 @@ class KubagramSolver:
         return WordTable(word_ids, lengths, jokers, scores, codes[order] if with_codes else codes)
 
     # ------------------------------------------------------------------ words
-    def word_table(self, position: KubagramPosition, top: int | None = None) -> WordTable:
-        """All words (or the ``top`` best) formable from the field, as arrays sorted best first."""
+    def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
+        """All words (or the ``top`` best) formable from the field, as arrays sorted best first
+        (with a ``budget``: those found within it, see :class:`SearchBudget`)."""
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
-        return self._search(pool, self.rules.min_word_length(position.last_cube), top or 0)
+        return self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
 
-    def best_words(self, position: KubagramPosition, top: int | None = None) -> list[WordMove]:
+    def best_words(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> list[WordMove]:
         """Words formable from distinct field tiles, best first, each with its best assignment.
 
         Score = (letters + length bonus) x joker_factor^jokers, using as many jokers as fit; ties are
-        ordered by word (alphabet order). ``top=None`` returns all.
+        ordered by word (alphabet order). ``top=None`` returns all. With a ``budget``: the best of the
+        words found within it (the walk goes in alphabet order; ``budget.exhausted``: maybe not the best).
         """
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
-        table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0)
+        table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
         return [self._word_move(self.lexicon.word(int(w)), int(j), pool.tiles) for w, j in zip(table.word_ids, table.jokers)]
 
     def _word_move(self, word: str, jokers: int, tiles: TilePool) -> WordMove:
@@ -218,9 +225,11 @@ class KubagramSolver:
         return CompoundMove(word, parts, table_idx, field_move, level, jokers, letters, bonus, mult, score, lost, mover)
 
     # ------------------------------------------------------------------ compounds
-    def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain") -> list[CompoundMove]:
+    def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain",
+                       budget: SearchBudget | None = None) -> list[CompoundMove]:
         """Compounds of >= 2 parts: table words of any player and, where the rules allow, one new
-        field word; best first by ``objective`` (then the other of gain/taken, then word, then parts)."""
+        field word; best first by ``objective`` (then the other of gain/taken, then word, then parts).
+        With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them)."""
         from kubasolve.kernels.compound_search import search_compounds
 
         table = position.table
@@ -231,21 +240,24 @@ class KubagramSolver:
         pool = self._pool(position)
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
-        field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True) if use_field else None
+        field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget) if use_field else None
         parts = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
         lengths = [len(p) for p in parts]
         if field is not None and len(field):
             width = field.codes.shape[1]
             keep = np.arange(width)[None, :] < field.lengths[:, None]
             parts.append(field.codes[keep])  # row-major: the field words one after another
-            lengths.extend(int(n) for n in field.lengths)
+            lengths.extend(field.lengths.tolist())
         offsets = np.zeros(len(lengths) + 1, np.int64)
         offsets[1:] = np.cumsum(lengths)
         codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
-        flat, offs = search_compounds(
-            self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0, len(table) + 1
+        limit = budget.node_limit() if budget is not None else _UNLIMITED
+        flat, offs, nodes, stopped = search_compounds(
+            self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0,
+            len(table) + 1, limit,
         )
-        assignments: dict[tuple[str, int], tuple[int, ...] | None] = {}  # one search per field word and joker count
+        if budget is not None:
+            budget.spend(int(nodes), bool(stopped))
         bounds = offs.tolist()
         flat_parts = flat.tolist()
         # the kernel groups sequences by first letter; part-index order (a prefix first) keeps results stable
@@ -254,40 +266,35 @@ class KubagramSolver:
             key = lambda m: (-m.gain, -m.taken, m.word, m.parts)  # noqa: E731
         else:
             key = lambda m: (-(m.gain + m.taken), -m.gain, m.word, m.parts)  # noqa: E731
+        builder = _CompoundBuilder(self, position, field, pool)
         if top and top < len(sequences):
-            return self._top_compounds(position, sequences, field, pool, assignments, objective, key, top)
+            return self._top_compounds(builder, sequences, objective, key, top)
         moves = []
         for seq in sequences:
-            move = self._compound_move(position, seq, field, pool, assignments)
+            move = builder.move(seq)
             if move is not None:
                 moves.append(move)
         moves.sort(key=key)
         return moves[:top] if top else moves
 
-    def _top_compounds(self, position: KubagramPosition, sequences: list[list[int]], field: WordTable | None,
-                       pool: _Pool, assignments: dict, objective: Objective, key, top: int) -> list[CompoundMove]:
+    def _top_compounds(self, builder: _CompoundBuilder, sequences: list[list[int]], objective: Objective, key, top: int) -> list[CompoundMove]:
         """The ``top`` best compounds without building the others: every sequence gets an optimistic key (its
         score with the better joker count of the field part, whether or not the tiles allow it); the best key is
         built, and if its real key is worse it goes back in the heap. Equal to sorting all (ties by sequence)."""
         import heapq
 
         r = self.rules
+        position = builder.position
         table = position.table
         n_table = len(table)
-        # per part, computed once: word, letter sum; per table word: level, jokers, value, owner
-        part_word: dict[int, str] = {p: table[p].word for p in range(n_table)}
-        part_letters: dict[int, int] = {p: r.letter_sum(table[p].word) for p in range(n_table)}
-        values = [tw.value(r) for tw in table]
+        values = builder.values
         jf, cf = r.joker_factor, r.compound_factor
         heap: list[tuple[tuple, int]] = []
         for i, seq in enumerate(sequences):
             letters = level = table_jokers = own = taken = 0
             field_jokers = -1
             for p in seq:
-                if p not in part_word:
-                    part_word[p] = self.lexicon.word(int(field.word_ids[p - n_table]))  # type: ignore[union-attr]
-                    part_letters[p] = r.letter_sum(part_word[p])
-                letters += part_letters[p]
+                letters += builder.letter_sum(p)
                 if p < n_table:
                     tw = table[p]
                     level = max(level, tw.level)
@@ -297,8 +304,8 @@ class KubagramSolver:
                     else:
                         taken += values[p]
                 else:
-                    field_jokers = int(field.jokers[p - n_table])  # type: ignore[union-attr]
-            parts = tuple(part_word[p] for p in seq)
+                    field_jokers = builder.field_jokers(p)
+            parts = tuple(builder.word(p) for p in seq)
             word = "".join(parts)
             base = letters + r.length_bonus(len(word))
             # the better of the field part's joker counts (fj or none), whether or not the tiles allow it
@@ -315,7 +322,7 @@ class KubagramSolver:
             if i in built:
                 out.append(built[i])
                 continue
-            move = self._compound_move(position, sequences[i], field, pool, assignments)
+            move = builder.move(sequences[i])
             if move is None:
                 continue
             built[i] = move
@@ -326,61 +333,43 @@ class KubagramSolver:
                 heapq.heappush(heap, (real, i))
         return out
 
-    def _compound_move(self, position: KubagramPosition, seq: list[int], field: WordTable | None, pool: _Pool,
-                       assignments: dict[tuple[str, int], tuple[int, ...] | None]) -> CompoundMove | None:
-        r = self.rules
-        n_table = len(position.table)
-        table_idx = [p for p in seq if p < n_table]
-        parts = []
-        field_move = None
-        for p in seq:
-            if p < n_table:
-                parts.append(position.table[p].word)
-            else:
-                assert field is not None
-                parts.append(self.lexicon.word(int(field.word_ids[p - n_table])))
-        word = "".join(parts)
-        level = 1 + max((position.table[p].level for p in table_idx), default=0)
-        table_jokers = sum(position.table[p].jokers for p in table_idx)
-        jokers = table_jokers
-        if len(table_idx) < len(seq):
-            k = next(i for i, p in enumerate(seq) if p >= n_table)
-            fw = parts[k]
-            fj = int(field.jokers[seq[k] - n_table])  # type: ignore[union-attr]
-            # with no joker in the table parts, a compound may score more without jokers (2^level)
-            options = sorted({fj, 0}, key=lambda j: -r.compound_score(word, level, table_jokers + j))
-            for j in options:
-                if (fw, j) not in assignments:
-                    found = assign_words([fw], pool.tiles, [j])
-                    assignments[fw, j] = found[0] if found else None
-                tiles = assignments[fw, j]
-                if tiles is not None:
-                    field_move = self._word(fw, tiles, j)
-                    jokers = table_jokers + j
-                    break
-            if field_move is None:
-                return None
-        lost: dict[int, int] = {}
-        for p in table_idx:
-            tw = position.table[p]
-            lost[tw.owner] = lost.get(tw.owner, 0) + tw.value(r)
-        return self._compound(word, tuple(parts), tuple(table_idx), field_move, level, jokers, tuple(sorted(lost.items())), position.mover)
-
     # ------------------------------------------------------------------ claims
-    def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None) -> Claim:
+    def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None,
+                  budget: SearchBudget | None = None) -> Claim:
         """The best claim of up to ``max_words`` items (default: the rules' ``max_claim_words``, at
         most 3): field words and compounds on disjoint field tiles and distinct table words. Exact:
         branch-and-bound over items in value order, each later item searched in the tiles the earlier
-        ones leave (every way they can use the jokers and choice cubes is tried)."""
+        ones leave (every way they can use the jokers and choice cubes is tried).
+
+        With a ``budget`` the search stops when it runs out and answers with the best claim found so far
+        (at least the best single word found, when there is one; ``budget.exhausted`` says it may not be
+        the best). The claim is always legal: every item in it was found and checked in full."""
         limit = max_words or self.rules.max_claim_words
         if not 1 <= limit <= 3:
             raise PositionError("max_words must be 1, 2 or 3")
         pool = self._pool(position)
         flex_all = tuple(range(len(pool.flex_masks)))
-        compounds = [c for c in self.compound_moves(position, objective=objective) if _value(c, objective) > 0]
         min_len = self.rules.min_word_length(position.last_cube)
         best: list = [0, [], []]  # value, [(word, jokers)], [compound with its field jokers]
-        single_bound = self._best_word_claim(pool, min_len, pool.fixed_counts, flex_all, 1, None)[0]
+        single: tuple[int, list] = (0, [])
+        try:
+            # the best single word first: a valid answer early, whatever the budget leaves for the rest
+            single = self._best_word_claim(pool, min_len, pool.fixed_counts, flex_all, 1, None, budget)
+            self._claim_search(position, pool, objective, limit, min_len, single[0], best, budget)
+        except _OutOfBudget:
+            pass
+        if single[0] > best[0]:  # only when the budget ran out (the search finds at least the best word)
+            best = [single[0], single[1], []]
+        if best[0] <= 0:
+            return Claim()
+        return self._materialise(position, pool, best[1], best[2])
+
+    def _claim_search(self, position: KubagramPosition, pool: _Pool, objective: Objective, limit: int, min_len: int,
+                      single_bound: int, best: list, budget: SearchBudget | None) -> None:
+        """The branch-and-bound of :meth:`best_move`, improving ``best`` in place (raises _OutOfBudget when the budget
+        runs out; ``best`` then holds the best claim found so far)."""
+        flex_all = tuple(range(len(pool.flex_masks)))
+        compounds = [c for c in self.compound_moves(position, objective=objective, budget=budget) if _value(c, objective) > 0]
         joker_gain = self.rules.joker_factor ** int(pool.flex_joker.sum())
         # a field compound's score can grow with the jokers its new part takes in other variants
         tops = [_value(c, objective) + (c.score * (joker_gain - 1) if c.field_word is not None else 0) for c in compounds]
@@ -388,7 +377,7 @@ class KubagramSolver:
 
         def search_compounds(start: int, chosen: list, used_table: frozenset, fixed: np.ndarray, flex: tuple, acc: int) -> None:
             slots = limit - len(chosen)
-            value, words = self._best_word_claim(pool, min_len, fixed, flex, slots, None)
+            value, words = self._best_word_claim(pool, min_len, fixed, flex, slots, None, budget)
             if acc + value > best[0]:
                 best[0], best[1], best[2] = acc + value, words, list(chosen)
             if slots == 0:
@@ -408,21 +397,21 @@ class KubagramSolver:
                     search_compounds(i + 1, chosen + [(c, jokers)], used_table | set(c.table_parts), fixed2, flex2, acc + v)
 
         search_compounds(0, [], frozenset(), pool.fixed_counts, flex_all, 0)
-        if best[0] <= 0:
-            return Claim()
-        return self._materialise(position, pool, best[1], best[2])
 
-    def _best_word_claim(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int, cap: int | None) -> tuple[int, list[tuple[str, int]]]:
+    def _best_word_claim(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int, cap: int | None,
+                         budget: SearchBudget | None = None) -> tuple[int, list[tuple[str, int]]]:
         """Best claim of <= ``slots`` field words from the residual pool, each worth <= ``cap``
         (the caller's own value: items are searched in non-increasing value order)."""
         if slots <= 0:
             return 0, []
+        if budget is not None and budget.out_of_time():
+            raise _OutOfBudget
         sub = _Pool(fixed, pool.flex_masks[list(flex)], pool.flex_joker[list(flex)], _topsum(self, fixed, pool, flex), pool.tiles)
         if slots == 1:
-            table = self._search(sub, min_len, 1)
+            table = self._search(sub, min_len, 1, budget=budget)
             if len(table) and (cap is None or int(table.scores[0]) <= cap):
                 return int(table.scores[0]), [(self.lexicon.word(int(table.word_ids[0])), int(table.jokers[0]))]
-        table = self._search(sub, min_len, 0)
+        table = self._search(sub, min_len, 0, budget=budget)
         if slots == 1:
             for row in range(len(table)):
                 if cap is None or int(table.scores[row]) <= cap:
@@ -460,7 +449,7 @@ class KubagramSolver:
                 left_jokers = int(pool.flex_joker[list(flex2)].sum()) if flex2 else 0
                 if vv + min(int(rest_base[rem]) * jf**left_jokers, (slots - 1) * vv) <= best_v:
                     continue
-                sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv)
+                sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv, budget)
                 if vv + sub_v > best_v:
                     best_v, best_items = vv + sub_v, [(word, jokers)] + sub_items
         return best_v, best_items
@@ -520,6 +509,103 @@ class KubagramSolver:
         return Claim(tuple(moves), tuple(out_compounds))
 
 
+class _CompoundBuilder:
+    """Builds the CompoundMoves of one compound search, each part's facts (word, letter sum) and each field
+    word's tile assignment worked out once, not once per compound."""
+
+    def __init__(self, solver: KubagramSolver, position: KubagramPosition, field: WordTable | None, pool: _Pool) -> None:
+        r = solver.rules
+        self.solver = solver
+        self.rules = r
+        self.position = position
+        self.field = field
+        self.pool = pool
+        table = position.table
+        self.n_table = len(table)
+        self.values = [tw.value(r) for tw in table]
+        self._words: dict[int, str] = {p: tw.word for p, tw in enumerate(table)}
+        self._letters: dict[int, int] = {p: r.letter_sum(tw.word) for p, tw in enumerate(table)}
+        self._field_moves: dict[tuple[str, int], WordMove | None] = {}
+        self._jokers_only = all(is_joker for _, _, is_joker in pool.tiles.flex)
+        self._field_letters: list[int] = []
+        if field is not None and len(field):
+            # letter sums from the kernel's scores: score = (letters + bonus) * joker_factor ** jokers
+            lengths = field.lengths.astype(np.int64)
+            extra = np.maximum(lengths - r.bonus_from + 1, 0)
+            bonus = r.bonus_step * extra * (extra + 1) // 2
+            mult = np.int64(r.joker_factor) ** field.jokers.astype(np.int64)
+            self._field_letters = (field.scores // mult - bonus).tolist()
+            self._field_jokers: list[int] = field.jokers.tolist()
+
+    def word(self, p: int) -> str:
+        w = self._words.get(p)
+        if w is None:
+            assert self.field is not None
+            w = self._words[p] = self.solver.lexicon.word(int(self.field.word_ids[p - self.n_table]))
+        return w
+
+    def letter_sum(self, p: int) -> int:
+        return self._letters[p] if p < self.n_table else self._field_letters[p - self.n_table]
+
+    def field_jokers(self, p: int) -> int:
+        return self._field_jokers[p - self.n_table]
+
+    def field_move(self, word: str, jokers: int) -> WordMove | None:
+        """The field word with exactly ``jokers`` jokers on concrete tiles, or None when the tiles do not allow it."""
+        key = (word, jokers)
+        if key not in self._field_moves:
+            if jokers == 0 and self._jokers_only:  # no choice cube: fixed tiles alone, or nothing (no search)
+                found = fixed_only_assignment([word], self.pool.tiles)
+            else:
+                found = assign_words([word], self.pool.tiles, [jokers])
+            self._field_moves[key] = self.solver._word(word, found[0], jokers) if found else None
+        return self._field_moves[key]
+
+    def move(self, seq: list[int]) -> CompoundMove | None:
+        """The compound of the parts ``seq`` (None: its field part cannot be laid with a joker count that fits)."""
+        r = self.rules
+        n_table = self.n_table
+        table = self.position.table
+        words = []
+        table_idx = []
+        letters = level = table_jokers = 0
+        field_part = -1
+        lost: dict[int, int] = {}
+        for p in seq:
+            words.append(self.word(p))
+            letters += self.letter_sum(p)
+            if p < n_table:
+                tw = table[p]
+                table_idx.append(p)
+                level = max(level, tw.level)
+                table_jokers += tw.jokers
+                lost[tw.owner] = lost.get(tw.owner, 0) + self.values[p]
+            else:
+                field_part = p
+        word = "".join(words)
+        level += 1
+        bonus = r.length_bonus(len(word))
+        base = letters + bonus
+        jf, cf = r.joker_factor, r.compound_factor
+        jokers = table_jokers
+        field_move = None
+        if field_part >= 0:
+            fw = words[seq.index(field_part)]
+            fj = self.field_jokers(field_part)
+            # with no joker in the table parts, a compound may score more without jokers (2^level)
+            options = sorted({fj, 0}, key=lambda j: -(base * jf ** (table_jokers + j) if table_jokers + j else base * cf**level))
+            for j in options:
+                field_move = self.field_move(fw, j)
+                if field_move is not None:
+                    jokers = table_jokers + j
+                    break
+            if field_move is None:
+                return None
+        mult = jf**jokers if jokers else cf**level
+        return CompoundMove(word, tuple(words), tuple(table_idx), field_move, level, jokers, letters, bonus, mult, base * mult,
+                            tuple(sorted(lost.items())), self.position.mover)
+
+
 def _value(c: CompoundMove, objective: Objective) -> int:
     return c.gain + (c.taken if objective == "swing" else 0)
 
@@ -547,16 +633,19 @@ def solver_for(lexicon: Lexicon, rules: KubagramRules | None = None) -> Kubagram
     return solver
 
 
-def best_words(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None) -> list[WordMove]:
-    """Words formable from the field, best first (see :meth:`KubagramSolver.best_words`)."""
-    return solver_for(lexicon, rules).best_words(position, top)
+def best_words(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None,
+               budget: SearchBudget | None = None) -> list[WordMove]:
+    """Words formable from the field, best first (see :meth:`KubagramSolver.best_words`; ``budget``: :class:`SearchBudget`)."""
+    return solver_for(lexicon, rules).best_words(position, top, budget)
 
 
-def compound_moves(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None, objective: Objective = "gain") -> list[CompoundMove]:
-    """Compound moves, best first (see :meth:`KubagramSolver.compound_moves`)."""
-    return solver_for(lexicon, rules).compound_moves(position, top, objective)
+def compound_moves(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None,
+                   objective: Objective = "gain", budget: SearchBudget | None = None) -> list[CompoundMove]:
+    """Compound moves, best first (see :meth:`KubagramSolver.compound_moves`; ``budget``: :class:`SearchBudget`)."""
+    return solver_for(lexicon, rules).compound_moves(position, top, objective, budget)
 
 
-def best_move(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, objective: Objective = "gain", max_words: int | None = None) -> Claim:
-    """The best whole claim (see :meth:`KubagramSolver.best_move`)."""
-    return solver_for(lexicon, rules).best_move(position, objective, max_words)
+def best_move(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, objective: Objective = "gain",
+              max_words: int | None = None, budget: SearchBudget | None = None) -> Claim:
+    """The best whole claim (see :meth:`KubagramSolver.best_move`; ``budget``: :class:`SearchBudget`)."""
+    return solver_for(lexicon, rules).best_move(position, objective, max_words, budget)
