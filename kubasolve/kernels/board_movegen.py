@@ -52,7 +52,8 @@ BLANK_FLAG = 64
 L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR, L_CAP = 0, 1, 2, 3, 4, 5, 6, 7
 # slots of the scalar context ``ctx``
 (C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR,
- C_ANCHOR_BINGO) = range(15)
+ C_ANCHOR_BINGO, C_TB_ROWS) = range(16)
+B_TABLES = 5  # first row of the best-move tables in ``bound`` (see ``_line_bound``)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
 # columns of a stack frame
 (F_POS, F_NODE, F_PHASE, F_START, F_MSUM, F_WPROD, F_XSUM, F_NPLACED, F_ALLOWED, F_CODE, F_STAGE,
@@ -348,8 +349,10 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
         else:
             rest = bound[3, wr1] - bound[3, pos]
             room = bound[4, wr1] - bound[4, pos]
+        # the best ``j`` tiles on the best premiums of the squares still open (``_line_bound``)
         j = min(left, room)
-        ub = (msum + rest + bound[0, j]) * wprod * bound[1, j] + xsum + bound[2, j]
+        row = B_TABLES + 3 * phase * ctx[C_TB_ROWS] + (max(pos, ctx[C_WL]) if phase == 0 else min(pos, ctx[C_WR]))
+        ub = (msum + rest + bound[row, j]) * wprod * bound[row + ctx[C_TB_ROWS], j] + xsum + bound[row + 2 * ctx[C_TB_ROWS], j]
         if ctx[C_ANCHOR_BINGO] and room >= left:
             ub += ctx[C_BINGO]
         if ub <= ctx[C_BEST]:
@@ -418,7 +421,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             rack[n_letters + 1] |= np.int64(1) << x
             best_val = max(best_val, val[x])
     rack[n_letters] = n_blanks
-    ctx = np.zeros(16, np.int64)
+    ctx = np.zeros(20, np.int64)
     ctx[C_MODE] = mode
     ctx[C_CAP] = out_meta.shape[0]
     ctx[C_BEST] = -1
@@ -428,7 +431,10 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_NRACK] = n_rack
     lin = np.zeros((8, width), np.int64)
     word = np.full(width, -1, np.int64)
-    bound = np.zeros((5, max(n_rack, width) + 2), np.int64)
+    # rows 3-4: prefix sums; then the 6 tables of ``_line_bound`` (width + 1 rows each); one 2-D
+    # array, because every array the walk uses holds registers
+    bound = np.zeros((B_TABLES + 6 * (width + 1), max(n_rack, width) + 2), np.int64)
+    ctx[C_TB_ROWS] = width + 1
     frames = np.zeros((width + 2, 16), np.int64)
     work = np.zeros((lines.shape[0] * width + 1, 4), np.int64)  # line, anchor, left, right
     n_work = 0
@@ -473,7 +479,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                     lin_all[k, L_CAP, p] = cap
                 filled[k] = True
             ub[it], anchor_bingo[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus,
-                                                     scratch[0], keys, word_set, rack_hash, n_blanks, memo)
+                                                     scratch, keys, word_set, rack_hash, n_blanks, memo)
         order = np.argsort(-ub, kind="mergesort")
         for j in range(n_work):
             it = order[j]
@@ -488,7 +494,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
             ctx[C_WL] = wl
             ctx[C_WR] = wr
-            _line_bound(lin_all[k], wl, wr + 1, best_val, rvals, n_rack, bound, scratch)
+            _line_bound(lin_all[k], wl, wr + 1, work[it, 1], best_val, rvals, n_rack, bound, width + 1, scratch)
             _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     else:
         current = -1
@@ -535,14 +541,51 @@ def _window(lin, anchor, left, right, n_rack):
 
 
 @njit(cache=True)
-def _line_bound(lin, lo, hi, best_val, rvals, n_rack, bound, scratch):
-    """Terms of the walk's upper bound over squares ``lo..hi-1``, for ``j`` more tiles placed:
-    ``bound[0, j]`` the largest letter-sum of ``j`` rack tiles on ``j`` squares (the rack's values
-    sorted, paired with the letter multipliers sorted), ``bound[1, j]`` the largest product of ``j``
-    word multipliers, ``bound[2, j]`` the largest total of ``j`` cross words; ``bound[3, p]`` the
-    value of the tiles already on squares ``lo..p-1`` and ``bound[4, p]`` the number of empty squares
-    there that some letter may fill (prefix sums: the walk counts only the squares it has not
-    covered yet)."""
+def _store_bounds(bound, rows, phase, p, rvals, lms, wms, crs, m, n_rack):
+    """The three table rows of square ``p`` and ``phase`` from the sorted lists of the ``m``
+    squares of its set (column ``j``: the best ``j`` tiles placed there)."""
+    r0 = B_TABLES + 3 * phase * rows + p
+    r1 = r0 + rows
+    r2 = r1 + rows
+    a = 0
+    w = 1
+    c = 0
+    bound[r0, 0] = 0
+    bound[r1, 0] = 1
+    bound[r2, 0] = 0
+    for q in range(min(m, n_rack)):
+        a += rvals[q] * lms[q]
+        w *= wms[q]
+        c += crs[q]
+        bound[r0, q + 1] = a
+        bound[r1, q + 1] = w
+        bound[r2, q + 1] = c
+
+
+@njit(cache=True, inline="always")
+def _add_square(lin, p, best_val, lms, wms, crs, m):
+    """Insert square ``p``'s multipliers and best cross word into the sorted lists; new length."""
+    _insert_desc(lms, m, lin[L_LMULT, p])
+    _insert_desc(wms, m, lin[L_WMULT, p])
+    cr = (lin[L_XSCORE, p] + best_val * lin[L_LMULT, p]) * lin[L_WMULT, p] if lin[L_XSCORE, p] >= 0 else 0
+    _insert_desc(crs, m, cr)
+    return m + 1
+
+
+@njit(cache=True)
+def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scratch):
+    """Terms of the walk's upper bound for an anchor whose moves lie in squares ``lo..hi-1``.
+
+    ``bound[3, p]``: value of the tiles already on squares ``lo..p-1``; ``bound[4, p]``: number of
+    empty squares there that some letter may fill (prefix sums: the walk counts only the squares it
+    has not covered yet). Then three tables per walk phase (``rows`` rows each, from row
+    ``B_TABLES``; phase 0 first): for the squares still open when the walk is about to fill square
+    ``p`` (leftwards, phase 0: ``lo..p`` and ``anchor+1..hi-1``; rightwards, phase 1: ``p..hi-1``),
+    column ``j`` of row ``p`` of the first holds the largest letter sum of ``j`` rack tiles there
+    (the rack's values sorted, paired with the letter multipliers sorted), of the second the largest
+    product of ``j`` of their word multipliers, of the third the largest total of ``j`` cross words
+    (each with the rack's most valuable letter). Squares the move has covered are left out, so a
+    word premium already under a placed tile is not counted twice."""
     lms = scratch[0]
     wms = scratch[1]
     crs = scratch[2]
@@ -554,21 +597,22 @@ def _line_bound(lin, lo, hi, best_val, rvals, n_rack, bound, scratch):
         if lin[L_LETTER, p] >= 0:
             tiles += lin[L_VALUE, p]
         elif lin[L_XMASK, p] != 0:
-            _insert_desc(lms, m, lin[L_LMULT, p])
-            _insert_desc(wms, m, lin[L_WMULT, p])
-            cr = (lin[L_XSCORE, p] + best_val * lin[L_LMULT, p]) * lin[L_WMULT, p] if lin[L_XSCORE, p] >= 0 else 0
-            _insert_desc(crs, m, cr)
             m += 1
-    bound[0, 0] = 0
-    bound[1, 0] = 1
-    bound[2, 0] = 0
-    for j in range(1, n_rack + 1):
-        i = j - 1
-        bound[0, j] = bound[0, j - 1] + (rvals[i] * lms[i] if i < m else 0)
-        bound[1, j] = bound[1, j - 1] * (wms[i] if i < m else 1)
-        bound[2, j] = bound[2, j - 1] + (crs[i] if i < m else 0)
     bound[3, hi] = tiles
     bound[4, hi] = m
+    m = 0
+    for p in range(hi - 1, anchor, -1):
+        if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
+            m = _add_square(lin, p, best_val, lms, wms, crs, m)
+        _store_bounds(bound, rows, 1, p, rvals, lms, wms, crs, m, n_rack)
+    m = 0
+    for p in range(anchor + 1, hi):
+        if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
+            m = _add_square(lin, p, best_val, lms, wms, crs, m)
+    for p in range(lo, anchor + 1):
+        if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
+            m = _add_square(lin, p, best_val, lms, wms, crs, m)
+        _store_bounds(bound, rows, 0, p, rvals, lms, wms, crs, m, n_rack)
 
 
 @njit(cache=True)
@@ -639,7 +683,7 @@ def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
 
 
 @njit(cache=True)
-def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff, keys, word_set, rack_hash, n_blanks, memo):
+def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, scratch, keys, word_set, rack_hash, n_blanks, memo):
     """An upper bound of the score of any move from ``anchor`` (-1: none possible).
 
     For every window of squares the move could cover (through the anchor, within ``left..right-1``,
@@ -649,65 +693,95 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, eff, 
     these effective multipliers (sorted) is the best any assignment can do; so is every square
     taking the most valuable rack letter its cross-set allows (``L_CAP``); the smaller of the two.
     A window of ``rack_size`` empty squares adds the bingo bonus only when some word is an anagram
-    of the rack and the window's tiles (``_bingo_possible``). Returns ``(bound, some bingo window)``."""
+    of the rack and the window's tiles (``_bingo_possible``). Returns ``(bound, some bingo window)``.
+
+    The windows' sums are built incrementally (the part left of and at the anchor as the start
+    moves left, the part right of it as the end moves right); the pairing, the only step that
+    sorts, is skipped for a window whose capped bound cannot beat the best window so far."""
     n_rack = rvals.shape[0]
+    eff = scratch[0]
+    sq_lm = scratch[1]  # per empty square of the window: lm, and lm * wm when it hooks a cross word
+    sq_c = scratch[2]
     best = -1
     bingo_window = False
-    empties_l = 0
+    # the part s..anchor
+    l_tiles = 0
+    l_hash = np.int64(0)
+    l_wmul = 1
+    l_x = 0
+    l_capl = 0
+    l_capc = 0
+    l_m = 0
     for s in range(anchor, left - 1, -1):
         if lin[L_LETTER, s] < 0:
             if lin[L_XMASK, s] == 0:
                 break
-            empties_l += 1
-            if empties_l > n_rack:
+            if l_m + 1 > n_rack:
                 break
+            lm = lin[L_LMULT, s]
+            wm = lin[L_WMULT, s]
+            c = lm * wm if lin[L_XSCORE, s] >= 0 else 0
+            if lin[L_XSCORE, s] >= 0:
+                l_x += lin[L_XSCORE, s] * wm
+            l_wmul *= wm
+            l_capl += lin[L_CAP, s] * lm
+            l_capc += lin[L_CAP, s] * c
+            sq_lm[l_m] = lm
+            sq_c[l_m] = c
+            l_m += 1
+        else:
+            l_tiles += lin[L_VALUE, s]
+            l_hash += keys[lin[L_LETTER, s]]
         if s - 1 >= left and lin[L_LETTER, s - 1] >= 0:
             continue
-        empties = empties_l
+        # the part anchor+1..t
+        r_tiles = 0
+        r_hash = np.int64(0)
+        r_wmul = 1
+        r_x = 0
+        r_capl = 0
+        r_capc = 0
+        m = l_m
         for t in range(anchor, right):
-            if t > anchor and lin[L_LETTER, t] < 0:
-                if lin[L_XMASK, t] == 0:
-                    break
-                empties += 1
-                if empties > n_rack:
-                    break
+            if t > anchor:
+                if lin[L_LETTER, t] < 0:
+                    if lin[L_XMASK, t] == 0:
+                        break
+                    if m + 1 > n_rack:
+                        break
+                    lm = lin[L_LMULT, t]
+                    wm = lin[L_WMULT, t]
+                    c = lm * wm if lin[L_XSCORE, t] >= 0 else 0
+                    if lin[L_XSCORE, t] >= 0:
+                        r_x += lin[L_XSCORE, t] * wm
+                    r_wmul *= wm
+                    r_capl += lin[L_CAP, t] * lm
+                    r_capc += lin[L_CAP, t] * c
+                    sq_lm[m] = lm
+                    sq_c[m] = c
+                    m += 1
+                else:
+                    r_tiles += lin[L_VALUE, t]
+                    r_hash += keys[lin[L_LETTER, t]]
             if t + 1 < right and lin[L_LETTER, t + 1] >= 0:
                 continue
-            if t == s or empties == 0:
+            if t == s or m == 0:
                 continue
-            tiles = 0
-            wmul = 1
-            tiles_hash = np.int64(0)
-            for p in range(s, t + 1):
-                if lin[L_LETTER, p] >= 0:
-                    tiles += lin[L_VALUE, p]
-                    tiles_hash += keys[lin[L_LETTER, p]]
-                else:
-                    wmul *= lin[L_WMULT, p]
-            const = tiles * wmul
-            m = 0
-            for p in range(s, t + 1):
-                if lin[L_LETTER, p] < 0:
-                    e = lin[L_LMULT, p] * wmul
-                    if lin[L_XSCORE, p] >= 0:
-                        const += lin[L_XSCORE, p] * lin[L_WMULT, p]
-                        e += lin[L_LMULT, p] * lin[L_WMULT, p]
-                    _insert_desc(eff, m, e)
-                    m += 1
+            wmul = l_wmul * r_wmul
+            const = (l_tiles + r_tiles) * wmul + l_x + r_x
+            capped = const + wmul * (l_capl + r_capl) + l_capc + r_capc
+            bonus = 0
+            if m == rack_size and n_rack == rack_size and _bingo_possible(rack_hash + l_hash + r_hash, keys, word_set, n_blanks, memo):
+                bonus = bingo_bonus
+                bingo_window = True
+            if capped + bonus <= best:
+                continue
+            for i in range(m):
+                _insert_desc(eff, i, sq_lm[i] * wmul + sq_c[i])
             total = const
-            capped = const
             for i in range(m):
                 total += rvals[i] * eff[i]
-            for p in range(s, t + 1):
-                if lin[L_LETTER, p] < 0:
-                    e = lin[L_LMULT, p] * wmul
-                    if lin[L_XSCORE, p] >= 0:
-                        e += lin[L_LMULT, p] * lin[L_WMULT, p]
-                    capped += lin[L_CAP, p] * e
-            total = min(total, capped)
-            if m == rack_size and n_rack == rack_size and _bingo_possible(rack_hash + tiles_hash, keys, word_set, n_blanks, memo):
-                total += bingo_bonus
-                bingo_window = True
+            total = min(total, capped) + bonus
             if total > best:
                 best = total
     return best, bingo_window
