@@ -268,6 +268,25 @@ def search_words_limited(
     levels = joker_level_masks(flex_joker, n_flex)
     ms = np.zeros((max_len + 1, nw), np.uint64)
     ms[0, 0] = np.uint64(1)  # only the empty subset
+    # up to 3 flex tiles (8 subsets, so a subset set fits in 8 bits): the transition of each letter and the best
+    # joker count as lookup tables over all 2**(2**F) subset sets, built once per call (<= 26 x 256 entries)
+    small = n_flex <= 3
+    n_sets = (1 << (1 << n_flex)) if small else 1
+    step_of = np.zeros((n_letters if small else 0, n_sets), np.uint64)
+    jokers_of = np.zeros(n_sets, np.int64)
+    if small:
+        for c in range(n_letters):
+            for s in range(n_sets):
+                d = np.uint64(0)
+                for t in range(fstart[c], fstart[c + 1]):
+                    k = fof[t]
+                    d |= (np.uint64(s) & nobit[k]) << np.uint64(1 << k)
+                step_of[c, s] = d
+        for s in range(n_sets):
+            for j in range(levels.shape[0] - 1, 0, -1):
+                if np.uint64(s) & levels[j, 0]:
+                    jokers_of[s] = j
+                    break
     cnt = np.zeros(n_letters, np.int64)
     ecur = np.empty(max_len + 1, np.int64)
     eend = np.empty(max_len + 1, np.int64)
@@ -296,7 +315,16 @@ def search_words_limited(
                     e += 1
                     continue
             optional = cnt[c] < fixed_counts[c]
-            if nw == 1:
+            if small:
+                src = ms[depth, 0]
+                dst = step_of[c, src]
+                if optional:
+                    dst |= src
+                if dst == 0:
+                    e += 1
+                    continue
+                ms[depth + 1, 0] = dst
+            elif nw == 1:
                 src = ms[depth, 0]
                 dst = src if optional else np.uint64(0)
                 for t in range(fstart[c], fstart[c + 1]):
@@ -318,7 +346,7 @@ def search_words_limited(
             word_sum = lsum[depth] + letter_values[c]
             word_rank = rank[depth] + edge_rank[e]
             if d1 >= min_len and (packed >> TERMINAL_SHIFT) & 1:
-                jok = _best_jokers(ms, d1, levels, nw)
+                jok = jokers_of[ms[d1, 0]] if small else _best_jokers(ms, d1, levels, nw)
                 score = (word_sum + bonus_tab[d1]) * jpow[jok]
                 keep = True
                 if top_k > 0:

@@ -132,6 +132,7 @@ class KubagramSolver:
         self.values = np.array([rules.letter_values[c] for c in rules.alphabet], np.int64)
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
         self._capacity = 1024
+        self._top_capacity = 64
         self.edge_need = lexicon.edge_need()
 
     # ------------------------------------------------------------------ pools
@@ -163,18 +164,25 @@ class KubagramSolver:
         # branch-and-bound keeps the k best scores in an array of size k: a huge ``top`` (beyond any
         # answer) would allocate from the request, so it searches everything and cuts afterwards
         kernel_top = top if top <= _MAX_KERNEL_TOP else 0
+        # output capacity: a top-k search records only the words that enter the k best so far (few), so it
+        # keeps its own small capacity; large output arrays cost an mmap and page faults on every call
+        capacity = self._capacity if kernel_top == 0 else self._top_capacity
         while True:
             limit = budget.node_limit() if budget is not None else _UNLIMITED
             ranks, lengths, jokers, scores, codes, complete, nodes, stopped = search_words_limited(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
                 pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
-                self._capacity, with_codes, limit,
+                capacity, with_codes, limit,
             )
             if budget is not None:
                 budget.spend(int(nodes), bool(stopped))
             if complete:
                 break
-            self._capacity *= 4  # remembered: later calls start big enough
+            capacity *= 4  # remembered: later calls start big enough
+            if kernel_top == 0:
+                self._capacity = capacity
+            else:
+                self._top_capacity = capacity
         order, word_ids, lengths, jokers, scores = rank_results(ranks, lengths, jokers, scores, self.arrays.rank_word, top)
         return WordTable(word_ids, lengths, jokers, scores, codes[order] if with_codes else codes)
 
