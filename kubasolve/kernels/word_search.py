@@ -108,13 +108,17 @@ def _length_bonus(length, bonus_from, bonus_step):
 
 @njit(cache=True)
 def edge_requirements(search_edges, root_hi):
-    """``need[e]``: bit mask of the letters that every word continuing through edge ``e`` still needs
-    (the edge's own letter included): ``need(e) = {c} | (need(target) if target is not a word)``,
-    ``need(node) = AND of need over its out-edges``. Computed once per lexicon by an iterative
-    post-order walk of the DAWG from the root's edge list ``0:root_hi`` (unreached edges keep 0)."""
+    """Per search edge ``e``, two letter masks packed in a uint64: bits 0-31 the letters that every word
+    continuing through ``e`` needs (the edge's own letter included), ``need(e) = {c} | (need(target) if
+    target is not a word)``, ``need(node) = AND of need over its out-edges``; bits 32-63 the same over the
+    longest words through ``e`` only (``1 + height(target)`` more letters): ``long(e) = {c} | long(target)``
+    (just ``{c}`` at a leaf), ``long(node) = AND of long over the out-edges of greatest height``. Computed
+    once per lexicon by an iterative post-order walk of the DAWG from the root's edge list ``0:root_hi``
+    (unreached edges keep 0, which prunes nothing)."""
     n = search_edges.shape[0]
-    need = np.zeros(n, np.uint32)
+    out = np.zeros(n, np.uint64)
     node_need = np.zeros(n + 1, np.uint32)  # by a node's first out-edge index
+    node_long = np.zeros(n + 1, np.uint32)
     done = np.zeros(n + 1, np.bool_)
     stack_lo = np.empty(258, np.int64)
     stack_hi = np.empty(258, np.int64)
@@ -138,20 +142,29 @@ def edge_requirements(search_edges, root_hi):
                 stack_hi[sp] = child + n_child
                 stack_cur[sp] = 0
             continue
+        top = -1
+        for e2 in range(lo, hi):
+            top = max(top, np.int64((search_edges[e2] >> np.uint64(HEIGHT_SHIFT)) & np.uint64(255)))
         both = np.uint32(0xFFFFFFFF)
+        both_long = np.uint32(0xFFFFFFFF)
         for e2 in range(lo, hi):
             packed = search_edges[e2]
             bit = np.uint32(1) << np.uint32(packed & np.uint64(LETTER_MASK))
             child = np.int64(packed >> np.uint64(FIRST_SHIFT))
             n_child = np.int64((packed >> np.uint64(NCHILD_SHIFT)) & np.uint64(255))
+            height = np.int64((packed >> np.uint64(HEIGHT_SHIFT)) & np.uint64(255))
             terminal = (packed >> np.uint64(TERMINAL_SHIFT)) & np.uint64(1)
             req = bit if (terminal or n_child == 0) else (bit | node_need[child])
-            need[e2] = req
+            req_long = bit if n_child == 0 else (bit | node_long[child])
+            out[e2] = np.uint64(req) | (np.uint64(req_long) << np.uint64(32))
             both &= req
+            if height == top:
+                both_long &= req_long
         node_need[lo] = both
+        node_long[lo] = both_long
         done[lo] = True
         sp -= 1
-    return need
+    return out
 
 
 UNLIMITED_NODES = 1 << 62
@@ -166,7 +179,7 @@ def search_words(
     """:func:`search_words_limited` without requirement masks or node budget (kept for callers of the
     first API); returns its first six values."""
     ranks, lengths, jokers, scores, codes, complete, _nodes, _stopped = search_words_limited(
-        search_edges, edge_rank, np.zeros(0, np.uint32), start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+        search_edges, edge_rank, np.zeros(0, np.uint64), start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
         min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
         UNLIMITED_NODES,
     )
@@ -190,7 +203,8 @@ def search_words_limited(
 
     ``edge_need`` (from :func:`edge_requirements`, or empty for none) prunes an edge when a letter
     that every word below it needs is out of the pool: no fixed tile of it left and no flex tile
-    offering it. The walk keeps that availability as a bit mask, updated as letters are taken.
+    offering it. The walk keeps that availability as a bit mask, updated as letters are taken. When a
+    letter that every longest word below needs is out, the height used by the bounds drops by one.
 
     Work budget: the walk enters at most ``max_nodes`` trie nodes (a node = one letter appended to the
     prefix; :data:`UNLIMITED_NODES` for no limit) and then stops, answering with what it found so far,
@@ -300,11 +314,14 @@ def search_words_limited(
         if e < end:
             packed = search_edges[e]
             c = packed & LETTER_MASK
-            need = np.int64(edge_need[e]) if use_need else np.int64(1) << c
+            masks = np.uint64(edge_need[e]) if use_need else np.uint64(1) << np.uint64(c)
+            need = np.int64(masks & np.uint64(0xFFFFFFFF))
             if need & ~avail:
                 e += 1
                 continue
             height = np.int64((packed >> HEIGHT_SHIFT) & 255)
+            if height > 0 and np.int64(masks >> np.uint64(32)) & ~avail:
+                height -= 1  # no longest word below fits the pool: one letter less at most
             if depth + 1 + height < min_len:
                 e += 1
                 continue

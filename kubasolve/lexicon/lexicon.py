@@ -174,7 +174,7 @@ class Lexicon:
         return self.alphabet.encode(word)
 
     def edge_need(self) -> np.ndarray:
-        """Per search edge, the letters every word through it needs (``kernels.word_search.edge_requirements``):
+        """Per search edge, the letters every word (and every longest word) through it needs (``kernels.word_search.edge_requirements``):
         derived from ``compiled.search_edges`` on first use (~10 ms) and kept in memory, so the on-disk
         format does not change."""
         if self._edge_need is None:

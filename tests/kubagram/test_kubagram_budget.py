@@ -43,7 +43,7 @@ def test_word_kernel_node_budget(words, position, top, fraction):
     score; the requirement masks change nothing but the work; with enough nodes the answer is the full one."""
     solver = KubagramSolver(Lexicon.from_words(words), KubagramRules(min_length=2))
     full = _kernel(solver, position, top, UNLIMITED_NODES)
-    no_need = _kernel(solver, position, top, UNLIMITED_NODES, np.zeros(0, np.uint32))
+    no_need = _kernel(solver, position, top, UNLIMITED_NODES, np.zeros(0, np.uint64))
     for k in range(4):
         assert np.array_equal(full[k], no_need[k])
     assert full[6] <= no_need[6] and not full[7]
