@@ -78,9 +78,11 @@ def _child(g, e, x):
 
 
 @njit(cache=True)
-def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters):
+def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter):
     """``xmask[cell, d]`` (letters allowed for a tile placed in a direction-``d`` line) and
-    ``xscore[cell, d]`` (perpendicular tiles' value sum, -1 when no cross word)."""
+    ``xscore[cell, d]`` (perpendicular tiles' value sum, -1 when no cross word). Only the letters
+    of ``letter_filter`` are tried on squares with a cross word (the rack's letters when it has no
+    blank: no other letter can be placed)."""
     n_cells = letters.shape[0]
     xmask = np.zeros((n_cells, 2), np.int64)
     xscore = np.full((n_cells, 2), -1, np.int64)
@@ -120,17 +122,17 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                 if e >= 0:
                     cm = g[e, 1]
                     first = g[e, 0] >> FIRST_SHIFT
-                    idx = first
-                    for x in range(n_letters):
-                        if (cm >> x) & 1:
-                            c = idx
-                            idx += 1
-                            q = p + 1
-                            while q <= hi and c >= 0:
-                                c = _child(g, c, letters[lines[k, q]])
-                                q += 1
-                            if c >= 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
-                                m |= np.int64(1) << x
+                    todo = cm & letter_filter
+                    while todo != 0:
+                        x = _ctz(todo)
+                        todo &= todo - 1
+                        c = first + _popcount(cm & ((np.int64(1) << x) - 1))
+                        q = p + 1
+                        while q <= hi and c >= 0:
+                            c = _child(g, c, letters[lines[k, q]])
+                            q += 1
+                        if c >= 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
+                            m |= np.int64(1) << x
             else:
                 e = 0
                 q = hi
@@ -139,12 +141,13 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                     q -= 1
                 if e >= 0:
                     cm = g[e, 1]
-                    idx = g[e, 0] >> FIRST_SHIFT
-                    for x in range(n_letters):
-                        if (cm >> x) & 1:
-                            if (g[idx, 0] >> ACCEPT_BIT) & 1:
-                                m |= np.int64(1) << x
-                            idx += 1
+                    first = g[e, 0] >> FIRST_SHIFT
+                    todo = cm & letter_filter
+                    while todo != 0:
+                        x = _ctz(todo)
+                        todo &= todo - 1
+                        if (g[first + _popcount(cm & ((np.int64(1) << x) - 1)), 0] >> ACCEPT_BIT) & 1:
+                            m |= np.int64(1) << x
             xmask[cell, d] = m
     return xmask, xscore
 
@@ -396,7 +399,12 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             if not blank[cell]:
                 values_on_board[cell] = val[letters[cell]]
     across_only = symmetric and empty_board
-    xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters)
+    rack_letters = np.int64(0)
+    for x in range(n_letters):
+        if rack_counts[x] > 0:
+            rack_letters |= np.int64(1) << x
+    letter_filter = rack_letters if n_blanks == 0 else (np.int64(1) << n_letters) - 1
+    xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter)
     anchor = np.zeros(n_cells, np.bool_)
     if empty_board:
         anchor[centre] = True
@@ -429,7 +437,8 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_BINGO] = bingo_bonus
     ctx[C_NL] = n_letters
     ctx[C_NRACK] = n_rack
-    lin = np.zeros((8, width), np.int64)
+    n_lines = lines.shape[0]
+    lin_all = np.zeros((n_lines, 8, width), np.int64)  # the lines' squares (``_fill_line``)
     word = np.full(width, -1, np.int64)
     # rows 3-4: prefix sums; then the 6 tables of ``_line_bound`` (width + 1 rows each); one 2-D
     # array, because every array the walk uses holds registers
@@ -438,11 +447,25 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     frames = np.zeros((width + 2, 16), np.int64)
     work = np.zeros((lines.shape[0] * width + 1, 4), np.int64)  # line, anchor, left, right
     n_work = 0
-    for k in range(lines.shape[0]):
+    # the rack's letters, most valuable first (the best letter a square's cross-set allows)
+    by_value = np.argsort(-val[:n_letters], kind="mergesort")
+    for k in range(n_lines):
         if across_only and line_dir[k] == 1:
             continue
-        if _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin):
-            n_work = _line_anchors(k, lin, line_len[k], empty_board, cell_pos[centre, line_dir[k]], work, n_work)
+        lk = lin_all[k]
+        if _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lk):
+            n_work = _line_anchors(k, lk, line_len[k], empty_board, cell_pos[centre, line_dir[k]], work, n_work)
+            if mode == MODE_BEST:
+                # the most a tile placed on each square can be worth (its cross-set and the rack)
+                for p in range(line_len[k]):
+                    cm = lk[L_XMASK, p] & rack_letters
+                    cap = 0
+                    if cm != 0:
+                        for x in by_value:
+                            if (cm >> x) & 1:
+                                cap = val[x]
+                                break
+                    lk[L_CAP, p] = cap
     if mode == MODE_BEST:
         # most promising anchors first; stop when no anchor's upper bound beats the best move found
         rvals = np.zeros(n_rack, np.int64)
@@ -452,9 +475,6 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                 rvals[j] = val[x]
                 j += 1
         rvals = np.sort(rvals)[::-1].copy()
-        n_lines = lines.shape[0]
-        lin_all = np.zeros((n_lines, 8, width), np.int64)
-        filled = np.zeros(n_lines, np.bool_)
         scratch = np.zeros((3, width + 1), np.int64)
         ub = np.zeros(n_work, np.int64)
         anchor_bingo = np.zeros(n_work, np.bool_)
@@ -464,20 +484,6 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
         memo = np.zeros(129, np.int64)
         for it in range(n_work):
             k = work[it, 0]
-            if not filled[k]:
-                _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin_all[k])
-                # the most a tile placed on each square can be worth (its cross-set and the rack)
-                for p in range(line_len[k]):
-                    cm = lin_all[k, L_XMASK, p] & rack[n_letters + 1]
-                    cap = 0
-                    x = 0
-                    while cm != 0:
-                        if cm & 1 and val[x] > cap:
-                            cap = val[x]
-                        cm >>= 1
-                        x += 1
-                    lin_all[k, L_CAP, p] = cap
-                filled[k] = True
             ub[it], anchor_bingo[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus,
                                                      scratch, keys, word_set, rack_hash, n_blanks, memo)
         order = np.argsort(-ub, kind="mergesort")
@@ -497,17 +503,13 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             _line_bound(lin_all[k], wl, wr + 1, work[it, 1], best_val, rvals, n_rack, bound, width + 1, scratch)
             _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     else:
-        current = -1
         for it in range(n_work):
             k = work[it, 0]
-            if k != current:
-                _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin)
-                ctx[C_LINE] = k
-                ctx[C_DIR] = line_dir[k]
-                ctx[C_LEN] = line_len[k]
-                current = k
+            ctx[C_LINE] = k
+            ctx[C_DIR] = line_dir[k]
+            ctx[C_LEN] = line_len[k]
             ctx[C_ANCHOR] = work[it, 1]
-            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     return ctx[C_COUNT], ctx[C_BEST], across_only
 
 
