@@ -142,9 +142,11 @@ def edge_requirements(search_edges, root_hi):
                 stack_hi[sp] = child + n_child
                 stack_cur[sp] = 0
             continue
-        top = -1
+        top = np.int64(-1)
         for e2 in range(lo, hi):
-            top = max(top, np.int64((search_edges[e2] >> np.uint64(HEIGHT_SHIFT)) & np.uint64(255)))
+            h = np.int64((search_edges[e2] >> np.uint64(HEIGHT_SHIFT)) & np.uint64(255))
+            if h > top:
+                top = h
         both = np.uint32(0xFFFFFFFF)
         both_long = np.uint32(0xFFFFFFFF)
         for e2 in range(lo, hi):
