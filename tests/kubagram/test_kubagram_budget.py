@@ -216,3 +216,16 @@ def test_engine_answers_within_budget(cmd, field):
     assert cut["proven_optimal"] is False and cut["nodes"] <= 5
     again = _ask(cmd, position=POSITION, max_nodes=full["nodes"] * 100, movetime_ms=600_000)["result"]
     assert again[field] == full[field] and again["proven_optimal"] is True
+
+
+def test_engine_best_move_has_a_default_time_budget(monkeypatch):
+    """Without a budget best-move still stops (default 10 s, here lowered to 50 ms) on a field whose exact search
+    takes over a minute (16 letters + 2 jokers + 4 table words: 75 s measured), with a legal claim."""
+    import kubasolve.engine.commands_kubagram as commands
+
+    monkeypatch.setattr(commands, "DEFAULT_CLAIM_MS", 50)
+    position = {"field": "kroegentochtaens", "jokers": ["eygr", "pltole"], "table": ["en", "huis", "kroeg", "water"]}
+    t0 = time.perf_counter()
+    answer = _ask("kubagram.best-move", position=position)["result"]
+    assert time.perf_counter() - t0 < 2.0
+    assert answer["proven_optimal"] is False and answer["claim"]["gain"] > 0

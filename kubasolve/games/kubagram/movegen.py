@@ -278,7 +278,9 @@ class KubagramSolver:
         if top and top < len(sequences):
             return self._top_compounds(builder, sequences, objective, key, top)
         moves = []
-        for seq in sequences:
+        for i, seq in enumerate(sequences):
+            if budget is not None and i % 64 == 63 and budget.out_of_time():
+                break  # the compounds built so far
             move = builder.move(seq)
             if move is not None:
                 moves.append(move)
@@ -391,6 +393,8 @@ class KubagramSolver:
             if slots == 0:
                 return
             for i in range(start, len(compounds)):
+                if budget is not None and budget.out_of_time():
+                    raise _OutOfBudget
                 c = compounds[i]
                 if acc + tops[i] + item_bound * (slots - 1) <= best[0]:
                     continue
@@ -410,10 +414,8 @@ class KubagramSolver:
                          budget: SearchBudget | None = None) -> tuple[int, list[tuple[str, int]]]:
         """Best claim of <= ``slots`` field words from the residual pool, each worth <= ``cap``
         (the caller's own value: items are searched in non-increasing value order)."""
-        if slots <= 0:
+        if slots <= 0 or (budget is not None and budget.out_of_time()):
             return 0, []
-        if budget is not None and budget.out_of_time():
-            raise _OutOfBudget
         sub = _Pool(fixed, pool.flex_masks[list(flex)], pool.flex_joker[list(flex)], _topsum(self, fixed, pool, flex), pool.tiles)
         if slots == 1:
             table = self._search(sub, min_len, 1, budget=budget)
@@ -443,6 +445,8 @@ class KubagramSolver:
         all_jokers = int(pool.flex_joker[list(flex)].sum()) if flex else 0
         best_v, best_items = 0, []
         for row in range(len(table)):
+            if budget is not None and budget.out_of_time():
+                break  # the best claim found so far (each one checked in full)
             v = int(table.scores[row])
             if cap is not None and v > cap:
                 continue
