@@ -296,10 +296,12 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                 if fr[i, F_PHASE] == 0:
                     if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
                         sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
-                        _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                        if not best_mode or sc > ctx[C_BEST]:
+                            _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
                 elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
                     sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
-                    _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                    if not best_mode or sc > ctx[C_BEST]:
+                        _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
             stage = 1  # fall through to the continuations
         has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
         c = fr[i, F_CHILD]
