@@ -84,9 +84,10 @@ class SearchBudget:
         self.exhausted = self.exhausted or stopped
 
     def out_of_time(self) -> bool:
-        """True (and exhausted) once the budget is spent: for Python loops between kernel calls."""
-        if not self.exhausted and self.node_limit() <= 0:
-            self.exhausted = True
+        """True (and exhausted) once the budget is spent: for Python loops between kernel calls (cheap)."""
+        if not self.exhausted:
+            late = self.deadline is not None and time.perf_counter() >= self.deadline
+            self.exhausted = late or (self.max_nodes is not None and self.nodes >= self.max_nodes)
         return self.exhausted
 
 
@@ -384,36 +385,66 @@ class KubagramSolver:
         # a field compound's score can grow with the jokers its new part takes in other variants
         tops = [_value(c, objective) + (c.score * (joker_gain - 1) if c.field_word is not None else 0) for c in compounds]
         item_bound = max([single_bound, *tops])
+        # suffix maxima of tops: once even the best later compound cannot lift the claim above the best, stop
+        tops_after = tops + [0]
+        for i in range(len(tops) - 1, -1, -1):
+            tops_after[i] = max(tops[i], tops_after[i + 1])
+        table_sets = [frozenset(c.table_parts) for c in compounds]
+        memo: dict = {}  # residual pools' best word claims and field words' variants, each worked out once
 
         def search_compounds(start: int, chosen: list, used_table: frozenset, fixed: np.ndarray, flex: tuple, acc: int) -> None:
             slots = limit - len(chosen)
-            value, words = self._best_word_claim(pool, min_len, fixed, flex, slots, None, budget)
+            value, words = self._best_word_claim(pool, min_len, fixed, flex, slots, None, budget, memo)
             if acc + value > best[0]:
                 best[0], best[1], best[2] = acc + value, words, list(chosen)
             if slots == 0:
                 return
+            rest_bound = item_bound * (slots - 1)
             for i in range(start, len(compounds)):
+                if acc + tops_after[i] + rest_bound <= best[0]:
+                    break  # no compound from i on can do better (tops_after is non-increasing, best only grows)
+                if acc + tops[i] + rest_bound <= best[0]:
+                    continue
+                if used_table & table_sets[i]:
+                    continue
                 if budget is not None and budget.out_of_time():
                     raise _OutOfBudget
                 c = compounds[i]
-                if acc + tops[i] + item_bound * (slots - 1) <= best[0]:
-                    continue
-                if used_table & set(c.table_parts):
-                    continue
                 if c.field_word is None:
-                    search_compounds(i + 1, chosen + [(c, 0)], used_table | set(c.table_parts), fixed, flex, acc + _value(c, objective))
+                    search_compounds(i + 1, chosen + [(c, 0)], used_table | table_sets[i], fixed, flex, acc + _value(c, objective))
                     continue
-                for jokers, fixed2, flex2 in self._variants(c.field_word.word, fixed, flex, pool):
+                for jokers, fixed2, flex2 in self._variants_memo(c.field_word.word, fixed, flex, pool, memo):
                     tj = c.jokers - c.field_word.jokers
                     v = self.rules.compound_score(c.word, c.level, tj + jokers) - (c.score - c.gain) + (c.taken if objective == "swing" else 0)
-                    search_compounds(i + 1, chosen + [(c, jokers)], used_table | set(c.table_parts), fixed2, flex2, acc + v)
+                    search_compounds(i + 1, chosen + [(c, jokers)], used_table | table_sets[i], fixed2, flex2, acc + v)
 
         search_compounds(0, [], frozenset(), pool.fixed_counts, flex_all, 0)
 
     def _best_word_claim(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int, cap: int | None,
-                         budget: SearchBudget | None = None) -> tuple[int, list[tuple[str, int]]]:
+                         budget: SearchBudget | None = None, memo: dict | None = None) -> tuple[int, list[tuple[str, int]]]:
         """Best claim of <= ``slots`` field words from the residual pool, each worth <= ``cap``
-        (the caller's own value: items are searched in non-increasing value order)."""
+        (the caller's own value: items are searched in non-increasing value order). ``memo`` (one per
+        :meth:`best_move`) keeps each residual pool's answer: many compounds leave the same tiles."""
+        if memo is None:
+            return self._best_word_claim_search(pool, min_len, fixed, flex, slots, cap, budget, memo)
+        key = ("claim", fixed.tobytes(), flex, slots, cap)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._best_word_claim_search(pool, min_len, fixed, flex, slots, cap, budget, memo)
+        return found
+
+    def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None) -> list:
+        if memo is None:
+            return self._variants(word, fixed, flex, pool)
+        key = ("variants", word, fixed.tobytes(), flex)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._variants(word, fixed, flex, pool)
+        return found
+
+    def _best_word_claim_search(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int,
+                                cap: int | None, budget: SearchBudget | None, memo: dict | None) -> tuple[int, list[tuple[str, int]]]:
+        """:meth:`_best_word_claim` without its memo."""
         if slots <= 0 or (budget is not None and budget.out_of_time()):
             return 0, []
         sub = _Pool(fixed, pool.flex_masks[list(flex)], pool.flex_joker[list(flex)], _topsum(self, fixed, pool, flex), pool.tiles)
@@ -456,47 +487,71 @@ class KubagramSolver:
             if v + min(int(rest_base[rem]) * jf**all_jokers, (slots - 1) * v) <= best_v:
                 continue
             word = self.lexicon.word(int(table.word_ids[row]))
-            for jokers, fixed2, flex2 in self._variants(word, fixed, flex, pool):
+            for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo):
                 vv = self.rules.word_score(word, jokers)
                 left_jokers = int(pool.flex_joker[list(flex2)].sum()) if flex2 else 0
                 if vv + min(int(rest_base[rem]) * jf**left_jokers, (slots - 1) * vv) <= best_v:
                     continue
-                sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv, budget)
+                sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv, budget, memo)
                 if vv + sub_v > best_v:
                     best_v, best_items = vv + sub_v, [(word, jokers)] + sub_items
         return best_v, best_items
 
     def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool):
-        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left)."""
-        code = self._code
-        need = np.zeros(len(fixed), np.int64)
-        for ch in word:
-            need[code[ch]] += 1
-        letters = sorted({code[ch] for ch in word})
-        seen = set()
-        taken = np.zeros(len(fixed), np.int64)
+        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left).
 
-        def rec(k: int, used: list[int], jokers: int):
+        Plain Python over the word's own letters (a few small ints): numpy calls on tiny arrays cost more here."""
+        code = self._code
+        need: dict[int, int] = {}
+        for ch in word:
+            c = code[ch]
+            need[c] = need.get(c, 0) + 1
+        letters = sorted(need)
+        have = {c: int(fixed[c]) for c in letters}
+        masks = [int(pool.flex_masks[f]) for f in flex]
+        is_joker = [int(pool.flex_joker[f]) for f in flex]
+        variants: list[tuple[int, np.ndarray, tuple[int, ...]]] = []
+        if len(flex) <= 1:  # the usual case, directly: the flex tile unused, then on each letter it can take
+            if all(need[c] <= have[c] for c in letters):
+                rest = fixed.copy()
+                for c in letters:
+                    rest[c] -= need[c]
+                variants.append((0, rest, flex))
+            if flex:
+                for c in letters:
+                    if (masks[0] >> c) & 1 and all(need[d] - (d == c) <= have[d] for d in letters):
+                        rest = fixed.copy()
+                        for d in letters:
+                            rest[d] -= need[d] - (d == c)
+                        variants.append((is_joker[0], rest, ()))
+            variants.sort(key=lambda v: -v[0])
+            return variants
+        taken = dict.fromkeys(letters, 0)
+        seen: set[tuple] = set()
+
+        def rec(k: int, used: list[int], jokers: int) -> None:
             if k == len(flex):
-                from_fixed = need - taken
-                if np.all(from_fixed <= fixed):
+                if all(need[c] - taken[c] <= have[c] for c in letters):
                     left = tuple(f for f in flex if f not in used)
-                    rest = fixed - from_fixed
-                    key = (jokers, left, rest.tobytes())
+                    key = (jokers, left, tuple(taken[c] for c in letters))
                     if key not in seen:
                         seen.add(key)
-                        yield jokers, rest, left
+                        rest = fixed.copy()
+                        for c in letters:
+                            rest[c] -= need[c] - taken[c]
+                        variants.append((jokers, rest, left))
                 return
-            f = flex[k]
-            yield from rec(k + 1, used, jokers)
-            mask = int(pool.flex_masks[f])
+            rec(k + 1, used, jokers)
+            mask = masks[k]
             for c in letters:
                 if (mask >> c) & 1 and taken[c] < need[c]:
                     taken[c] += 1
-                    yield from rec(k + 1, used + [f], jokers + int(pool.flex_joker[f]))
+                    used.append(flex[k])
+                    rec(k + 1, used, jokers + is_joker[k])
+                    used.pop()
                     taken[c] -= 1
 
-        variants = list(rec(0, [], 0))
+        rec(0, [], 0)
         variants.sort(key=lambda v: -v[0])
         return variants
 
