@@ -93,31 +93,32 @@ def _board(letters: np.ndarray, blank: np.ndarray, alphabet: Any) -> Board:
 
 
 class _Moves:
-    """The placements of one rack on one board, as kernel arrays plus per-move facts, ordered best first."""
+    """The placements of one rack on one board, as kernel arrays plus per-move facts; ``order()`` is
+    best first: going-out moves by score, then the others by gain (below), then line and start."""
 
-    __slots__ = ("gain", "meta", "order", "out", "scores", "tiles", "used")
+    __slots__ = ("_order", "gain", "meta", "n", "out", "scores", "tiles", "used")
 
-    def __init__(self, meta: np.ndarray, tiles: np.ndarray, rack_len: int, values: np.ndarray) -> None:
+    def __init__(self, meta: np.ndarray, tiles: np.ndarray, rack_len: int, tile_values: np.ndarray) -> None:
         self.meta = meta
         self.tiles = tiles
-        n = meta.shape[0]
+        self.n = n = int(meta.shape[0])
         self.scores = meta[:, 3].astype(np.int64)
         if n:
-            new = tiles >= 0
-            n_new = new.sum(axis=1)
-            codes = np.where(new, tiles, 0).astype(np.int64)
-            tile_vals = np.where(new & (codes & BLANK_FLAG == 0), values[codes & (BLANK_FLAG - 1)], 0)
-            self.gain = self.scores + tile_vals.sum(axis=1)
+            self.gain = self.scores + tile_values[tiles.view(np.uint8)].sum(axis=1)
             """Score + value of the tiles played: the mover's spread after this move if the game then
             ended with each player paying their rack (the static value one ply on, minus constants)."""
-            self.out = n_new == rack_len
-            # going out first, then score, then line and start (ties among those: the generator's order)
-            self.order = np.lexsort((meta[:, 1], meta[:, 0], -self.gain, ~self.out)).tolist()
+            self.out = (tiles >= 0).sum(axis=1) == rack_len
         else:
             self.gain = self.scores
             self.out = np.zeros(0, bool)
-            self.order = []
+        self._order: list[int] | None = None
         self.used: dict[int, str] = {}
+
+    def order(self) -> list[int]:
+        if self._order is None:
+            key = np.where(self.out, self.scores, self.gain)
+            self._order = np.lexsort((self.meta[:, 1], self.meta[:, 0], -key, ~self.out)).tolist() if self.n else []
+        return self._order
 
 
 class EndgameSolver:
@@ -141,6 +142,9 @@ class EndgameSolver:
         self.alphabet = lex.alphabet
         self.letters = lex.alphabet.letters
         self.values = np.array([tiles.values.get(ch.upper(), 0) for ch in self.letters], np.int64)
+        # value of a kernel tile byte (as uint8): a letter code its value, a blank (+64) or no tile (-1 = 255) 0
+        self.tile_values = np.zeros(256, np.int64)
+        self.tile_values[: len(self.letters)] = self.values
         self.geo = grid_geometry(layout.rows, layout.cols)
         self.limit = referee.rules.scoreless_turns_end
         rng = random.Random("crossword-endgame-zobrist")
@@ -176,12 +180,12 @@ class EndgameSolver:
             return hit
         ref = self.referee
         meta, tiles = move_arrays(board, rack, ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
-        moves = _Moves(meta, tiles, len(rack), self.values)
-        if self._cached_moves + len(moves.order) > self.move_cache_limit:
+        moves = _Moves(meta, tiles, len(rack), self.tile_values)
+        if self._cached_moves + moves.n > self.move_cache_limit:
             self.move_cache.clear()
             self._cached_moves = 0
         self.move_cache[key] = moves
-        self._cached_moves += len(moves.order) + 1
+        self._cached_moves += moves.n + 1
         return moves
 
     def _used(self, moves: _Moves, i: int) -> str:
@@ -264,33 +268,31 @@ class EndgameSolver:
         if depth <= 0:
             return vo - vm, True
         moves = self._moves(board, bkey, rm)
-        order: list[int] = [*moves.order, PASS]
-        if tt_move is not None and tt_move != order[0]:
-            order.remove(tt_move)
-            order.insert(0, tt_move)
         alpha0 = alpha
         best, best_move, hit = -INF, PASS, False
+        n = moves.n
         if depth == 1:
             # the horizon is next: a child that does not end the game is worth score - (leave value - vo)
             # = gain - vm + vo to the mover; going out score + 2 vo and a final pass vo - vm (exact)
-            n = len(moves.order)
             outs = moves.out
             if n and outs.any():
-                best_out = int(moves.scores[outs].max())
-                best = best_out + 2 * vo
-                best_move = next(i for i in moves.order if outs[i] and moves.scores[i] == best_out)
+                i = int(np.argmax(np.where(outs, moves.scores, -INF)))
+                best, best_move = int(moves.scores[i]) + 2 * vo, i
             if n and not outs.all():
-                g = np.where(outs, -INF, moves.gain)
-                top = int(g.max())
-                if top - vm + vo > best:
-                    best = top - vm + vo
-                    best_move = next(i for i in moves.order if not outs[i] and moves.gain[i] == top)
+                i = int(np.argmax(np.where(outs, -INF, moves.gain)))
+                if int(moves.gain[i]) - vm + vo > best:
+                    best, best_move = int(moves.gain[i]) - vm + vo, i
             if vo - vm > best:
                 best, best_move = vo - vm, PASS
             # exact only when every child ends the game (no cut-offs here: every child was valued)
             hit = bool(n and not outs.all()) or not self._pass_ends(sl)
         else:
+            order: list[int] = [*moves.order(), PASS]
+            if tt_move is not None and tt_move != order[0]:
+                order.remove(tt_move)
+                order.insert(0, tt_move)
             first = True
+            frontier = depth == 2
             for i in order:
                 if i == PASS:
                     if self._pass_ends(sl):
@@ -302,6 +304,14 @@ class EndgameSolver:
                     if moves.out[i]:
                         v, h = score + 2 * vo, False
                     else:
+                        if frontier:
+                            # the opponent may pass at the horizon, so this move is worth at most gain - vm + vo
+                            bound = int(moves.gain[i]) - vm + vo
+                            if bound <= alpha:
+                                hit = True
+                                if bound > best:
+                                    best, best_move = bound, i
+                                continue
                         child, ckey = self._child(board, bkey, moves, i)
                         leave = self._leave(rm, self._used(moves, i))
                         v, h = self._pvs(child, ckey, ro, leave, 0, depth - 1, alpha, beta, score, first)
@@ -347,7 +357,7 @@ class EndgameSolver:
         bkey = self.board_key(board)
         rm, ro = sort_rack(state.rack()), sort_rack(state.racks[1 - state.current])
         root = self._moves(board, bkey, rm)
-        best_move = root.order[0] if root.order else PASS
+        best_move = root.order()[0] if root.n else PASS
         value = self.rack_value(ro) - self.rack_value(rm)
         done_depth, proven = 0, False
         try:
@@ -382,7 +392,7 @@ class EndgameSolver:
                 rm, ro, sl = ro, rm, sl + 1
                 continue
             moves = self.move_cache.get((bkey, rm))
-            if moves is None or i >= len(moves.order):
+            if moves is None or i >= moves.n:
                 break
             p = self._placement(board, moves, i)
             out.append(f"{format_placement(p.row, p.col, p.direction, p.word, p.tiles)} +{p.score}")
@@ -400,10 +410,11 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
 
 
-def selfplay_endgames(referee: Referee, games: int, seed: int = 0) -> list[CrosswordState]:
+def selfplay_endgames(referee: Referee, games: int, seed: int = 0, skip: int = 0) -> list[CrosswordState]:
     """The first position with an empty bag of ``games`` equity-vs-equity games (dealt from
-    ``seed``, ``seed + 1``, ...): the test set of the proof-time measurement."""
-    from kubasolve.ai.crossword import EquityPolicy
+    ``seed``, ``seed + 1``, ...), or the position ``skip`` turns later (the highest-scoring move
+    played meanwhile): the test set of the proof-time measurement."""
+    from kubasolve.ai.crossword import EquityPolicy, ScorePolicy
 
     policies = [EquityPolicy(endgame=False), EquityPolicy(endgame=False)]
     out = []
@@ -411,15 +422,36 @@ def selfplay_endgames(referee: Referee, games: int, seed: int = 0) -> list[Cross
         state = referee.new_game(seed + k, 2)
         while not state.over and state.bag:
             state = referee.apply(state, policies[state.current].turn(referee, state))
+        for _ in range(skip):
+            if state.over:
+                break
+            state = referee.apply(state, ScorePolicy().turn(referee, state))
         if not state.over:
             out.append(state)
     return out
 
 
+def endgame_duel(referee: Referee, states: list[CrosswordState], first: str, second: str) -> list[int]:
+    """For each position: the mover's final spread gain when AI ``first`` plays the mover's side and
+    ``second`` the other, minus the same with the seats swapped (positive: ``first`` plays the
+    endgame better). AIs by name (``equity``, ``equity:bounded``, ``equity:NODES``, ...)."""
+    from kubasolve.ai.crossword import make_policy
+
+    def playout(state: CrosswordState, mover_ai: str, other_ai: str) -> int:
+        p = state.current
+        ais = {p: make_policy(mover_ai), 1 - p: make_policy(other_ai)}
+        end = state
+        while not end.over:
+            end = referee.apply(end, ais[end.current].turn(referee, end))
+        return (end.scores[p] - end.scores[1 - p]) - (state.scores[p] - state.scores[1 - p])
+
+    return [playout(st, first, second) - playout(st, second, first) for st in states]
+
+
 def _main(argv: list[str] | None = None) -> int:
-    """``python -m kubasolve.ai.crossword_endgame --games N --seed S --time-limit T``: solve the
-    bag-empty positions of N equity self-play games; one JSON line per position on stdout, the
-    distribution of proof times on stderr."""
+    """``python -m kubasolve.ai.crossword_endgame --games N --seed S --time-limit T [--skip K]``: solve
+    the bag-empty positions of N equity self-play games (or K turns later); one JSON line per position
+    on stdout, the distribution of proof times on stderr."""
     import argparse
     import json
     import sys
@@ -430,11 +462,28 @@ def _main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--skip", type=int, default=0, help="solve the position this many turns after the bag empties")
     ap.add_argument("--lexicon", default="nl")
+    ap.add_argument("--duel", metavar="A,B", default=None,
+                    help="instead: play each endgame out with AI A against B and with the seats swapped; print A's mean gain")
     args = ap.parse_args(argv)
     referee = Referee(load_lexicon(args.lexicon))
+    if args.duel:
+        import statistics
+
+        first, second = args.duel.split(",")
+        states = selfplay_endgames(referee, args.games, args.seed, args.skip)
+        gains = endgame_duel(referee, states, first, second)
+        for st, g in zip(states, gains, strict=True):
+            print(json.dumps({"seed": st.seed, "racks": [st.rack(), st.racks[1 - st.current]], "gain": g}), flush=True)
+        mean = statistics.fmean(gains)
+        half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else float("nan")
+        print(f"{first} vs {second}: mean spread gain {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] (95%, normal) over "
+              f"{len(gains)} endgames; better in {sum(g > 0 for g in gains)}, equal in {sum(g == 0 for g in gains)}, "
+              f"worse in {sum(g < 0 for g in gains)}", file=sys.stderr)
+        return 0
     times = []
-    for state in selfplay_endgames(referee, args.games, args.seed):
+    for state in selfplay_endgames(referee, args.games, args.seed, args.skip):
         res = solve_endgame(referee, state, time_limit=args.time_limit)
         row = {"seed": state.seed, "racks": [state.rack(), state.racks[1 - state.current]], **res.to_dict()}
         print(json.dumps(row), flush=True)

@@ -136,6 +136,9 @@ class AiMoveParams(GameParams):
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
     plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="sim: seconds at most (results then depend on timing)")] | UnsetType = UNSET
+    endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
+    endgame_nodes: Annotated[int, Meta(ge=1, le=10_000_000, description="empty bag: node budget of the exact endgame solver")] = 3000
+    endgame_time: Annotated[float, Meta(gt=0, le=60, description="equity, empty bag: seconds at most for the endgame solver (sim: time_limit)")] | UnsetType = UNSET
     apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
     state: WithState = True
 
@@ -224,9 +227,12 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if game.state.over:
         raise IllegalMoveError("the game is over")
     options: dict[str, Any] = {}
+    if p.ai in ("equity", "sim"):
+        options = {"endgame_mode": p.endgame, "endgame_nodes": p.endgame_nodes}
+    if p.ai == "equity" and p.endgame_time is not UNSET:
+        options["endgame_time"] = p.endgame_time
     if p.ai == "sim":
-        options = {"iterations": p.iterations, "candidates": p.candidates,
-                   "time_limit": None if p.time_limit is UNSET else p.time_limit}
+        options.update(iterations=p.iterations, candidates=p.candidates, time_limit=None if p.time_limit is UNSET else p.time_limit)
         if p.plies is not UNSET:
             options["plies"] = p.plies
     action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)

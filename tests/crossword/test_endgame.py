@@ -206,3 +206,30 @@ def test_ais_use_the_solver_with_an_empty_bag(nl_referee, big_endgame):
     for bad in ("equity:x", "score:5", "equity:0"):
         with pytest.raises(RulesError):
             policy_names(bad)
+
+
+def test_engine_ai_move_takes_the_endgame_budget(nl_referee):
+    import json as _json
+
+    from kubasolve.engine.registry import Session
+    from kubasolve.engine.server import handle_request
+
+    def ask(session, cmd, **params):
+        return handle_request(_json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    s = Session()
+    gid = ask(s, "crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
+    for _ in range(60):
+        out = ask(s, "crossword.ai-move", game=gid, ai="score")["result"]
+        if not out["state"]["bag"] or out["state"]["over"]:
+            break
+    assert not out["state"]["over"] and not out["state"]["bag"]
+    state = CrosswordState.from_dict(out["state"], nl_referee)
+    want = solve_endgame(nl_referee, state, node_limit=200).action().to_dict()
+    got = ask(s, "crossword.ai-move", game=gid, ai="equity", endgame_nodes=200, apply=False, state=False)["result"]["action"]
+    assert got == want
+    bounded = ask(s, "crossword.ai-move", game=gid, ai="equity", endgame="bounded", apply=False, state=False)["result"]["action"]
+    assert bounded == make_policy("equity:bounded").turn(nl_referee, state).to_dict()
+    for bad in ({"endgame": "perfect"}, {"endgame_nodes": 0}, {"endgame_time": -1}):
+        err = ask(s, "crossword.ai-move", game=gid, ai="equity", **bad)["error"]
+        assert err["code"] == "bad-request" and next(iter(bad)) in err.get("key", "") + err["message"]
