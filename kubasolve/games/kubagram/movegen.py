@@ -484,13 +484,20 @@ class KubagramSolver:
             if v * slots <= best_v:
                 break
             rem = n_tiles - int(table.lengths[row])
-            if v + min(int(rest_base[rem]) * jf**all_jokers, (slots - 1) * v) <= best_v:
+            rest = int(rest_base[rem])
+            if v + min(rest * jf**all_jokers, (slots - 1) * v) <= best_v:
+                continue
+            # the variant bound below depends only on a variant's joker count j <= the row's (its score is
+            # base * jf**j, the jokers left all_jokers - j): when it fails for every j, skip the variants
+            most = int(table.jokers[row])
+            base = v // jf**most
+            if all(base * jf**j + min(rest * jf ** (all_jokers - j), (slots - 1) * base * jf**j) <= best_v for j in range(most + 1)):
                 continue
             word = self.lexicon.word(int(table.word_ids[row]))
             for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo):
                 vv = self.rules.word_score(word, jokers)
-                left_jokers = int(pool.flex_joker[list(flex2)].sum()) if flex2 else 0
-                if vv + min(int(rest_base[rem]) * jf**left_jokers, (slots - 1) * vv) <= best_v:
+                left_jokers = all_jokers - jokers
+                if vv + min(rest * jf**left_jokers, (slots - 1) * vv) <= best_v:
                     continue
                 sub_v, sub_items = self._best_word_claim(pool, min_len, fixed2, flex2, slots - 1, vv, budget, memo)
                 if vv + sub_v > best_v:
