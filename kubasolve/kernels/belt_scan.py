@@ -2,29 +2,52 @@
 
 A state is the permutation ``origin[cell]`` = the cell whose peg (at the start of the turn) now
 sits in ``cell``; the root is the identity. Pegs are described by start cell: ``peg_code`` (letter
-code, -1 for wildcard and premium pegs), ``peg_kind`` (0 letter, 1 wildcard, 2/3 2x/3x letter,
-4/5 2x/3x word premium) and ``peg_value``. A letter is *new* when ``origin[cell] != cell``.
+code, -1 for wildcard and premium pegs, 63 for a letter the lexicon lacks), ``peg_kind`` (0 letter,
+1 wildcard, 2/3 2x/3x letter, 4/5 2x/3x word premium), ``peg_value`` and ``peg_tri`` (the peg's
+symbol in the trigram table: its letter code, ``WILD`` = any letter, ``BLOCK`` = no letter). A letter
+is *new* when ``origin[cell] != cell``.
 
 Search. Level ``d`` holds the states first reached with ``d`` twists. A state is expanded by the
 36 twists except redundant ones: a twist on the same axis as the previous twist must turn a layer
 of higher index (so the same layer is never turned twice in a row and commuting parallel layers are
-turned in one canonical order). Each child is hashed (Zobrist: XOR of ``zobrist[cell, origin]``)
-into an open-addressing table of 64-bit hashes; a state seen before is dropped.
+turned in one canonical order). Each child is hashed (Zobrist: XOR of ``zobrist[cell, origin]``,
+updated from the parent's hash over the cells the twist moves) into an open-addressing table of
+64-bit hashes; a state seen before is dropped. The whole loop runs in this one kernel.
 
-Scan. Each belt is a cyclic string of 16 cells; a word is a run of 1..``max_len`` consecutive
+Incremental scan. With ``restrict`` (sound when no crossing words are given) a child state scans
+only the belts the last twist changed and only runs touching a changed cell: any other run was
+already present, with the same pegs and score, in the parent, one twist earlier. Everything about a
+belt that does not depend on the pegs is tabled once per search: the reading order of each belt
+and direction, its face-change prefix counts (three-face bonus), and for each twist the changed
+positions of each belt and the next changed position from each index. Per state and belt only the
+16 pegs are gathered (once, for both directions) and the letter-value prefix sums, "next new
+letter" and trigram run lengths are rebuilt.
+
+Walk. Each belt is a cyclic string of 16 cells; a word is a run of 1..``max_len`` consecutive
 cells read forward (or also backward), walked through the DAWG search graph
-(``lexicon/layout.py``): a letter peg follows its one edge, a wildcard peg (and, in ``wild``
-mode, a premium peg) every edge; in ``ends`` mode a premium peg ends the run and may multiply the
-letter next to it or the word. The walk is pruned by the target node's height against the length a
-run still needs (to reach a new letter and, when ``restrict``, a cell the last twist changed).
-With ``restrict`` (sound when no crossing words are given) a child state scans only the belts the
-last twist changed and only runs touching a changed cell: any other run was already present, with
-the same pegs and score, in the parent, one twist earlier.
+(``lexicon/layout.py``, interleaved with each target's letter set by :func:`walk_graph`): a letter
+peg follows its one edge (found in O(1): a popcount of the letter set), a wildcard peg (and, in ``wild`` mode, a premium peg)
+every edge; in ``ends`` mode a premium peg ends the run and may multiply the letter next to it or
+the word.
 
-Results. A pool of the ``top`` best distinct runs (key: belt, start, direction, length, word rank),
-ordered by score then fewer twists (breadth-first order makes the first found the fewest twists);
-a pool slot holds the state index, from which the caller rebuilds the twist sequence via
-``parent`` / ``via``.
+Pruning (all exact: only runs that cannot score above the pool's floor are cut).
+- Length: a run needs ``need`` letters (the minimum length, up to the next new letter and, with
+  ``restrict``, up to a changed cell); a walk stops when the node's height cannot reach it.
+- Trigrams: a word of 3+ letters starts with the first three letters of some word, ends with the
+  last three of some word, and every three consecutive letters occur in some word (``trigram``
+  table over letter codes plus ``WILD``/``BLOCK``), so a run from index ``s`` has at most
+  ``lim(s)`` letters: the trigrams from ``s`` stay valid up to it and a word-final trigram ends it.
+- Score bound: once the pool of the ``top`` best is full, a start (and each walk step, with reach
+  ``min(length + height, lim(s))``) is skipped when an upper bound on any run of that reach scores
+  no more than the pool's lowest (letter sum of the window, premium factors of any premium peg in
+  or next to it, the largest length bonus, the face bonus if the window spans three faces). The
+  bound is monotone in the reach, so each start keeps the largest reach known to fail and the
+  smallest known to pass and evaluates it only in between.
+
+Results. A pool of the ``top`` best distinct words (one entry per word rank: its best run, first
+found = fewest twists), ordered by score then fewer twists (breadth-first order makes the first
+found the fewest twists); a pool slot holds the state index, from which the caller rebuilds the
+twist sequence via ``parent`` / ``via``.
 """
 
 from __future__ import annotations
@@ -43,11 +66,80 @@ K_DL = 2
 K_TL = 3
 K_DW = 4
 K_TW = 5
+TRI_IN = 1
+TRI_FIRST = 2
+TRI_LAST = 4
+NONE = 99
+"""``nxt_*`` value when there is no later new / changed position."""
+
+# rows of the per-state integer scratch (length SEQ + 1)
+(R_F_CODE, R_F_KIND, R_F_VAL, R_F_NEW, R_F_TRI, R_CODE, R_KIND, R_VAL, R_NEW, R_TRI, R_NXT_NEW, R_TRI_RUN,
+ R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_NEWC,
+ R_CHGC, R_MULT, R_POW2, R_POW3, R_LAST_FIN, R_F_TRIB, R_R_TRIB) = range(31)
+N_ROWS = 31
+SEQ = 32
+"""A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
+(a start below 16, at most 15 more cells and the cell after)."""
 
 
 @njit(cache=True, inline="always")
 def _factor(kind):
     return 2 if kind in (K_DL, K_DW) else 3
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def walk_graph(search_edges):
+    """The search graph with each edge's target letter set beside it: ``[e, 0]`` the packed edge,
+    ``[e, 1]`` the set (bit = letter code) of the target's children, so a step reads one cache line
+    and finds the child for a letter in O(1) (``first + popcount(set below the letter)``)."""
+    n = search_edges.shape[0]
+    out = np.zeros((n, 2), np.uint64)
+    for e in range(n):
+        packed = search_edges[e]
+        first = np.int64(packed >> np.uint64(FIRST_SHIFT))
+        nchild = np.int64((packed >> np.uint64(NCHILD_SHIFT)) & np.uint64(255))
+        m = np.uint64(0)
+        for c in range(first, first + nchild):
+            m |= np.uint64(1) << (search_edges[c] & np.uint64(LETTER_MASK))
+        out[e, 0] = packed
+        out[e, 1] = m
+    return out
+
+
+@njit(cache=True)
+def word_trigrams(first_edge, edges, node_word, n_letters):
+    """``tri[a, b, c]`` bits: ``TRI_IN`` letters ``abc`` occur consecutively in some word,
+    ``TRI_FIRST`` some word starts with them, ``TRI_LAST`` some word ends with them (CSR trie,
+    nodes numbered parents first)."""
+    n_nodes = first_edge.shape[0] - 1
+    last1 = np.full(n_nodes, -1, np.int64)
+    last2 = np.full(n_nodes, -1, np.int64)
+    depth = np.zeros(n_nodes, np.int64)
+    tri = np.zeros((n_letters, n_letters, n_letters), np.uint8)
+    for v in range(n_nodes):
+        for e in range(first_edge[v], first_edge[v + 1]):
+            packed = np.int64(edges[e])
+            child = packed >> 6
+            letter = packed & LETTER_MASK
+            last1[child] = letter
+            last2[child] = last1[v]
+            depth[child] = depth[v] + 1
+            if last2[v] >= 0:
+                bits = TRI_IN
+                if depth[v] == 2:
+                    bits |= TRI_FIRST
+                if node_word[child] >= 0:
+                    bits |= TRI_LAST
+                tri[last2[v], last1[v], letter] |= bits
+    return tri
 
 
 @njit(cache=True)
@@ -102,36 +194,38 @@ def _pool_floor(pool_score, n_pool, top):
     return low
 
 
-@njit(cache=True)
-def _bound(i, lmax, pre_val, pre_dl, pre_tl, pre_dw, pre_tw, pre_fb, len_bonus_max, face_bonus, max_value, cross_total,
-           wild_mode, pow2, pow3):
+@njit(cache=True, inline="always")
+def _bound(i, lmax, w, fb, has_prem, len_bonus_max, face_bonus, max_value, cross_total, wild_mode):
     """Upper bound on the score of any run of ``<= lmax`` letters from sequence index ``i``.
 
     Letter sum of the ``lmax`` cells, premium factors of every premium peg in the window (with the
     cells before and after in ``ends`` mode), the largest length bonus and the face bonus if the
     window spans three faces. Monotone in ``lmax``.
     """
-    total = pre_val[i + lmax] - pre_val[i]
-    if wild_mode:
-        w0 = i
-        w1 = i + lmax
-    else:
-        w0 = i + 15  # the cell before (cyclic)
-        w1 = i + lmax + 1
-    if wild_mode:
-        ndl = pre_dl[w1] - pre_dl[w0]
-        ntl = pre_tl[w1] - pre_tl[w0]
-        ndw = pre_dw[w1] - pre_dw[w0]
-        ntw = pre_tw[w1] - pre_tw[w0]
-    else:
-        ndl = pre_dl[w1] - pre_dl[i] + pre_dl[w0 + 1] - pre_dl[w0]
-        ntl = pre_tl[w1] - pre_tl[i] + pre_tl[w0 + 1] - pre_tl[w0]
-        ndw = pre_dw[w1] - pre_dw[i] + pre_dw[w0 + 1] - pre_dw[w0]
-        ntw = pre_tw[w1] - pre_tw[i] + pre_tw[w0 + 1] - pre_tw[w0]
-    lf = pow2[min(ndl, 8)] * pow3[min(ntl, 8)]
-    wf = pow2[min(ndw, 8)] * pow3[min(ntw, 8)]
-    total = (total + (lf - 1) * max_value) * wf + len_bonus_max[lmax] + cross_total
-    if pre_fb[i + lmax - 1] - pre_fb[i] >= 2:
+    total = w[R_PRE_VAL, i + lmax] - w[R_PRE_VAL, i]
+    if has_prem:
+        pre_dl = w[R_PRE_DL]
+        pre_tl = w[R_PRE_TL]
+        pre_dw = w[R_PRE_DW]
+        pre_tw = w[R_PRE_TW]
+        w1 = i + lmax if wild_mode else i + lmax + 1
+        ndl = pre_dl[w1] - pre_dl[i]
+        ntl = pre_tl[w1] - pre_tl[i]
+        ndw = pre_dw[w1] - pre_dw[i]
+        ntw = pre_tw[w1] - pre_tw[i]
+        if not wild_mode:  # the cell before (cyclic)
+            w0 = i + 15
+            ndl += pre_dl[w0 + 1] - pre_dl[w0]
+            ntl += pre_tl[w0 + 1] - pre_tl[w0]
+            ndw += pre_dw[w0 + 1] - pre_dw[w0]
+            ntw += pre_tw[w0 + 1] - pre_tw[w0]
+        pow2 = w[R_POW2]
+        pow3 = w[R_POW3]
+        lf = pow2[min(ndl, 8)] * pow3[min(ntl, 8)]
+        wf = pow2[min(ndw, 8)] * pow3[min(ntw, 8)]
+        total = (total + (lf - 1) * max_value) * wf
+    total += len_bonus_max[lmax] + cross_total
+    if fb[i + lmax - 1] - fb[i] >= 2:
         total += face_bonus
     return total
 
@@ -139,87 +233,126 @@ def _bound(i, lmax, pre_val, pre_dl, pre_tl, pre_dw, pre_tw, pre_fb, len_bonus_m
 @njit(cache=True)
 def scan_state(
     origin, twists, state, last_twist, restrict,
-    peg_code, peg_kind, peg_value, cell_face, belt_cells, twist_changed, twist_belts,
-    search_edges, edge_rank, root_hi,
+    peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq,
+    graph, edge_rank, root_edge, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
-    cross_mask_cell, cross_points, belt_of_cross, cross_total,
-    pool_i, pool_score, pool_twists, n_pool, top, scratch, iscratch, root_edge,
+    cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total,
+    pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask,
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
-    # sequence arrays over 32 positions: index k is belt position seq_pos(k) for the direction
-    q_code = iscratch[0]
-    q_kind = iscratch[1]
-    q_val = iscratch[2]
-    q_face = iscratch[3]
-    q_new = iscratch[4]
-    q_chg = iscratch[5]
-    nxt_new = iscratch[6]
-    nxt_chg = iscratch[7]
-    pre_val = iscratch[8]
-    pre_dl = iscratch[9]
-    pre_tl = iscratch[10]
-    pre_dw = iscratch[11]
-    pre_tw = iscratch[12]
-    pre_fb = iscratch[13]
-    cur = iscratch[14]
-    end = iscratch[15]
-    rank = iscratch[16]
-    vals = iscratch[17]
-    kinds = iscratch[18]
-    faces = iscratch[19]
-    newc = iscratch[20]
-    chgc = iscratch[21]
-    mult = iscratch[22]
-    q_cross = scratch[0]
-    xmask = scratch[1]
-    pow2 = iscratch[23]
-    pow3 = iscratch[24]
+    f_code = w[R_F_CODE]
+    f_kind = w[R_F_KIND]
+    f_val = w[R_F_VAL]
+    f_new = w[R_F_NEW]
+    f_tri = w[R_F_TRI]
+    q_code = w[R_CODE]
+    q_kind = w[R_KIND]
+    q_val = w[R_VAL]
+    q_new = w[R_NEW]
+    q_tri = w[R_TRI]
+    nxt_new = w[R_NXT_NEW]
+    tri_run = w[R_TRI_RUN]
+    tri_bits = w[R_TRI_BITS]
+    last_fin = w[R_LAST_FIN]
+    f_trib = w[R_F_TRIB]
+    r_trib = w[R_R_TRIB]
+    pre_val = w[R_PRE_VAL]
+    pre_dl = w[R_PRE_DL]
+    pre_tl = w[R_PRE_TL]
+    pre_dw = w[R_PRE_DW]
+    pre_tw = w[R_PRE_TW]
+    cur = w[R_CUR]
+    end = w[R_END]
+    vals = w[R_VALS]
+    kinds = w[R_KINDS]
+    faces = w[R_FACES]
+    newc = w[R_NEWC]
+    chgc = w[R_CHGC]
+    mult = w[R_MULT]
+    block = tri_stride - 1
     n_dirs = 2 if both_dirs else 1
     floor = _pool_floor(pool_score, n_pool, top)
+    ts = max(last_twist, 0)
     for belt in range(12):
-        if restrict and not twist_belts[last_twist, belt]:
+        if restrict and not twist_belts[ts, belt]:
             continue
+        # gather the belt's 16 pegs once for both directions
+        any_new = False
+        has_prem = False
+        for p in range(16):
+            cell = belt_cells[belt, p]
+            o = origin[cell]
+            f_code[p] = peg_code[o]
+            f_kind[p] = peg_kind[o]
+            f_val[p] = peg_value[o]
+            f_tri[p] = peg_tri[o]
+            if o != cell:
+                f_new[p] = 1
+                any_new = True
+            else:
+                f_new[p] = 0
+            if peg_kind[o] >= K_DL:
+                has_prem = True
+        if require_new and not any_new:
+            continue
+        # trigram bits at each belt position, read forward (p, p+1, p+2) and backward (p, p-1, p-2)
+        for p in range(16):
+            a = f_tri[p]
+            b = f_tri[(p + 1) & 15]
+            c = f_tri[(p + 2) & 15]
+            f_trib[p] = trigram[(a * tri_stride + b) * tri_stride + c]
+            if both_dirs:
+                b = f_tri[(p + 15) & 15]
+                c = f_tri[(p + 14) & 15]
+                r_trib[p] = trigram[(a * tri_stride + b) * tri_stride + c]
         for di in range(n_dirs):
-            any_new = False
-            pre_val[0] = 0
-            pre_dl[0] = 0
-            pre_tl[0] = 0
-            pre_dw[0] = 0
-            pre_tw[0] = 0
-            pre_fb[0] = 0
-            for k in range(32):
-                p = k % 16 if di == 0 else (32 - k) % 16
-                cell = belt_cells[belt, p]
-                o = origin[cell]
-                kd = peg_kind[o]
-                q_code[k] = peg_code[o]
-                q_kind[k] = kd
-                q_val[k] = peg_value[o]
-                q_face[k] = cell_face[cell]
-                q_new[k] = 1 if o != cell else 0
-                q_chg[k] = (1 if twist_changed[last_twist, cell] else 0) if restrict else 1
-                q_cross[k] = cross_mask_cell[cell] & ~belt_of_cross[belt]
-                any_new = any_new or o != cell
-                pre_val[k + 1] = pre_val[k] + q_val[k]
-                pre_dl[k + 1] = pre_dl[k] + (1 if kd == K_DL else 0)
-                pre_tl[k + 1] = pre_tl[k] + (1 if kd == K_TL else 0)
-                pre_dw[k + 1] = pre_dw[k] + (1 if kd == K_DW else 0)
-                pre_tw[k + 1] = pre_tw[k] + (1 if kd == K_TW else 0)
-            # pre_fb[k]: face changes among sequence indices 1..k
-            for k in range(1, 32):
-                pre_fb[k] = pre_fb[k - 1] + (1 if q_face[k] != q_face[k - 1] else 0)
-            if require_new and not any_new:
-                break
-            nn = 99
-            nc = 99
-            for k in range(31, -1, -1):
+            pos = seq_pos[di]
+            fb = face_runs[belt, di]
+            trib = f_trib if di == 0 else r_trib
+            if restrict:
+                q_chg = chg_seq[ts, belt, di]
+                nxt_chg = nxt_chg_seq[ts, belt, di]
+            else:
+                q_chg = chg_seq[36, 0, 0]  # all ones
+                nxt_chg = nxt_chg_seq[36, 0, 0]  # k itself
+            last = -1
+            for k in range(SEQ):
+                p = pos[k]
+                q_code[k] = f_code[p]
+                q_kind[k] = f_kind[p]
+                q_val[k] = f_val[p]
+                q_new[k] = f_new[p]
+                q_tri[k] = f_tri[p]
+                pre_val[k + 1] = pre_val[k] + f_val[p]
+                bits = trib[p]
+                tri_bits[k] = bits
+                if bits & TRI_LAST:  # last_fin[k]: the last index <= k where a word's last three may start
+                    last = k
+                last_fin[k] = last
+            if has_prem:
+                for k in range(SEQ):
+                    kd = q_kind[k]
+                    pre_dl[k + 1] = pre_dl[k] + (1 if kd == K_DL else 0)
+                    pre_tl[k + 1] = pre_tl[k] + (1 if kd == K_TL else 0)
+                    pre_dw[k + 1] = pre_dw[k] + (1 if kd == K_DW else 0)
+                    pre_tw[k + 1] = pre_tw[k] + (1 if kd == K_TW else 0)
+            if n_cross > 0:
+                for k in range(SEQ):
+                    q_cross[k] = cross_mask_cell[belt_cells[belt, pos[k]]] & ~belt_of_cross[belt]
+            nn = NONE
+            run = 0
+            for k in range(SEQ - 1, -1, -1):
                 if q_new[k]:
                     nn = k
-                if q_chg[k]:
-                    nc = k
                 nxt_new[k] = nn
-                nxt_chg[k] = nc
+                if tri_bits[k] & TRI_IN:
+                    run += 1
+                else:
+                    run = 0
+                tri_run[k] = run
             for s in range(16):
+                if q_tri[s] == block:
+                    continue
                 # a run from s must reach a new letter, and (restrict) touch a changed cell
                 need = min_len
                 if require_new:
@@ -227,14 +360,30 @@ def scan_state(
                 before_chg = (not wild_mode) and q_kind[s + 15] >= K_DL and q_chg[s + 15] == 1
                 if restrict and not before_chg:
                     need = max(need, nxt_chg[s] - s)  # the cell after the run may be the changed one
-                if need > max_len:
+                # longest run the trigrams allow: valid trigrams throughout, a word's first three at
+                # s and a word's last three at its end
+                lim = max_len
+                if q_tri[s + 1] == block:
+                    lim = 1
+                else:
+                    if tri_run[s] + 2 < lim:
+                        lim = tri_run[s] + 2
+                    if lim >= 3:
+                        if tri_bits[s] & TRI_FIRST:
+                            lim = last_fin[s + lim - 3] - s + 3
+                            if lim < 3:
+                                lim = 2
+                        else:
+                            lim = 2
+                if need > lim:
                     continue
-                if _bound(s, max_len, pre_val, pre_dl, pre_tl, pre_dw, pre_tw, pre_fb, len_bonus_max, face_bonus,
-                          max_value, cross_total, wild_mode, pow2, pow3) <= floor:
+                if floor >= 0 and _bound(s, lim, w, fb, has_prem, len_bonus_max, face_bonus, max_value, cross_total,
+                                         wild_mode) <= floor:
                     continue
+                r_ok = lim  # reaches known to pass / fail the bound (monotone in the reach)
+                r_bad = need - 1
                 kd = q_kind[s]
                 j = 0
-                rank[0] = 0
                 faces[0] = 0
                 newc[0] = 0
                 chgc[0] = 0
@@ -257,23 +406,28 @@ def scan_state(
                         continue
                     e = cur[j]
                     cur[j] += 1
-                    packed = search_edges[e]
+                    packed = graph[e, 0]
                     height = np.int64((packed >> HEIGHT_SHIFT) & 255)
                     length = j + 1
-                    reach = min(length + height, max_len)
+                    reach = min(length + height, lim)
                     if reach < need:
                         continue
-                    if floor >= 0 and _bound(s, reach, pre_val, pre_dl, pre_tl, pre_dw, pre_tw, pre_fb, len_bonus_max,
-                                             face_bonus, max_value, cross_total, wild_mode, pow2, pow3) <= floor:
-                        continue
+                    if reach < r_ok and floor >= 0:
+                        if reach <= r_bad:
+                            continue
+                        if _bound(s, reach, w, fb, has_prem, len_bonus_max, face_bonus, max_value, cross_total,
+                                  wild_mode) <= floor:
+                            r_bad = reach
+                            continue
+                        r_ok = reach
                     k = s + j
                     vals[j] = q_val[k]
                     kinds[j] = q_kind[k]
-                    faces[length] = faces[j] | (1 << q_face[k])
+                    faces[length] = faces[j] | (1 << fb[SEQ + k])
                     newc[length] = newc[j] + q_new[k]
                     chgc[length] = chgc[j] + q_chg[k]
-                    xmask[length] = xmask[j] | q_cross[k]
-                    rank[length] = rank[j] + edge_rank[e]
+                    if n_cross > 0:
+                        xmask[length] = xmask[j] | q_cross[k]
                     if (packed >> TERMINAL_SHIFT) & 1 and length >= min_len and (newc[length] > 0 or not require_new):
                         lm_first = 1
                         lm_last = 1
@@ -327,16 +481,20 @@ def scan_state(
                                 nf += 1
                             if nf >= 3:
                                 total += face_bonus
-                            xm = xmask[length]
-                            w = 0
-                            while xm:
-                                if xm & np.uint64(1):
-                                    total += cross_points[w]
-                                xm >>= np.uint64(1)
-                                w += 1
+                            if n_cross > 0:
+                                xm = xmask[length]
+                                wc = 0
+                                while xm:
+                                    if xm & np.uint64(1):
+                                        total += cross_points[wc]
+                                    xm >>= np.uint64(1)
+                                    wc += 1
                             if total > floor:
+                                word_rank = 0
+                                for i in range(length):
+                                    word_rank += edge_rank[cur[i] - 1]
                                 n_pool = _pool_push(pool_i, pool_score, pool_twists, n_pool, top, total, twists, state,
-                                                    belt, (s if di == 0 else (16 - s) % 16), di, length, rank[length])
+                                                    belt, (s if di == 0 else (16 - s) % 16), di, length, word_rank)
                                 floor = _pool_floor(pool_score, n_pool, top)
                     nchild = (packed >> NCHILD_SHIFT) & 255
                     if length >= max_len or nchild == 0:
@@ -344,25 +502,22 @@ def scan_state(
                     kq = q_kind[s + length]
                     first = np.int64(packed >> FIRST_SHIFT)
                     j = length
-                    hi = first + np.int64(nchild)
                     if kq == K_LETTER:
-                        cur[j] = hi
-                        end[j] = hi
                         code = q_code[s + length]
-                        for e2 in range(first, hi):
-                            lab = search_edges[e2] & LETTER_MASK
-                            if lab == code:
-                                cur[j] = e2
-                                end[j] = e2 + 1
-                                break
-                            if lab > code:
-                                break
+                        m = graph[e, 1]
+                        if code >= 0 and (m >> np.uint64(code)) & np.uint64(1):
+                            e2 = first + _popcount(m & ((np.uint64(1) << np.uint64(code)) - np.uint64(1)))
+                            cur[j] = e2
+                            end[j] = e2 + 1
+                        else:
+                            cur[j] = 0
+                            end[j] = 0
                     elif kq == K_WILD or wild_mode:
                         cur[j] = first
-                        end[j] = hi
+                        end[j] = first + np.int64(nchild)
                     else:
-                        cur[j] = hi
-                        end[j] = hi
+                        cur[j] = 0
+                        end[j] = 0
     return n_pool
 
 
@@ -390,39 +545,77 @@ def _insert(table, h):
 
 
 @njit(cache=True)
+def _belt_tables(belt_cells, cell_face, twist_changed):
+    """Peg-independent tables: reading order, face-change counts, changed positions per twist.
+
+    ``seq_pos[di, k]``: belt position of sequence index ``k`` read from start 0 in direction ``di``.
+    ``face_runs[belt, di, k]`` (k < SEQ): face changes among indices 1..k; ``[SEQ + k]``: the face.
+    ``chg_seq[t, belt, di, k]``: the twist ``t`` changed that cell; ``nxt_chg_seq``: the next such
+    index from ``k`` (``NONE`` if none). Row ``t = 36`` is the unrestricted scan (all changed).
+    """
+    seq_pos = np.zeros((2, SEQ), np.int64)
+    for k in range(SEQ):
+        seq_pos[0, k] = k % 16
+        seq_pos[1, k] = (SEQ - k) % 16
+    face_runs = np.zeros((12, 2, 2 * SEQ), np.int64)
+    chg_seq = np.zeros((37, 12, 2, SEQ), np.int64)
+    nxt_chg_seq = np.zeros((37, 12, 2, SEQ), np.int64)
+    for b in range(12):
+        for di in range(2):
+            for k in range(SEQ):
+                face_runs[b, di, SEQ + k] = cell_face[belt_cells[b, seq_pos[di, k]]]
+                if k > 0:
+                    changed = face_runs[b, di, SEQ + k] != face_runs[b, di, SEQ + k - 1]
+                    face_runs[b, di, k] = face_runs[b, di, k - 1] + (1 if changed else 0)
+            for t in range(37):
+                nc = NONE
+                for k in range(SEQ - 1, -1, -1):
+                    if t == 36 or twist_changed[t, belt_cells[b, seq_pos[di, k]]]:
+                        chg_seq[t, b, di, k] = 1
+                        nc = k
+                    nxt_chg_seq[t, b, di, k] = nc
+    return seq_pos, face_runs, chg_seq, nxt_chg_seq
+
+
+@njit(cache=True)
 def best_words_search(
     depth, top, max_states,
-    peg_code, peg_kind, peg_value, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, twist_axis, twist_layer,
-    search_edges, edge_rank, root_hi,
+    peg_code, peg_kind, peg_value, peg_tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, twist_axis,
+    twist_layer, graph, edge_rank, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, face_bonus, max_value,
     cross_cells, cross_belt, cross_points, allow_restrict, zobrist,
 ):
     """Breadth-first twist search to ``depth`` with a belt scan per new state.
 
+    ``trigram``: flat bool table ``[(a * tri_stride + b) * tri_stride + c]`` over letter codes,
+    ``WILD = tri_stride - 2`` and ``BLOCK = tri_stride - 1``; ``graph`` from :func:`walk_graph`.
     Returns (pool_i[n, 6] = state, belt, start, dir, length, rank; pool_score; pool_twists;
     parent[n_states]; via[n_states] (twist that reached the state, -1 for the root); n_states;
     complete (False if ``max_states`` stopped the search)).
     """
     pool_i = np.zeros((top, 6), np.int64)
-    scratch = np.zeros((2, 40), np.uint64)
-    iscratch = np.zeros((25, 40), np.int64)
+    w = np.zeros((N_ROWS, SEQ + 8), np.int64)
+    q_cross = np.zeros(SEQ + 8, np.uint64)
+    xmask = np.zeros(SEQ + 8, np.uint64)
     for k in range(9):
-        iscratch[23, k] = 1 << k
-        iscratch[24, k] = 3 ** k
+        w[R_POW2, k] = 1 << k
+        w[R_POW3, k] = 3 ** k
+    seq_pos, face_runs, chg_seq, nxt_chg_seq = _belt_tables(belt_cells, cell_face, twist_changed)
     root_edge = np.full(64, -1, np.int64)  # root edge of each letter code (the first step of every walk)
     for e in range(root_hi):
-        root_edge[np.int64(search_edges[e] & LETTER_MASK)] = e
+        root_edge[np.int64(graph[e, 0] & LETTER_MASK)] = e
     len_bonus_max = np.zeros(17, np.int64)
     for k in range(1, 17):
         len_bonus_max[k] = max(len_bonus_max[k - 1], len_bonus[k])
     cross_total = np.int64(0)
-    for w in range(cross_points.shape[0]):
-        cross_total += cross_points[w]
+    for wc in range(cross_points.shape[0]):
+        cross_total += cross_points[wc]
     pool_score = np.zeros(top, np.int64)
     pool_twists = np.zeros(top, np.int64)
     n_pool = 0
     cap = 1024
     origins = np.empty((cap, 96), np.uint8)
+    hashes = np.empty(cap, np.uint64)
     parent = np.empty(cap, np.int32)
     via = np.empty(cap, np.int8)
     for c in range(96):
@@ -431,26 +624,34 @@ def best_words_search(
     via[0] = -1
     n_states = 1
     table = np.zeros(1 << 12, np.uint64)
-    h0 = _hash(origins[0], zobrist)
-    _insert(table, h0 | np.uint64(1))
+    hashes[0] = _hash(origins[0], zobrist)
+    _insert(table, hashes[0] | np.uint64(1))
     n_cross = cross_cells.shape[0]
     cross_mask_cell = np.zeros(96, np.uint64)
     belt_of_cross = np.zeros(12, np.uint64)
-    for w in range(n_cross):
-        belt_of_cross[cross_belt[w]] |= np.uint64(1) << np.uint64(w)
+    for wc in range(n_cross):
+        belt_of_cross[cross_belt[wc]] |= np.uint64(1) << np.uint64(wc)
     restrict = allow_restrict and n_cross == 0
     complete = True
-    for w in range(n_cross):
+    # cells each twist moves (for the incremental hash)
+    moved = np.zeros((36, 96), np.int64)
+    n_moved = np.zeros(36, np.int64)
+    for t in range(36):
+        for c in range(96):
+            if twist_changed[t, c]:
+                moved[t, n_moved[t]] = c
+                n_moved[t] += 1
+    for wc in range(n_cross):
         for k in range(cross_cells.shape[1]):
-            c = cross_cells[w, k]
+            c = cross_cells[wc, k]
             if c >= 0:
-                cross_mask_cell[c] |= np.uint64(1) << np.uint64(w)
+                cross_mask_cell[c] |= np.uint64(1) << np.uint64(wc)
     if not require_new:
-        n_pool = scan_state(origins[0], 0, 0, 0, False, peg_code, peg_kind, peg_value, cell_face, belt_cells,
-                            twist_changed, twist_belts, search_edges, edge_rank, root_hi, min_len, max_len, both_dirs,
-                            wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value, cross_mask_cell,
-                            cross_points, belt_of_cross, cross_total, pool_i, pool_score, pool_twists, n_pool, top,
-                            scratch, iscratch, root_edge)
+        n_pool = scan_state(origins[0], 0, 0, -1, False, peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts,
+                            seq_pos, face_runs, chg_seq, nxt_chg_seq, graph, edge_rank, root_edge,
+                            root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,
+                            len_bonus_max, face_bonus, max_value, cross_mask_cell, cross_points, belt_of_cross, n_cross,
+                            cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
     level_lo = 0
     level_hi = 1
     child = np.empty(96, np.uint8)
@@ -460,16 +661,19 @@ def best_words_search(
             for t in range(36):
                 if prev >= 0 and twist_axis[t] == twist_axis[prev] and twist_layer[t] <= twist_layer[prev]:
                     continue
-                for c in range(96):
-                    child[c] = origins[si, twist_perm[t, c]]
-                h = _hash(child, zobrist) | np.uint64(1)
+                h = hashes[si]
+                for m in range(n_moved[t]):
+                    c = moved[t, m]
+                    o = origins[si, twist_perm[t, c]]
+                    child[c] = o
+                    h ^= zobrist[c, origins[si, c]] ^ zobrist[c, o]
                 if 2 * (n_states + 1) > table.shape[0]:
                     bigger = np.zeros(table.shape[0] * 2, np.uint64)
                     for v in table:
                         if v != 0:
                             _insert(bigger, v)
                     table = bigger
-                if not _insert(table, h):
+                if not _insert(table, h | np.uint64(1)):
                     continue
                 if n_states >= max_states:
                     complete = False
@@ -479,36 +683,46 @@ def best_words_search(
                     o2 = np.empty((cap, 96), np.uint8)
                     o2[:n_states] = origins[:n_states]
                     origins = o2
+                    h2 = np.empty(cap, np.uint64)
+                    h2[:n_states] = hashes[:n_states]
+                    hashes = h2
                     p2 = np.empty(cap, np.int32)
                     p2[:n_states] = parent[:n_states]
                     parent = p2
                     v2 = np.empty(cap, np.int8)
                     v2[:n_states] = via[:n_states]
                     via = v2
-                origins[n_states] = child
+                for c in range(96):
+                    origins[n_states, c] = origins[si, c]
+                for m in range(n_moved[t]):
+                    c = moved[t, m]
+                    origins[n_states, c] = child[c]
+                hashes[n_states] = h
                 parent[n_states] = si
                 via[n_states] = t
+                state_origin = origins[n_states]
                 # crossing words intact in this state (none of their cells holds a moved peg)
                 if n_cross > 0:
                     for c in range(96):
                         cross_mask_cell[c] = 0
-                for w in range(n_cross):
+                for wc in range(n_cross):
                     intact = True
                     for k in range(cross_cells.shape[1]):
-                        c = cross_cells[w, k]
-                        if c >= 0 and child[c] != c:
+                        c = cross_cells[wc, k]
+                        if c >= 0 and state_origin[c] != c:
                             intact = False
                             break
                     if intact:
                         for k in range(cross_cells.shape[1]):
-                            c = cross_cells[w, k]
+                            c = cross_cells[wc, k]
                             if c >= 0:
-                                cross_mask_cell[c] |= np.uint64(1) << np.uint64(w)
-                n_pool = scan_state(child, d, n_states, t, restrict, peg_code, peg_kind, peg_value, cell_face,
-                                    belt_cells, twist_changed, twist_belts, search_edges, edge_rank, root_hi, min_len,
-                                    max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
-                                    cross_mask_cell, cross_points, belt_of_cross, cross_total, pool_i, pool_score,
-                                    pool_twists, n_pool, top, scratch, iscratch, root_edge)
+                                cross_mask_cell[c] |= np.uint64(1) << np.uint64(wc)
+                n_pool = scan_state(state_origin, d, n_states, t, restrict, peg_code, peg_kind, peg_value, peg_tri,
+                                    belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq, graph,
+                                    edge_rank, root_edge, root_hi, trigram, tri_stride, min_len, max_len,
+                                    both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
+                                    cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
+                                    pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
                 n_states += 1
             if not complete:
                 break

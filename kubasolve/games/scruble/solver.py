@@ -7,6 +7,7 @@ that reaches the word), the letter cells, the premium cells used and the score b
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -16,7 +17,7 @@ import numpy as np
 
 from kubasolve.errors import LimitError, PositionError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, cell_name, format_twists, geometry
-from kubasolve.games.scruble.pegs import LETTER, PegSet
+from kubasolve.games.scruble.pegs import LETTER, WILDCARD, PegSet
 from kubasolve.games.scruble.position import (
     Breakdown,
     Cube,
@@ -85,10 +86,48 @@ def _zobrist() -> np.ndarray:
 
 
 @cache
-def _twist_axes() -> tuple[np.ndarray, np.ndarray]:
+def _geometry_arrays() -> tuple[np.ndarray, ...]:
+    """The cube tables in the kernel's types: cell faces, belt cells, twist permutations, twist
+    changed cells, twist changed belts, twist axis and layer index on its axis."""
+    g = geometry()
     axis = np.array([Twist.from_index(t).axis for t in range(N_TWISTS)], np.int64)
     layer = np.array([Twist.from_index(t).layer % 4 for t in range(N_TWISTS)], np.int64)
-    return axis, layer
+    return (g.cell_face.astype(np.int64), g.belt_cells.astype(np.int64), g.twist_perm.astype(np.int64),
+            np.ascontiguousarray(g.twist_changed), np.ascontiguousarray(g.twist_belts), axis, layer)
+
+
+_LEXICON_TABLES: weakref.WeakKeyDictionary[Lexicon, tuple[np.ndarray, np.ndarray, int]] = weakref.WeakKeyDictionary()
+
+
+def lexicon_tables(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, int]:
+    """The solver's per-lexicon tables, built once per lexicon (~10 ms on English) and kept in memory.
+
+    ``graph``: the search graph with each edge's target letter set beside it (O(1) child lookup);
+    ``trigram``: flat table over letter codes plus ``WILD`` (any letter) and ``BLOCK`` (no letter)
+    of the bits: three consecutive letters of some word (1), its first three (2), its last three
+    (4); ``stride`` = letters + 2.
+    """
+    hit = _LEXICON_TABLES.get(lexicon)
+    if hit is not None:
+        return hit
+    from kubasolve.kernels.belt_scan import walk_graph, word_trigrams
+
+    arr = lexicon.compiled
+    n = len(lexicon.alphabet)
+    graph = walk_graph(np.asarray(arr.search_edges).view(np.ndarray))
+    tri = word_trigrams(np.asarray(arr.first_edge).view(np.ndarray), np.asarray(arr.edges).view(np.ndarray),
+                        np.asarray(arr.node_word).view(np.ndarray), n)
+    # expand[sym, letter]: which letters a trigram symbol stands for (a letter, WILD = all, BLOCK = none)
+    expand = np.zeros((n + 2, n), np.int64)
+    expand[np.arange(n), np.arange(n)] = 1
+    expand[n] = 1
+    table = np.zeros((n + 2,) * 3, np.uint8)
+    for bit in (1, 2, 4):
+        has = ((tri & bit) > 0).astype(np.int64)
+        table |= (np.einsum("ax,by,cz,xyz->abc", expand, expand, expand, has, optimize=True) > 0).astype(np.uint8) * bit
+    out = (graph, np.ascontiguousarray(table.reshape(-1)), n + 2)
+    _LEXICON_TABLES[lexicon] = out
+    return out
 
 
 def peg_arrays(cube: Cube, lexicon: Lexicon, pegs: PegSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -135,16 +174,19 @@ def search(
         raise LimitError(f"depth must be an integer from 0 to {MAX_DEPTH} (depth 4 expands about a million states)")
     if not isinstance(top, int) or isinstance(top, bool) or not 1 <= top <= MAX_TOP:
         raise LimitError(f"top must be an integer from 1 to {MAX_TOP}")
-    g = geometry()
     code, kind, value = peg_arrays(cube, lexicon, rules.pegs)
-    axis, layer = _twist_axes()
+    wild = rules.premium_mode == "wild"
+    graph, trigram, stride = lexicon_tables(lexicon)
+    tri = np.where(code >= 0, code, stride - 1)  # a letter's code; letters the lexicon lacks block
+    tri[code == 63] = stride - 1
+    tri[(kind != LETTER) & ((kind == WILDCARD) | wild)] = stride - 2
+    cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer = _geometry_arrays()
     arr = lexicon.compiled
     cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
     pool_i, pool_score, _pool_twists, parent, via, n_states, complete = best_words_search(
         depth, top, max_states,
-        code, kind, value, g.cell_face.astype(np.int64), g.belt_cells.astype(np.int64), g.twist_perm.astype(np.int64),
-        g.twist_changed, g.twist_belts, axis, layer,
-        arr.search_edges, arr.edge_rank, int(arr.first_edge[1]),
+        code, kind, value, tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer,
+        graph, arr.edge_rank, int(arr.first_edge[1]), trigram, stride,
         rules.min_length, rules.max_length, rules.directions == "both", rules.premium_mode == "wild",
         rules.require_new_letter, np.array(rules.length_bonus_table(), np.int64), rules.three_face_bonus,
         max(rules.pegs.values.values(), default=0),
