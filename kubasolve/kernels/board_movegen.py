@@ -25,9 +25,10 @@ Per position the kernel does:
    total; a bingo adds the bonus when the whole (full) rack is played.
 4. **One-tile moves** that form words in both directions are kept only in the across pass.
 
-Child lookup is O(1): a node's children are contiguous, sorted by symbol, and ``g[e, 1]`` holds
-their symbol set, so the child for ``x`` is ``first + popcount(mask & ((1 << x) - 1))``; the edge
-word ``g[e, 0]`` and the mask share a cache line (``kubasolve/kernels/gaddag_build.py``).
+Child lookup is O(1): a node's children are contiguous, sorted by symbol, and the node's one
+64-bit word ``g[e]`` holds their symbol set (bits 0-31), so the child for ``x`` is
+``first + popcount(mask & ((1 << x) - 1))`` with ``first = g[e] >> 33``; bit 32 says the path
+accepts (``kubasolve/kernels/gaddag_build.py``).
 
 Outputs go into fixed-capacity arrays (no allocation in the walk); the count is exact even when the
 capacity is exceeded (the caller then retries with a larger buffer). In best-move mode nothing is
@@ -43,9 +44,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ACCEPT_BIT = 6
-NCHILD_SHIFT = 8
-FIRST_SHIFT = 32
+CHILD_MASK = 0xFFFFFFFF  # bits 0-31 of a node word: the symbols of its children
+ACCEPT_BIT = 32
+FIRST_SHIFT = 33
 BLANK_FLAG = 64
 
 # rows of the per-line table ``lin``
@@ -71,10 +72,10 @@ def _popcount(x):
 @njit(cache=True, inline="always")
 def _child(g, e, x):
     """Edge entering the child of node ``e`` by symbol ``x``, or -1."""
-    m = g[e, 1]
+    m = (g[e] & CHILD_MASK)
     if ((m >> x) & 1) == 0:
         return -1
-    return (g[e, 0] >> FIRST_SHIFT) + _popcount(m & ((np.int64(1) << x) - 1))
+    return (g[e] >> FIRST_SHIFT) + _popcount(m & ((np.int64(1) << x) - 1))
 
 
 @njit(cache=True)
@@ -120,8 +121,8 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                 if e >= 0:
                     e = _child(g, e, sep)
                 if e >= 0:
-                    cm = g[e, 1]
-                    first = g[e, 0] >> FIRST_SHIFT
+                    cm = (g[e] & CHILD_MASK)
+                    first = g[e] >> FIRST_SHIFT
                     todo = cm & letter_filter
                     while todo != 0:
                         x = _ctz(todo)
@@ -131,7 +132,7 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                         while q <= hi and c >= 0:
                             c = _child(g, c, letters[lines[k, q]])
                             q += 1
-                        if c >= 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
+                        if c >= 0 and (g[c] >> ACCEPT_BIT) & 1:
                             m |= np.int64(1) << x
             else:
                 e = 0
@@ -140,13 +141,13 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                     e = _child(g, e, letters[lines[k, q]])
                     q -= 1
                 if e >= 0:
-                    cm = g[e, 1]
-                    first = g[e, 0] >> FIRST_SHIFT
+                    cm = (g[e] & CHILD_MASK)
+                    first = g[e] >> FIRST_SHIFT
                     todo = cm & letter_filter
                     while todo != 0:
                         x = _ctz(todo)
                         todo &= todo - 1
-                        if (g[first + _popcount(cm & ((np.int64(1) << x) - 1)), 0] >> ACCEPT_BIT) & 1:
+                        if (g[first + _popcount(cm & ((np.int64(1) << x) - 1))] >> ACCEPT_BIT) & 1:
                             m |= np.int64(1) << x
             xmask[cell, d] = m
     return xmask, xscore
@@ -230,10 +231,10 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                 ok = True
                 while True:
                     t = lin[L_LETTER, pos]
-                    if ((g[c, 1] >> t) & 1) == 0:
+                    if (((g[c] & CHILD_MASK) >> t) & 1) == 0:
                         ok = False
                         break
-                    c = (g[c, 0] >> FIRST_SHIFT) + _popcount(g[c, 1] & ((np.int64(1) << t) - 1))
+                    c = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << t) - 1))
                     msum += lin[L_VALUE, pos]
                     word[pos] = -1
                     if pos == limit or lin[L_LETTER, pos + step] < 0:
@@ -268,7 +269,7 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
                     depth -= 1
                     continue
                 fr[i, F_CODE] = code
-                c = (g[e, 0] >> FIRST_SHIFT) + _popcount(g[e, 1] & ((np.int64(1) << x) - 1))
+                c = (g[e] >> FIRST_SHIFT) + _popcount((g[e] & CHILD_MASK) & ((np.int64(1) << x) - 1))
                 wm = lin[L_WMULT, pos]
                 xs = lin[L_XSCORE, pos]
                 if code & 1:
@@ -292,7 +293,7 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
             fr[i, F_NXSUM] = xsum
             fr[i, F_NNPLACED] = npl
             fr[i, F_STAGE] = 1
-            if npl > 0 and (g[c, 0] >> ACCEPT_BIT) & 1:
+            if npl > 0 and (g[c] >> ACCEPT_BIT) & 1:
                 if fr[i, F_PHASE] == 0:
                     if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
                         sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
@@ -307,8 +308,8 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
         c = fr[i, F_CHILD]
         if stage == 1:
             fr[i, F_STAGE] = 2
-            if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and (g[c, 1] >> nl) & 1:
-                s = (g[c, 0] >> FIRST_SHIFT) + _popcount(g[c, 1] & ((np.int64(1) << nl) - 1))
+            if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and ((g[c] & CHILD_MASK) >> nl) & 1:
+                s = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << nl) - 1))
                 new_depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
                                   g, lin, rack, ctx, bound, fr, best_mode)
                 if new_depth != depth:
@@ -328,7 +329,7 @@ def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_m
 def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack, ctx, bound, fr, best_mode):
     """Push the frame filling square ``pos`` from node ``e`` when it has any choice; the new depth."""
     nl = ctx[C_NL]
-    m = g[e, 1]
+    m = (g[e] & CHILD_MASK)
     letter = lin[L_LETTER, pos]
     if letter >= 0:
         if ((m >> letter) & 1) == 0:
@@ -803,22 +804,21 @@ def word_multisets(g, n_letters, keys, min_len, max_len, n_words):
     table = np.zeros(np.int64(1) << bits, np.int64)
     mask = table.shape[0] - 1
     st_e = np.zeros(max_len + 2, np.int64)
-    st_i = np.zeros(max_len + 2, np.int64)
+    st_todo = np.zeros(max_len + 2, np.int64)  # children not visited yet (symbol set)
     st_h = np.zeros(max_len + 2, np.int64)
+    st_todo[0] = g[0] & CHILD_MASK & ((np.int64(1) << n_letters) - 1)
     depth = 0
     while depth >= 0:
         e = st_e[depth]
-        i = st_i[depth]
-        if depth >= max_len or i >= ((g[e, 0] >> NCHILD_SHIFT) & 255):
+        todo = st_todo[depth]
+        if depth >= max_len or todo == 0:
             depth -= 1
             continue
-        st_i[depth] = i + 1
-        c = (g[e, 0] >> FIRST_SHIFT) + i
-        sym = g[c, 0] & 63
-        if sym >= n_letters:
-            continue
+        sym = _ctz(todo)
+        st_todo[depth] = todo & (todo - 1)
+        c = (g[e] >> FIRST_SHIFT) + _popcount(g[e] & CHILD_MASK & ((np.int64(1) << sym) - 1))
         h = st_h[depth] + keys[sym]
-        if depth + 1 >= min_len and (g[c, 0] >> ACCEPT_BIT) & 1:
+        if depth + 1 >= min_len and (g[c] >> ACCEPT_BIT) & 1:
             key = h if h != 0 else np.int64(1)
             j = key & mask
             while table[j] != 0 and table[j] != key:
@@ -826,7 +826,7 @@ def word_multisets(g, n_letters, keys, min_len, max_len, n_words):
             table[j] = key
         depth += 1
         st_e[depth] = c
-        st_i[depth] = 0
+        st_todo[depth] = g[c] & CHILD_MASK & ((np.int64(1) << n_letters) - 1)
         st_h[depth] = h
     return table
 

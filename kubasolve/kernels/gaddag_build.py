@@ -16,13 +16,14 @@ Steps (all here, in numba):
    equality checked on the stored edge lists). The result is the minimal automaton (a DAG).
 4. ``layout_edges``: the classes laid out breadth-first from the root into the final arrays.
 
-Final layout (``lexicon/board_graph.py`` documents it too): ``nodes`` int64[n_edges, 2]; a node is
-named by the index of the edge that enters it; edge 0 is a pseudo-edge entering the root.
-``nodes[e, 0]`` packs bits 0-5 the symbol, bit 6 "accepts" (the path through this edge spells a
-complete GADDAG string), bits 8-15 the number of children of the target node, bits 32-62 the index
-of the target's first child edge. ``nodes[e, 1]`` is the set of symbols of the target's children
-(bit = symbol code), so the child with symbol ``x`` is ``first + popcount(mask & ((1 << x) - 1))``:
-O(1), no scan, and both words of a step share a cache line.
+Final layout (``lexicon/board_graph.py`` documents it too): ``nodes`` int64[n_edges], one word an
+edge; a node is named by the index of the edge that enters it; edge 0 is a pseudo-edge entering the
+root. ``nodes[e]`` packs bits 0-31 the set of symbols of the target's children (bit = symbol code;
+at most 31 letters and the separator), bit 32 "accepts" (the path through this edge spells a
+complete GADDAG string) and bits 33-63 the index of the target's first child edge, so the child
+with symbol ``x`` is ``first + popcount(mask & ((1 << x) - 1))``: O(1), no scan, one load a step.
+An edge's own symbol is not stored (its parent's mask names it). 8 bytes an edge, half the
+former two-word layout.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from numba import njit
 
 SYMBOL_BITS = 6
 SYMBOLS_PER_KEY = 10
-ACCEPT_BIT = 6
-NCHILD_SHIFT = 8
-FIRST_SHIFT = 32
+CHILD_MASK_BITS = 32
+ACCEPT_BIT = 32
+FIRST_SHIFT = 33
 
 
 @njit(cache=True)
@@ -194,12 +195,10 @@ def minimise(parent, label, terminal):
 
 @njit(cache=True)
 def layout_edges(root_cls, c_term, c_first, c_count, slot_sym, slot_cls):
-    """Final ``nodes[e] = (edge word, child mask)``: classes placed breadth-first from the root,
-    children contiguous; the two words of an edge side by side (one cache line per step)."""
+    """Final ``nodes[e]``, one 64-bit word per edge: the symbol set of the target's children (bits
+    0-31), accepts (bit 32), the index of its first child edge (bits 33-63); classes placed
+    breadth-first from the root, children contiguous and sorted by symbol."""
     n_cls = c_term.shape[0]
-    n_edges = 1 + slot_sym.shape[0]
-    edges = np.zeros(n_edges, np.int64)
-    masks = np.zeros(n_edges, np.int64)
     placed_at = np.full(n_cls, -1, np.int64)  # index of the class's first child edge
     queue = np.empty(n_cls, np.int32)
     head = 0
@@ -219,32 +218,24 @@ def layout_edges(root_cls, c_term, c_first, c_count, slot_sym, slot_cls):
                 next_free += c_count[child]
                 queue[tail] = child
                 tail += 1
-    # fill edges: edge 0 enters the root
+    # one word per edge: the target's child symbols (bits 0-31), accepts (bit 32), first child (33-)
+    nodes = np.zeros(next_free, np.int64)
     for k in range(n_cls):
         if placed_at[k] < 0:
             continue
         base = placed_at[k]
         for j in range(c_count[k]):
             child = slot_cls[c_first[k] + j]
-            e = base + j
-            sym = np.int64(slot_sym[c_first[k] + j])
-            word = sym
+            word = np.int64(0)
+            for jj in range(c_count[child]):
+                word |= np.int64(1) << slot_sym[c_first[child] + jj]
             if c_term[child]:
                 word |= np.int64(1) << ACCEPT_BIT
-            word |= np.int64(c_count[child]) << NCHILD_SHIFT
             if c_count[child] > 0:
                 word |= placed_at[child] << FIRST_SHIFT
-            edges[e] = word
-    edges[0] = (np.int64(c_count[root_cls]) << NCHILD_SHIFT) | (placed_at[root_cls] << FIRST_SHIFT)
-    for e in range(next_free):
-        word = edges[e]
-        nc = (word >> NCHILD_SHIFT) & 255
-        first = word >> FIRST_SHIFT
-        m = np.int64(0)
-        for j in range(nc):
-            m |= np.int64(1) << (edges[first + j] & 63)
-        masks[e] = m
-    nodes = np.empty((next_free, 2), np.int64)
-    nodes[:, 0] = edges[:next_free]
-    nodes[:, 1] = masks[:next_free]
+            nodes[base + j] = word
+    root = np.int64(0)
+    for jj in range(c_count[root_cls]):
+        root |= np.int64(1) << slot_sym[c_first[root_cls] + jj]
+    nodes[0] = root | (placed_at[root_cls] << FIRST_SHIFT)
     return nodes

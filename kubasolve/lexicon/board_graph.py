@@ -1,9 +1,9 @@
 """The board move generator's lexicon graph: a minimised GADDAG in one flat array, cached mmapped.
 
 Built from any :class:`~kubasolve.lexicon.Lexicon` (words of length 2..``max_len``) by
-``kubasolve/kernels/gaddag_build.py``, which documents the layout: ``nodes`` int64[n, 2], per edge
-(symbol, accepts bit, child count, first child edge) and the symbol set of the target's children; a
-node is named by the edge entering it, edge 0 enters the root; symbol ``n_letters`` is the separator.
+``kubasolve/kernels/gaddag_build.py``, which documents the layout: ``nodes`` int64[n], one word per
+edge (the symbol set of the target's children, an accepts bit, the first child edge); a node is
+named by the edge entering it, edge 0 enters the root; symbol ``n_letters`` is the separator.
 
 The arrays are saved next to the lexicon's compiled cache (``board_graph-v<F>-len<N>/``), written
 to a temporary folder and renamed into place, and checked on load (format, lexicon key, sizes,
@@ -33,11 +33,13 @@ from kubasolve.lexicon.lexicon import Lexicon
 
 log = logging.getLogger("kubasolve.lexicon")
 
-GRAPH_FORMAT = 3
+GRAPH_FORMAT = 4
 """Bump when the arrays change meaning; older cached graphs are then rebuilt."""
 
 ARRAYS = ("nodes", "letter_keys", "word_set")
-_SHAPES = {"nodes": 2, "letter_keys": 1, "word_set": 1}
+MAX_LETTERS = 31
+"""A node word holds the child symbol set in 32 bits: 31 letters and the separator."""
+_SHAPES = {"nodes": 1, "letter_keys": 1, "word_set": 1}
 """Number of dimensions of each cached array (all int64)."""
 
 
@@ -111,14 +113,14 @@ def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15
 
     t0 = time.perf_counter()
     n_letters = len(alphabet_letters)
-    if n_letters > 62:
-        raise LexiconError(f"the board graph supports alphabets of at most 62 letters, this one has {n_letters}")
+    if n_letters > MAX_LETTERS:
+        raise LexiconError(f"the board graph supports alphabets of at most {MAX_LETTERS} letters, this one has {n_letters}")
     kept = [w for w in words if 2 <= len(w) <= max_len]
     codes, offsets = encode_words(kept, Alphabet(alphabet_letters))
     n_key = (max_len + 1 + 9) // 10
     keys = gaddag_keys(codes, offsets, n_letters, n_key)
     if keys.shape[0] == 0:
-        nodes = np.zeros((1, 2), np.int64)
+        nodes = np.zeros(1, np.int64)
     else:
         order = np.lexsort(tuple(keys[:, k] for k in range(n_key - 1, -1, -1))).astype(np.int64)
         del_keys = keys
@@ -184,7 +186,7 @@ def _load(folder: Path, lexicon: Lexicon, max_len: int) -> BoardGraph | None:
             if path.stat().st_size != info["bytes"]:
                 raise ValueError(f"{name}.npy has the wrong size")
             arr = np.load(path, mmap_mode="r", allow_pickle=False)
-            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != _SHAPES[name] or (name == "nodes" and arr.shape[1] != 2):
+            if arr.dtype != np.int64 or list(arr.shape) != info["shape"] or arr.ndim != _SHAPES[name]:
                 raise ValueError(f"{name}.npy has the wrong shape or type")
             if _crc(arr) != info["crc32"]:
                 raise ValueError(f"{name}.npy is damaged (checksum)")
