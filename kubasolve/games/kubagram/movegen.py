@@ -110,13 +110,26 @@ class WordTable:
         return int(self.word_ids.shape[0])
 
 
-@dataclass(frozen=True)
 class _Pool:
-    fixed_counts: np.ndarray
-    flex_masks: np.ndarray
-    flex_joker: np.ndarray
-    topsum: np.ndarray
-    tiles: TilePool
+    """The field as the kernels take it; the tile pool for assignments is built on first use (a best-word
+    search alone never needs it)."""
+
+    __slots__ = ("_source", "_tiles", "fixed_counts", "flex_joker", "flex_masks", "topsum")
+
+    def __init__(self, fixed_counts: np.ndarray, flex_masks: np.ndarray, flex_joker: np.ndarray, topsum: np.ndarray,
+                 tiles: TilePool | None = None, source: tuple = ()) -> None:
+        self.fixed_counts = fixed_counts
+        self.flex_masks = flex_masks
+        self.flex_joker = flex_joker
+        self.topsum = topsum
+        self._tiles = tiles
+        self._source = source
+
+    @property
+    def tiles(self) -> TilePool:
+        if self._tiles is None:
+            self._tiles = TilePool.from_tiles(self._source)
+        return self._tiles
 
 
 class KubagramSolver:
@@ -131,6 +144,7 @@ class KubagramSolver:
         self.arrays = lexicon.compiled.in_memory()
         self.root = (0, int(self.arrays.first_edge[1]))
         self.values = np.array([rules.letter_values[c] for c in rules.alphabet], np.int64)
+        self._value_list: list[int] = self.values.tolist()
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
         self._capacity = 1024
         self._top_capacity = 64
@@ -139,23 +153,26 @@ class KubagramSolver:
     # ------------------------------------------------------------------ pools
     def _pool(self, position: KubagramPosition) -> _Pool:
         position.validate(self.rules)
-        n = len(self.rules.alphabet)
-        fixed = np.zeros(n, np.int64)
+        code = self._code
+        values = self._value_list
+        counts = [0] * len(values)
         masks, jokers, tile_values = [], [], []
         for t in position.tiles:
             if t.fixed:
-                fixed[self._code[t.letters[0]]] += 1
-                tile_values.append(int(self.values[self._code[t.letters[0]]]))
+                c = code[t.letters[0]]
+                counts[c] += 1
+                tile_values.append(values[c])
             else:
                 m = 0
-                for c in t.letters:
-                    m |= 1 << self._code[c]
+                for ch in t.letters:
+                    m |= 1 << code[ch]
                 masks.append(m)
                 jokers.append(1 if t.joker else 0)
-                tile_values.append(max(int(self.values[self._code[c]]) for c in t.letters))
+                tile_values.append(max(values[code[ch]] for ch in t.letters))
+        tile_values.sort(reverse=True)
         topsum = np.zeros(len(tile_values) + 1, np.int64)
-        topsum[1:] = np.cumsum(sorted(tile_values, reverse=True))
-        return _Pool(fixed, np.array(masks, np.int64), np.array(jokers, np.int8), topsum, TilePool.from_tiles(position.tiles))
+        topsum[1:] = np.cumsum(tile_values)
+        return _Pool(np.array(counts, np.int64), np.array(masks, np.int64), np.array(jokers, np.int8), topsum, source=position.tiles)
 
     def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None) -> WordTable:
         from kubasolve.kernels.word_search import rank_results, search_words_limited
