@@ -1,7 +1,9 @@
 """Kubagram game benchmarks (pytest-benchmark): the scenarios of ``kubasolve bench kubagram-game``.
 
 Run: ``pytest benchmarks/test_bench_kubagram_game.py --benchmark-enable`` or
-``python benchmarks/test_bench_kubagram_game.py`` (prints medians, targets and the 2-worker speed-up).
+``python benchmarks/test_bench_kubagram_game.py`` (prints medians, targets and the 2-worker speed-up);
+``python benchmarks/test_bench_kubagram_game.py --moves 10`` (per-move times of the search AI and the planner over 10
+whole games: median, 90th percentile, slowest).
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ def test_bench_kubagram_game(benchmark, scenario) -> None:  # type: ignore[no-un
 
 
 if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--moves":
+        from kubasolve.bench.kubagram_game_scenarios import move_times
+
+        for ai, t in move_times(games=int(sys.argv[2])).items():
+            print(f"{ai:8} per move: median {t['median_ms']:8.1f} ms  p90 {t['p90_ms']:8.1f} ms  "
+                  f"max {t['max_ms']:8.1f} ms  moves {t['moves']:.0f}")
+        sys.exit(0)
     from kubasolve.bench.runner import run_scenarios
 
     for r in run_scenarios(SCENARIOS, min_time_s=2.0):

@@ -12,6 +12,12 @@ words found by the solver, so they never claim a non-word.
   next players will get, so this sees what the next player could claim from the cube put down); from
   ``endgame_cubes`` cubes left, an exact max^n search over every take/skip choice to the end of the game (skip
   timing, who gets the last cube and its 2-letter words, the field left to the last player).
+* :class:`SearchPolicy` - alpha-beta over whole turns of every player (iterative deepening up to ``max_plies``
+  turns, greedy rollouts to ``horizon`` turns at the leaves) within a node or time budget; the planner's exact
+  endgame search from ``endgame_cubes`` cubes left.
+
+Budgets: the planner and the search AI take ``max_nodes`` (simulated turns, deterministic) and ``movetime_ms``;
+greedy is one exact solve per take option and random a few solver calls, so neither needs one.
 """
 
 from __future__ import annotations
@@ -193,21 +199,44 @@ class PlannerPolicy:
     """Exact search once at most this many cubes are left (0: never)."""
     endgame_nodes: int = 400
     """Node budget of the exact search; beyond it the planner falls back to rollouts."""
+    max_nodes: int | None = None
+    """Budget of simulated turns per move (None: unbounded). Candidates are valued in order (the first take option
+    with greedy claims first); once the rollouts have used the budget the best candidate valued so far is played.
+    The exact endgame search counts towards it too."""
+    movetime_ms: float | None = None
+    """Wall-time budget per move in milliseconds, checked like ``max_nodes`` (None: unbounded)."""
     name: str = "planner"
 
     def __post_init__(self) -> None:
         if self.depth < 1:
             raise RulesError("planner depth must be at least 1")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise RulesError("max_nodes must be at least 1")
+        if self.movetime_ms is not None and self.movetime_ms <= 0:
+            raise RulesError("movetime_ms must be positive")
         self.greedy = GreedyPolicy()
+        self.nodes = 0
+        """Simulated turns of the last move (rollout turns and exact endgame nodes)."""
         self._nodes = 0
         self._deadline: float | None = None
         """perf_counter() time after which the exact endgame search gives up (set by SearchPolicy)."""
 
     # -------------------------------------------------------------- main
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
-        """The planned turn."""
+        """The planned turn (within ``max_nodes`` / ``movetime_ms`` when given)."""
+        self.nodes = 0
+        budgeted = self.max_nodes is not None or self.movetime_ms is not None
+        if budgeted:
+            self._deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
         if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
-            exact = self._endgame_turn(referee, state)
+            full = self.endgame_nodes
+            if self.max_nodes is not None:
+                self.endgame_nodes = min(full, self.max_nodes)
+            try:
+                exact = self._endgame_turn(referee, state)
+            finally:
+                self.nodes += min(self._nodes, self.endgame_nodes)
+                self.endgame_nodes = full
             if exact is not None:
                 return exact
         me = state.current
@@ -215,6 +244,8 @@ class PlannerPolicy:
         rank = 0
         for option in _options(referee, state):
             for variant in self._variants(referee, state, option):
+                if best is not None and budgeted and self._out_of_budget():
+                    return best[2]
                 s, actions = finish_turn(referee, state, option, variant)
                 value = self._rollout(referee, s, me, self.depth - 1)
                 rank += 1
@@ -223,6 +254,11 @@ class PlannerPolicy:
                     best = (key, rank, actions)
         assert best is not None
         return best[2]
+
+    def _out_of_budget(self) -> bool:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        return self._deadline is not None and time.perf_counter() >= self._deadline
 
     def _variants(self, referee: Referee, state: GameState, option: Action | None) -> list[str | Claim]:
         """Claim variants worth trying after ``option``: greedy, a few other first words, and claiming nothing."""
@@ -250,6 +286,7 @@ class PlannerPolicy:
         for _ in range(turns):
             if s.over:
                 break
+            self.nodes += 1
             for a in self.greedy.turn(referee, s):
                 s = referee.apply(s, a)
         return _swing(s, me)
@@ -289,120 +326,179 @@ class _Budget(Exception):
     """The exact endgame search ran out of nodes."""
 
 
+class _OutOfBudget(Exception):
+    """The search AI used up its node or time budget."""
+
+
+_INF = 10**9
+
+
 @dataclass
 class SearchPolicy:
-    """Paranoid two-level search: my candidate turns against the next player's candidate replies, greedy rollouts
-    at the leaves, the exact max^n search in the endgame.
+    """Alpha-beta search over whole turns (2 players: minimax of the score difference; more: paranoid), greedy
+    rollouts at the leaves, iterative deepening within a node/time budget, the exact max^n search in the endgame.
 
-    Every candidate turn (take/skip/letter choice x claim variant, as the planner) first gets the planner's value:
-    a greedy rollout of the next ``depth - 1`` turns. The next player's reply is then searched too: each of their
-    candidate turns (their take options x claim variants: greedy, other first words, claiming nothing) followed by
-    a greedy rollout of ``depth - 2`` turns; the candidate's value is the worst of these for me (paranoid: with two
-    players, exactly the reply that is best for them). The greedy reply is one of the replies, so the searched value
-    never exceeds the planner value; candidates are searched in planner-value order and one whose planner value
-    cannot beat the best searched value is cut, as is a reply list once one reply is bad enough (alpha-beta cuts,
-    exact for this two-level tree). The search stops at the budget (``max_nodes`` simulated turns, and
-    ``movetime_ms`` wall time when given) and plays the best fully searched candidate.
+    A node is a whole turn: a take/skip/letter choice x a claim variant (greedy claims, another first word,
+    claiming nothing), as the planner's candidates. A line of ``plies`` searched turns is completed by greedy turns up
+    to ``horizon`` turns and valued by my score minus the best other score. Iteration 1 is the planner (every
+    candidate rolled out ``horizon - 1`` turns); iteration ``d`` searches ``d`` turns (each player's choices, the
+    others minimising my value) and rolls out ``horizon - d`` greedy turns, up to ``max_plies``. The root candidates
+    are searched best-first by the previous iteration, so an iteration cut by the budget still improves the move when
+    a later candidate beats the previous best.
     """
 
-    depth: int = 6
-    """Turns simulated per candidate, the own turn included (as the planner's depth)."""
+    horizon: int = 8
+    """Turns looked at per line, the own turn included (searched turns + greedy rollout turns)."""
+    max_plies: int = 6
+    """Deepest iteration: turns searched with every player's choices (at most ``horizon``)."""
     alternatives: int = 2
     """Other first words tried besides the greedy claim, for the own turn."""
-    reply_alternatives: int = 2
-    """Other first words tried besides the greedy claim, for the next player's replies."""
-    max_nodes: int | None = 400
-    """Budget of simulated turns per move (deterministic; None: unbounded)."""
+    inner_alternatives: int = 1
+    """Other first words tried besides the greedy claim, inside the tree."""
+    max_nodes: int | None = 4000
+    """Budget of simulated turns per move (deterministic; None: unbounded), the exact endgame's nodes included."""
     movetime_ms: float | None = None
     """Wall-time budget per move in milliseconds (None: only ``max_nodes``); results then depend on the machine."""
     endgame_cubes: int = 5
     """Exact max^n search once at most this many cubes are left (0: never)."""
     endgame_nodes: int = 2000
-    """Node budget of the exact endgame search; beyond it (or past ``movetime_ms``) the two-level search is used."""
+    """Node budget of the exact endgame search (within ``max_nodes``); beyond it the alpha-beta search is used."""
     skip_cubes: int | None = 12
     """Consider skipping only once at most this many cubes are left (None: always). A skip hands every later cube
     to the other parity; kept for the endgame it decides who takes the last cube."""
     name: str = "search"
 
     def __post_init__(self) -> None:
-        if self.depth < 2:
-            raise RulesError("search depth must be at least 2")
+        if self.horizon < 1:
+            raise RulesError("search horizon must be at least 1")
+        if not 1 <= self.max_plies <= self.horizon:
+            raise RulesError("max_plies must be from 1 to the horizon")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise RulesError("max_nodes must be at least 1")
         if self.movetime_ms is not None and self.movetime_ms <= 0:
             raise RulesError("movetime_ms must be positive")
-        self.planner = PlannerPolicy(depth=self.depth, alternatives=self.alternatives,
+        self.planner = PlannerPolicy(depth=self.horizon, alternatives=self.alternatives,
                                      endgame_cubes=self.endgame_cubes, endgame_nodes=self.endgame_nodes)
-        self.replies = PlannerPolicy(depth=self.depth - 1, alternatives=self.reply_alternatives, endgame_cubes=0)
+        self.inner = PlannerPolicy(depth=self.horizon, alternatives=self.inner_alternatives, endgame_cubes=0)
+        self.greedy = GreedyPolicy()
         self.nodes = 0
-        """Simulated turns of the last move (a rollout turn or a candidate turn counts as one)."""
+        """Simulated turns of the last move (tree nodes, rollout turns and exact endgame nodes)."""
+        self.plies = 0
+        """Deepest iteration completed in the last move (0: the exact endgame decided it, or the budget ended the first)."""
+        self._deadline: float | None = None
+        self._plies_now = 1
 
+    # -------------------------------------------------------------- budget
+    def _spend(self, n: int = 1) -> None:
+        """Count ``n`` simulated turns; raise :class:`_OutOfBudget` once the budget is used up."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _OutOfBudget
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _OutOfBudget
+        self.nodes += n
+
+    # -------------------------------------------------------------- main
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
         """The searched turn."""
-        deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
-        self.nodes = 0
+        self._deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
+        self.nodes, self.plies = 0, 0
         if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
-            self.planner._deadline = deadline
+            budget = self.endgame_nodes if self.max_nodes is None else min(self.endgame_nodes, self.max_nodes)
+            self.planner.endgame_nodes = budget
+            self.planner._deadline = self._deadline
             exact = self.planner._endgame_turn(referee, state)
-            self.nodes += self.planner._nodes
+            self.nodes += min(self.planner._nodes, budget)
             if exact is not None:
                 return exact
         me = state.current
-        candidates: list[tuple[int, int, GameState, list[Action]]] = []
-        allow_skip = self.skip_cubes is None or state.cubes_left <= self.skip_cubes
-        for option in _options(referee, state, allow_skip):
-            for variant in self.planner._variants(referee, state, option):
-                s, actions = finish_turn(referee, state, option, variant)
-                value = self._rollout(referee, s, me, self.depth - 1)
-                candidates.append((value, len(candidates), s, actions))
-        candidates.sort(key=lambda c: (-c[0], c[1]))  # stable: the planner's choice first among equals
-        best_value, best_actions = candidates[0][0], candidates[0][3]
-        searched = False
-        for value, _, s, actions in candidates:
-            if searched and value <= best_value:
-                break  # the searched value never exceeds the planner value: nothing later can win
-            if self._out_of_budget(deadline):
+        roots = self._children(referee, state, root=True)
+        if len(roots) == 1:
+            self.plies = 1
+            return roots[0][1]
+        # iteration 1: the planner's values (a greedy rollout of horizon - 1 turns per candidate)
+        self._plies_now = 1
+        values: list[int | None] = [None] * len(roots)
+        try:
+            for i, (s, _) in enumerate(roots):
+                values[i] = self._rollout(referee, s, me, self.horizon - 1)
+        except _OutOfBudget:
+            pass
+        done = [i for i, v in enumerate(values) if v is not None]
+        if not done:
+            return roots[0][1]  # no budget for any rollout: the first candidate (greedy claims)
+        order = sorted(done, key=lambda i: (-values[i], i))  # type: ignore[operator]
+        best = order[0]
+        if len(done) < len(roots):
+            return roots[best][1]
+        self.plies = 1
+        for plies in range(2, self.max_plies + 1):
+            self._plies_now = plies
+            alpha, it_best = -_INF, None
+            try:
+                for i in order:
+                    v = self._value(referee, roots[i][0], me, plies - 1, alpha, _INF)
+                    if it_best is None or v > alpha:
+                        alpha, it_best = v, i
+            except _OutOfBudget:
+                # the previous best was searched first: a candidate that beat it in this iteration is better
+                if it_best is not None:
+                    best = it_best
                 break
-            got = self._worst_reply(referee, s, me, best_value if searched else None, deadline)
-            if got is None:
-                break  # budget ran out inside: keep what was fully searched
-            if not searched or got > best_value:
-                best_value, best_actions, searched = got, actions, True
-        return best_actions
+            assert it_best is not None
+            best, self.plies = it_best, plies
+            order = [best] + [i for i in order if i != best]
+        return roots[best][1]
 
-    def _worst_reply(self, referee: Referee, state: GameState, me: int, alpha: int | None,
-                     deadline: float | None) -> int | None:
-        """My value after the next player's worst reply for me (None if the budget ran out)."""
+    def _children(self, referee: Referee, state: GameState, root: bool = False) -> list[tuple[GameState, list[Action]]]:
+        """Every candidate turn of the player to move: (state after it, its actions)."""
+        allow_skip = self.skip_cubes is None or state.cubes_left <= self.skip_cubes
+        variants = self.planner if root else self.inner
+        out = []
+        for option in _options(referee, state, allow_skip):
+            for variant in variants._variants(referee, state, option):
+                if not root:
+                    self._spend()
+                else:
+                    self.nodes += 1  # the root's candidates are always generated: a move needs them
+                out.append(finish_turn(referee, state, option, variant))
+        return out
+
+    def _value(self, referee: Referee, state: GameState, me: int, plies: int, alpha: int, beta: int) -> int:
+        """Alpha-beta value for ``me`` of ``state`` with ``plies`` more searched turns, then greedy rollouts."""
         if state.over:
             return _swing(state, me)
-        worst: int | None = None
-        for option in _options(referee, state):
-            for variant in self.replies._variants(referee, state, option):
-                if self._out_of_budget(deadline):
-                    return None
-                s, _ = finish_turn(referee, state, option, variant)
-                self.nodes += 1
-                value = self._rollout(referee, s, me, self.depth - 2)
-                if worst is None or value < worst:
-                    worst = value
-                    if alpha is not None and worst <= alpha:
-                        return worst  # cut: this candidate cannot beat the best one
-        return worst if worst is not None else _swing(state, me)
+        if plies == 0:
+            return self._rollout(referee, state, me, self.horizon - self._plies_now)
+        kids = self._children(referee, state)
+        maximise = state.current == me
+        # move ordering: the mover's immediate score difference (cheap, and good for cuts)
+        kids.sort(key=lambda k: -_swing(k[0], me) if maximise else _swing(k[0], me))
+        if maximise:
+            value = -_INF
+            for s, _ in kids:
+                value = max(value, self._value(referee, s, me, plies - 1, alpha, beta))
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+            return value
+        value = _INF
+        for s, _ in kids:
+            value = min(value, self._value(referee, s, me, plies - 1, alpha, beta))
+            beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return value
 
     def _rollout(self, referee: Referee, state: GameState, me: int, turns: int) -> int:
+        """Play ``turns`` greedy turns; my score minus the best other score."""
         s = state
         for _ in range(turns):
             if s.over:
                 break
-            self.nodes += 1
-            for a in self.planner.greedy.turn(referee, s):
+            self._spend()
+            for a in self.greedy.turn(referee, s):
                 s = referee.apply(s, a)
         return _swing(s, me)
-
-    def _out_of_budget(self, deadline: float | None) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            return True
-        return deadline is not None and time.perf_counter() >= deadline
 
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "search": SearchPolicy}

@@ -1,6 +1,7 @@
-"""Kubagram game benchmark scenarios: whole seeded greedy games, planner turns, and simulation throughput with
-1 and 2 worker processes (issue 4 targets: 4-player greedy game <= 200 ms median, planner turn <= 100 ms median,
-2 workers >= 1.7x the throughput of 1)."""
+"""Kubagram game benchmark scenarios: whole seeded greedy games, planner and search turns, and simulation throughput
+with 1 and 2 worker processes (issue 4 targets: 4-player greedy game <= 200 ms median, planner turn <= 100 ms median,
+2 workers >= 1.7x the throughput of 1); :func:`move_times` times every move of whole search-vs-planner games (issue 14:
+search <= 200 ms per move median)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,31 @@ def policy_turn(name: str) -> Callable[[], Callable[[], object]]:
         return lambda: policy.turn(ref, next(states))
 
     return setup
+
+
+def move_times(players: tuple[str, ...] = ("planner", "search"), games: int = 10, seed: int = 1000
+               ) -> dict[str, dict[str, float]]:
+    """Planning time of every move of each AI over ``games`` whole 2-player games (deal seeds ``seed``,
+    ``seed + 1``, ...; seats alternate): median, 90th percentile and slowest in ms, and the number of moves. Whole
+    games, not sampled states, because the share of moves with a single candidate (and so no search) matters."""
+    import statistics
+
+    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.game import play_game
+
+    ref = _referee()
+    times: dict[str, list[float]] = {p: [] for p in players}
+    for k in range(games):
+        seats = list(players) if k % 2 == 0 else list(reversed(players))
+        rec = play_game([make_policy(p) for p in seats], seed + k, ref)
+        for seat, p in enumerate(seats):
+            times[p] += [1e3 * t for t in rec.turn_times[seat]]
+    out = {}
+    for p, ts in times.items():
+        ts.sort()
+        out[p] = {"median_ms": statistics.median(ts), "p90_ms": ts[int(0.9 * (len(ts) - 1))], "max_ms": ts[-1],
+                  "moves": float(len(ts))}
+    return out
 
 
 def simulation(workers: int) -> Callable[[], Callable[[], object]]:

@@ -35,7 +35,7 @@ AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?
                              description="an AI: random, greedy, planner, planner:DEPTH (1-30), search, search:NODES (1-100000)")]
 MAX_PLANNER_DEPTH = 30
 MAX_SEARCH_NODES = 100_000
-"""Simulated turns the search AI may be given (about 2 ms each: ~3 minutes)."""
+"""Simulated turns an AI may be given (0.1-2 ms each: at most a few minutes)."""
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
@@ -93,7 +93,7 @@ class AiMoveParams(GameParams):
     apply: ApplyMove = True
     state: WithState = True
     movetime_ms: MoveTimeMs | None = None
-    max_nodes: Annotated[int, Meta(ge=1, le=MAX_SEARCH_NODES, description="simulated turns for the search AI")] | None = None
+    max_nodes: Annotated[int, Meta(ge=1, le=MAX_SEARCH_NODES, description="simulated turns for the planner and the search AI")] | None = None
 
 
 def _game(p: GameParams, session: Session) -> KubagramSessionGame:
@@ -188,10 +188,12 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 
 
 def _policy(p: AiMoveParams) -> Any:
-    """The AI named by ``p.ai``, with the request's budget (only the search AI takes one)."""
+    """The AI named by ``p.ai`` with the request's budget: the planner and the search AI stop their rollouts and
+    search at ``max_nodes``/``movetime_ms``; greedy (one exact solve per take option) and random take no budget and
+    answer at once."""
     from dataclasses import replace
 
-    from kubasolve.ai.kubagram import SearchPolicy, make_policy
+    from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
 
     base, _, arg = p.ai.partition(":")
     limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
@@ -201,20 +203,18 @@ def _policy(p: AiMoveParams) -> Any:
         policy = make_policy(p.ai, p.seed)
     except RulesError as exc:
         raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
-    if p.max_nodes is None and p.movetime_ms is None:
+    if (p.max_nodes is None and p.movetime_ms is None) or not isinstance(policy, (PlannerPolicy, SearchPolicy)):
         return policy
-    if not isinstance(policy, SearchPolicy):
-        key = "max_nodes" if p.max_nodes is not None else "movetime_ms"
-        raise KubasolveError(f"params.{key}: only the search AI takes a budget (ai: \"search\")", key=f"params.{key}")
-    # the time alone bounds the search when no node budget is given
-    nodes = p.max_nodes if p.max_nodes is not None or p.movetime_ms is None else None
+    # max_nodes overrides search:NODES; with movetime_ms alone the time bounds the move (plain "search")
+    nodes = p.max_nodes if p.max_nodes is not None else (policy.max_nodes if arg else None)
     return replace(policy, max_nodes=nodes, movetime_ms=p.movetime_ms)
 
 
 @command("kubagram.ai-move", AiMoveParams)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions. The search AI
-    takes a budget: ``movetime_ms`` and/or ``max_nodes`` (it answers with the best turn fully searched by then)."""
+    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions. A budget,
+    ``movetime_ms`` and/or ``max_nodes``, bounds the planner and the search AI (they answer with the best turn
+    searched by then); greedy and random need none."""
 
     game = _game(p, session)
     if game.state.over:
