@@ -225,6 +225,7 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
         "all_moves_median": statistics.median(o_all) / statistics.median(w_all),
         "all_moves_p90": _p90(o_all) / _p90(w_all),
         "best_move_median": statistics.median(o_best) / statistics.median(w_best),
+        "best_move_p90": _p90(o_best) / _p90(w_best),
         "per_position_all_moves_median": statistics.median(a / w for a, w in zip(o_all, w_all, strict=True)),
         "per_position_best_move_median": statistics.median(a / w for a, w in zip(o_best, w_best, strict=True)),
         "empty_board_all_moves": {rack: ours[-1 - i][0] / theirs[-1 - i][0] for i, rack in enumerate(EMPTY_RACKS)},
