@@ -229,3 +229,35 @@ def test_engine_best_move_has_a_default_time_budget(monkeypatch):
     answer = _ask("kubagram.best-move", position=position)["result"]
     assert time.perf_counter() - t0 < 2.0
     assert answer["proven_optimal"] is False and answer["claim"]["gain"] > 0
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=words_st)
+def test_edge_requirements_equal_a_walk_over_the_words(words):
+    """Each edge's masks equal the letters common to the suffixes of all words through it (low half) and of the longest
+    of them (high half), computed by walking every word's path through the DAWG."""
+    from kubasolve.lexicon.layout import SEARCH_FIRST_SHIFT, SEARCH_NCHILD_SHIFT
+
+    lexicon = Lexicon.from_words(words)
+    edges = lexicon.compiled.search_edges
+    code = {c: i for i, c in enumerate(lexicon.alphabet.letters)}
+    through: dict[int, list[str]] = {}  # edge -> suffixes (from the edge's letter on) of the words through it
+    for w in words:
+        lo, hi = 0, int(lexicon.compiled.first_edge[1])
+        for i, ch in enumerate(w):
+            e = next(e for e in range(lo, hi) if int(edges[e]) & 63 == code[ch])
+            through.setdefault(e, []).append(w[i:])
+            lo = int(edges[e]) >> SEARCH_FIRST_SHIFT
+            hi = lo + ((int(edges[e]) >> SEARCH_NCHILD_SHIFT) & 255)
+    need = lexicon.edge_need()
+
+    def common(suffixes: list[str]) -> int:
+        mask = (1 << 32) - 1
+        for s in suffixes:
+            mask &= sum(1 << code[ch] for ch in set(s))
+        return mask
+
+    for e, suffixes in through.items():
+        longest = max(len(s) for s in suffixes)
+        assert int(need[e]) & 0xFFFFFFFF == common(suffixes)
+        assert int(need[e]) >> 32 == common([s for s in suffixes if len(s) == longest])
