@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kubasolve.games.scruble.cube import N_CELLS, Twist
 from kubasolve.games.scruble.position import Cube, EarlierWord, Run
-from kubasolve.games.scruble.reference import reference_best
+from kubasolve.games.scruble.reference import reference_best, reference_best_plain
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.games.scruble.solver import search
 from kubasolve.lexicon import Lexicon
@@ -49,12 +49,29 @@ def test_depth_one_matches_reference(cube, rules, seed):
         assert len(m.twists) <= 1 and m.breakdown.score == m.score
 
 
-@settings(max_examples=1, deadline=None)
-@given(cube=cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]))
-def test_depth_two_matches_reference(cube, seed, mode):
-    words, lex = small_lexicon(seed)
-    rules = ScrubleRules(premium_mode=mode, directions="forward")
-    assert kernel_best(cube, lex, rules, 2)[0] == reference_best(cube, words, rules, 2)
+SPARSE_SYMBOLS = LETTERS * 8 + "?23+#"
+sparse_cubes = st.lists(st.sampled_from(SPARSE_SYMBOLS), min_size=N_CELLS, max_size=N_CELLS).map(lambda s: Cube(tuple(s)))
+
+
+@settings(max_examples=12, deadline=None)
+@given(cube=sparse_cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]),
+       dirs=st.sampled_from(["forward", "both"]), minlen=st.sampled_from([3, 4]))
+def test_depth_two_matches_reference(cube, seed, mode, dirs, minlen):
+    rng = np.random.default_rng(seed)
+    words = sorted({"".join(rng.choice(list("abcde"), size=int(rng.integers(3, 7)))) for _ in range(60)})
+    rules = ScrubleRules(premium_mode=mode, directions=dirs, min_length=minlen)
+    got, moves = kernel_best(cube, Lexicon.from_words(words), rules, 2)
+    assert got == reference_best(cube, words, rules, 2)
+    assert all(m.breakdown.score == m.score and len(m.twists) <= 2 for m in moves)
+
+
+@settings(max_examples=3, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), rules=rule_sets,
+       picks=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 15), st.integers(2, 6), st.integers(1, 9)), max_size=3))
+def test_fast_reference_equals_plain_loop(cube, seed, rules, picks):
+    words, _ = small_lexicon(seed)
+    earlier = [EarlierWord("x" * n, tuple(Run(b, s, 1, n).cells()), b, pts) for b, s, n, pts in picks]
+    assert reference_best(cube, words, rules, 1, earlier) == reference_best_plain(cube, words, rules, 1, earlier)
 
 
 @settings(max_examples=10, deadline=None)
@@ -110,5 +127,5 @@ def test_real_lexicon_depth_one_matches_reference(en):
     # letters only, so the reference's set lookups stay fast on 64k words
     cube = Cube(tuple("E" if not c.isalpha() else c for c in Cube.scrambled(rules.pegs, 7).symbols))
     moves = search(cube, en, rules, 1, 4096)[0]
-    assert {m.word: (m.score, m.n_twists) for m in moves} == reference_best(cube, list(en), rules, 1)
+    assert {m.word: (m.score, m.n_twists) for m in moves} == reference_best_plain(cube, list(en), rules, 1)
     assert moves == sorted(moves, key=lambda m: m.sort_key())
