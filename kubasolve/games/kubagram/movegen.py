@@ -408,6 +408,14 @@ class KubagramSolver:
             tops_after[i] = max(tops[i], tops_after[i + 1])
         table_sets = [frozenset(c.table_parts) for c in compounds]
         memo: dict = {}  # residual pools' best word claims and field words' variants, each worked out once
+        code = self._code
+        field_need: list[list[tuple[int, int]]] = []  # per compound, its field word's letter counts
+        for c in compounds:
+            counts: dict[int, int] = {}
+            for ch in c.field_word.word if c.field_word is not None else "":
+                counts[code[ch]] = counts.get(code[ch], 0) + 1
+            field_need.append(list(counts.items()))
+        flex_letters = [[ch for ch in range(len(self._value_list)) if (int(m) >> ch) & 1] for m in pool.flex_masks]
 
         def search_compounds(start: int, chosen: list, used_table: frozenset, fixed: np.ndarray, flex: tuple, acc: int) -> None:
             slots = limit - len(chosen)
@@ -417,12 +425,20 @@ class KubagramSolver:
             if slots == 0:
                 return
             rest_bound = item_bound * (slots - 1)
+            # letters the residual tiles could show (a fixed tile, or a flex tile offering it): a field word
+            # needing more of a letter cannot be laid, whatever the assignment (a cheap test before the exact one)
+            have = fixed.tolist()
+            for f in flex:
+                for ch in flex_letters[f]:
+                    have[ch] += 1
             for i in range(start, len(compounds)):
                 if acc + tops_after[i] + rest_bound <= best[0]:
                     break  # no compound from i on can do better (tops_after is non-increasing, best only grows)
                 if acc + tops[i] + rest_bound <= best[0]:
                     continue
                 if used_table & table_sets[i]:
+                    continue
+                if any(have[ch] < n for ch, n in field_need[i]):
                     continue
                 if budget is not None and budget.out_of_time():
                     raise _OutOfBudget
