@@ -709,7 +709,9 @@ def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, scrat
     sq_c = scratch[2]
     best = -1
     bingo_window = False
-    # the part s..anchor
+    # the part s..anchor (this loop and the one for anchor+1..t below add a square to their sums
+    # the same way; written out twice on purpose: through a shared inlined helper returning the
+    # sums, or through a small array of sums, the whole best-move search measured 10-16% slower)
     l_tiles = 0
     l_hash = np.int64(0)
     l_wmul = 1
