@@ -26,6 +26,11 @@ class Scenario:
     target_ms: float | None = None
     """The issue's target for the median, shown next to the measurement (not asserted)."""
     description: str = ""
+    work: Callable[[Any], float] | None = None
+    """Optional: units of work done by one call, from its return value (e.g. states searched);
+    the result then carries ``throughput`` = work per second over the timed rounds."""
+    work_unit: str = ""
+    """Name of the work unit (e.g. ``"states"``), reported as ``throughput_unit`` ``"<unit>/s"``."""
 
 
 @dataclass
@@ -44,6 +49,8 @@ class BenchResult:
     speedups: dict[str, float] = field(default_factory=dict)
     """baseline name -> baseline median / this median (>1: this scenario is faster)."""
     extra: dict[str, object] = field(default_factory=dict)
+    """Optional fields (``throughput``, ``throughput_unit``, ``work_per_call`` for scenarios with a
+    ``work`` counter), included in :meth:`as_dict`."""
 
     @property
     def met_target(self) -> bool | None:
@@ -90,12 +97,20 @@ def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 
     fn = scenario.setup()
     fn()  # warm-up (JIT compilation, caches)
     times: list[float] = []
+    work = 0.0
     start = time.perf_counter()
     while len(times) < max_rounds and (len(times) < min_rounds or time.perf_counter() - start < min_time_s):
         t0 = time.perf_counter()
-        fn()
+        out = fn()
         times.append((time.perf_counter() - t0) * 1e3)
+        if scenario.work is not None:
+            work += float(scenario.work(out))
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
+    extra: dict[str, object] = {}
+    if scenario.work is not None:
+        extra["throughput"] = work / (sum(times) / 1e3) if sum(times) > 0 else 0.0
+        extra["throughput_unit"] = f"{scenario.work_unit or 'units'}/s"
+        extra["work_per_call"] = work / len(times)
     return BenchResult(
         name=scenario.name,
         group=scenario.group,
@@ -106,6 +121,7 @@ def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 
         max_ms=max(times),
         target_ms=scenario.target_ms,
         baseline=scenario.baseline,
+        extra=extra,
     )
 
 

@@ -3,8 +3,12 @@ within 2 twists <= 10 ms, within 3 twists <= 300 ms).
 
 Inputs: 6 seeded scrambles of the default English peg set (2 wildcards, 4 premium pegs). A depth-d
 search expands every distinct state within d twists (37 at depth 1, about 1,060 at depth 2, about
-30,000 at depth 3; states/s = states / median). ``reference-1`` is the slow reference (every
-twist sequence, every run, set lookup) at depth 1, the baseline of ``best-1``.
+30,000 at depth 3); every scenario reports ``throughput`` in states/s (``--json``; the reference's
+states are its 37 twist sequences). ``reference-1`` is the slow reference (every twist sequence,
+every run, set lookup) at depth 1, the baseline of ``best-1-all``.
+
+``python -m kubasolve.bench.scruble_scenarios [MIN_TIME_S]`` prints the table with states/s and
+each scenario's states/s ratio to the reference's, from the same run.
 """
 
 from __future__ import annotations
@@ -40,22 +44,56 @@ def _best(depth: int, top: int = 1, letters_only: bool = False) -> Callable[[], 
     return setup
 
 
+REFERENCE_SEQUENCES = 37
+"""Twist sequences the depth-1 reference scores: the empty one and the 36 twists."""
+
+
 def _reference() -> Callable[[], object]:
-    from kubasolve.games.scruble.reference import reference_best
+    from kubasolve.games.scruble.reference import reference_best_plain
 
     lex, rules, cubes = _inputs(letters_only=True)
     words = list(lex)
-    return cycle(cubes, lambda c: reference_best(c, words, rules, 1))
+    return cycle(cubes, lambda c: reference_best_plain(c, words, rules, 1))
+
+
+def _states(out: Any) -> float:
+    """States a ``search`` call expanded (its ``SearchStats``)."""
+    return float(out[1].states)
 
 
 def scenarios() -> list[Scenario]:
     return [
-        Scenario("reference-1", "scruble-depth-1", _reference,
-                 description="slow reference, depth 1 (36 sequences, every run, set lookup), letters-only cubes"),
+        Scenario("reference-1", "scruble-depth-1", _reference, work=lambda _: REFERENCE_SEQUENCES, work_unit="states",
+                 description="slow reference, depth 1 (37 sequences, every run, set lookup), letters-only cubes"),
         Scenario("best-1-all", "scruble-depth-1", _best(1, 4096, letters_only=True), baseline="reference-1",
-                 description="every word within 1 twist (37 states), same letters-only cubes"),
-        Scenario("best-1", "scruble-depth-1", _best(1), description="best word within 1 twist (37 states)"),
-        Scenario("best-2", "scruble-depth-2", _best(2), target_ms=10.0, description="best word within 2 twists (~1,060 states)"),
-        Scenario("best-2-top10", "scruble-depth-2", _best(2, 10), baseline="best-2", description="10 best words within 2 twists"),
-        Scenario("best-3", "scruble-depth-3", _best(3), target_ms=300.0, description="best word within 3 twists (~30,000 states)"),
+                 description="every word within 1 twist (37 states), same letters-only cubes", work=_states, work_unit="states"),
+        Scenario("best-1", "scruble-depth-1", _best(1), description="best word within 1 twist (37 states)", work=_states, work_unit="states"),
+        Scenario("best-2", "scruble-depth-2", _best(2), target_ms=10.0, description="best word within 2 twists (~1,060 states)",
+                 work=_states, work_unit="states"),
+        Scenario("best-2-top10", "scruble-depth-2", _best(2, 10), baseline="best-2", description="10 best words within 2 twists",
+                 work=_states, work_unit="states"),
+        Scenario("best-3", "scruble-depth-3", _best(3), target_ms=300.0, description="best word within 3 twists (~30,000 states)",
+                 work=_states, work_unit="states"),
     ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print medians, states/s and the states/s ratio to the reference (one run, stdout)."""
+    import sys
+
+    from kubasolve.bench.runner import run_scenarios
+
+    args = sys.argv[1:] if argv is None else argv
+    min_time = float(args[0]) if args else 0.5
+    results = run_scenarios(scenarios(), min_time_s=min_time)
+    ref = next(float(r.extra["throughput"]) for r in results if r.name == "reference-1")  # type: ignore[arg-type]
+    print(f"{'scenario':<14}{'median ms':>11}{'target':>8}{'states':>9}{'states/s':>12}{'x reference':>13}")
+    for r in results:
+        rate = float(r.extra["throughput"])  # type: ignore[arg-type]
+        target = "" if r.target_ms is None else f"{r.target_ms:g}"
+        print(f"{r.name:<14}{r.median_ms:>11.2f}{target:>8}{float(r.extra['work_per_call']):>9.0f}"  # type: ignore[arg-type]
+              f"{rate:>12,.0f}{rate / ref:>12,.0f}x")
+
+
+if __name__ == "__main__":
+    main()
