@@ -261,3 +261,24 @@ def test_edge_requirements_equal_a_walk_over_the_words(words):
         longest = max(len(s) for s in suffixes)
         assert int(need[e]) & 0xFFFFFFFF == common(suffixes)
         assert int(need[e]) >> 32 == common([s for s in suffixes if len(s) == longest])
+
+
+@SLOW
+@given(table=st.lists(st.sampled_from(TABLE_WORDS), min_size=1, max_size=5, unique=True),
+       field=st.text(alphabet="kroegntch", max_size=8), jokers=st.lists(st.sampled_from(["eygr", "pltole", "odrkte"]), max_size=3),
+       choices=st.lists(st.sampled_from(["ogn", "ert"]), max_size=1), with_jokers=st.integers(0, 2))
+def test_a_compound_bounds_every_variant_of_its_field_word(table, field, jokers, choices, with_jokers):
+    """best_move's bound: no way of laying a compound's field word (any joker count the tiles allow) scores more than
+    the compound as built."""
+    rules = KubagramRules(min_length=2, compound_with_field_words=True)
+    solver = KubagramSolver(Lexicon.from_words(COMPOUND_LEXICON), rules)
+    table_words = [TableWord(w, owner=i % 2, jokers=with_jokers if i == 0 else 0) for i, w in enumerate(table)]
+    position = KubagramPosition.from_letters(field, jokers=jokers, choices=choices, table=table_words)
+    pool = solver._pool(position)
+    flex_all = tuple(range(len(pool.flex_masks)))
+    for c in solver.compound_moves(position):
+        if c.field_word is None:
+            continue
+        table_jokers = c.jokers - c.field_word.jokers
+        for n_jokers, _, _ in solver._variants(c.field_word.word, pool.fixed_counts, flex_all, pool):
+            assert rules.compound_score(c.word, c.level, table_jokers + n_jokers) <= c.score

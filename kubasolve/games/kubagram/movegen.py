@@ -398,10 +398,10 @@ class KubagramSolver:
         runs out; ``best`` then holds the best claim found so far)."""
         flex_all = tuple(range(len(pool.flex_masks)))
         compounds = [c for c in self.compound_moves(position, objective=objective, budget=budget) if _value(c, objective) > 0]
-        joker_gain = self.rules.joker_factor ** int(pool.flex_joker.sum())
-        # a field compound's score can grow with the jokers its new part takes in other variants
-        tops = [_value(c, objective) + (c.score * (joker_gain - 1) if c.field_word is not None else 0) for c in compounds]
-        item_bound = max([single_bound, *tops])
+        # a compound's value bounds all its variants: its field word takes at most the jokers it takes in the whole
+        # field (any assignment in leftover tiles is one in the whole field), and the compound was built with the
+        # better of that joker count and none (checked by tests/kubagram/test_kubagram_budget.py)
+        tops = [_value(c, objective) for c in compounds]
         # suffix maxima of tops: once even the best later compound cannot lift the claim above the best, stop
         tops_after = tops + [0]
         for i in range(len(tops) - 1, -1, -1):
@@ -424,7 +424,7 @@ class KubagramSolver:
                 best[0], best[1], best[2] = acc + value, words, list(chosen)
             if slots == 0:
                 return
-            rest_bound = item_bound * (slots - 1)
+            more = slots - 1
             # letters the residual tiles could show (a fixed tile, or a flex tile offering it): a field word
             # needing more of a letter cannot be laid, whatever the assignment (a cheap test before the exact one)
             have = fixed.tolist()
@@ -432,9 +432,10 @@ class KubagramSolver:
                 for ch in flex_letters[f]:
                     have[ch] += 1
             for i in range(start, len(compounds)):
-                if acc + tops_after[i] + rest_bound <= best[0]:
+                # the items after compound i are words (each <= the best single word) or later compounds
+                if acc + tops_after[i] + max(single_bound, tops_after[i]) * more <= best[0]:
                     break  # no compound from i on can do better (tops_after is non-increasing, best only grows)
-                if acc + tops[i] + rest_bound <= best[0]:
+                if acc + tops[i] + max(single_bound, tops_after[i + 1]) * more <= best[0]:
                     continue
                 if used_table & table_sets[i]:
                     continue
