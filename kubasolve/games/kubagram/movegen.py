@@ -406,6 +406,7 @@ class KubagramSolver:
         tops_after = tops + [0]
         for i in range(len(tops) - 1, -1, -1):
             tops_after[i] = max(tops[i], tops_after[i + 1])
+        item_after = [max(single_bound, t) for t in tops_after]  # bound on any item after compound i - 1
         table_sets = [frozenset(c.table_parts) for c in compounds]
         memo: dict = {}  # residual pools' best word claims and field words' variants, each worked out once
         code = self._code
@@ -433,9 +434,9 @@ class KubagramSolver:
                     have[ch] += 1
             for i in range(start, len(compounds)):
                 # the items after compound i are words (each <= the best single word) or later compounds
-                if acc + tops_after[i] + max(single_bound, tops_after[i]) * more <= best[0]:
+                if acc + tops_after[i] + item_after[i] * more <= best[0]:
                     break  # no compound from i on can do better (tops_after is non-increasing, best only grows)
-                if acc + tops[i] + max(single_bound, tops_after[i + 1]) * more <= best[0]:
+                if acc + tops[i] + item_after[i + 1] * more <= best[0]:
                     continue
                 if used_table & table_sets[i]:
                     continue
