@@ -35,8 +35,9 @@ capacity is exceeded (the caller then retries with a larger buffer). In best-mov
 written but the best record: anchors are taken in order of an upper bound of their moves (every
 window of squares a move can cover, exact but for the letters, see ``_anchor_bound``) and the search
 stops at the first anchor whose bound cannot beat the best move found; inside an anchor a branch is
-cut when the tiles still to place, on the best premiums of the anchor's window, cannot lift it
-above the best (``_line_bound``).
+cut when the tiles still to place, on the best premiums of the squares still open, cannot lift it
+above the best (``_line_bound``). The bingo bonus enters a bound only where the rack plus the tiles
+of a window anagram to some word (``word_multisets``, ``_bingo_possible``).
 """
 
 from __future__ import annotations
