@@ -183,7 +183,7 @@ def search_words(
     ranks, lengths, jokers, scores, codes, complete, _nodes, _stopped = search_words_limited(
         search_edges, edge_rank, np.zeros(0, np.uint64), start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
         min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
-        UNLIMITED_NODES,
+        UNLIMITED_NODES, UNLIMITED_NODES,
     )
     return ranks, lengths, jokers, scores, codes, complete
 
@@ -192,7 +192,7 @@ def search_words(
 def search_words_limited(
     search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
     min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
-    max_nodes,
+    max_nodes, score_cap,
 ):
     """Words of ``min_len..max_len`` letters formable from the pool, below one trie node.
 
@@ -202,6 +202,10 @@ def search_words_limited(
     assignment can use. ``top_k > 0`` turns on branch-and-bound: a subtree is skipped when its
     upper bound cannot beat the k-th best score so far (ties go to the earlier word, which the
     alphabet-order walk has already seen); ``pool_topsum[r]`` bounds the value of r more letters.
+
+    Only words scoring at most ``score_cap`` count (the others are walked past, neither recorded nor
+    raising the top-k threshold): a multi-word claim asks for the best word worth no more than the one
+    before it.
 
     ``edge_need`` (from :func:`edge_requirements`, or empty for none) prunes an edge when a letter
     that every word below it needs is out of the pool: no fixed tile of it left and no flex tile
@@ -367,8 +371,8 @@ def search_words_limited(
             if d1 >= min_len and (packed >> TERMINAL_SHIFT) & 1:
                 jok = jokers_of[ms[d1, 0]] if small else _best_jokers(ms, d1, levels, nw)
                 score = (word_sum + bonus_tab[d1]) * jpow[jok]
-                keep = True
-                if top_k > 0:
+                keep = score <= score_cap
+                if keep and top_k > 0:
                     if n_best < top_k:
                         best[n_best] = score
                         n_best += 1

@@ -32,7 +32,7 @@ def _kernel(solver: KubagramSolver, position: KubagramPosition, top: int, max_no
     return search_words_limited(
         a.search_edges, a.edge_rank, solver.edge_need if need is None else need, solver.root[0], solver.root[1],
         pool.fixed_counts, pool.flex_masks, pool.flex_joker, r.min_word_length(position.last_cube), 255, solver.values,
-        r.bonus_from, r.bonus_step, r.joker_factor, top, pool.topsum, 1 << 14, False, max_nodes,
+        r.bonus_from, r.bonus_step, r.joker_factor, top, pool.topsum, 1 << 14, False, max_nodes, UNLIMITED_NODES,
     )
 
 

@@ -174,7 +174,8 @@ class KubagramSolver:
         topsum[1:] = np.cumsum(tile_values)
         return _Pool(np.array(counts, np.int64), np.array(masks, np.int64), np.array(jokers, np.int8), topsum, source=position.tiles)
 
-    def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None) -> WordTable:
+    def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None,
+                score_cap: int | None = None) -> WordTable:
         from kubasolve.kernels.word_search import rank_results, search_words_limited
 
         lo, hi = self.root
@@ -190,7 +191,7 @@ class KubagramSolver:
             ranks, lengths, jokers, scores, codes, complete, nodes, stopped = search_words_limited(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
                 pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
-                capacity, with_codes, limit,
+                capacity, with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
             )
             if budget is not None:
                 budget.spend(int(nodes), bool(stopped))
@@ -483,16 +484,12 @@ class KubagramSolver:
         if slots <= 0 or (budget is not None and budget.out_of_time()):
             return 0, []
         sub = _Pool(fixed, pool.flex_masks[list(flex)], pool.flex_joker[list(flex)], _topsum(self, fixed, pool, flex), pool.tiles)
-        if slots == 1:
-            table = self._search(sub, min_len, 1, budget=budget)
-            if len(table) and (cap is None or int(table.scores[0]) <= cap):
+        if slots == 1:  # the best word worth at most cap (ties: the first in alphabet order), one top-1 search
+            table = self._search(sub, min_len, 1, budget=budget, score_cap=cap)
+            if len(table):
                 return int(table.scores[0]), [(self.lexicon.word(int(table.word_ids[0])), int(table.jokers[0]))]
-        table = self._search(sub, min_len, 0, budget=budget)
-        if slots == 1:
-            for row in range(len(table)):
-                if cap is None or int(table.scores[row]) <= cap:
-                    return int(table.scores[row]), [(self.lexicon.word(int(table.word_ids[row])), int(table.jokers[row]))]
             return 0, []
+        table = self._search(sub, min_len, 0, budget=budget)
         # Bound on what the other slots can add from L remaining tiles: the best joker-free base
         # score of k words totalling <= L letters (superlinear bonus: splitting rarely pays), times
         # the joker factor for each joker left over.
