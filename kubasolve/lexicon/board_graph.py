@@ -166,6 +166,18 @@ def _save(folder: Path, graph: BoardGraph, lexicon: Lexicon) -> None:
                 shutil.rmtree(tmp, ignore_errors=True)
     except OSError as exc:
         log.warning("cannot write the board graph cache in %s (%s); using it from memory only", folder, exc)
+        return
+    _remove_stale(folder)
+
+
+def _remove_stale(folder: Path) -> None:
+    """Delete the graphs of older formats for the same word length next to ``folder`` (this
+    version rebuilt them, so they are dead weight: 20-45 MB each for the nl list)."""
+    prefix, _, suffix = folder.name.partition(f"-v{GRAPH_FORMAT}-")
+    for old in folder.parent.glob(f"{prefix}-v*-{suffix}"):
+        version = old.name[len(prefix) + 2 : -len(suffix) - 1]
+        if old != folder and version.isdigit() and int(version) < GRAPH_FORMAT:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _load(folder: Path, lexicon: Lexicon, max_len: int) -> BoardGraph | None:

@@ -88,6 +88,24 @@ def test_cache_round_trip_and_damage(tmp_path, monkeypatch, caplog):
     assert load_board_graph(lex3, 15) is rebuilt  # memoised per lexicon
 
 
+def test_rebuild_removes_graphs_of_older_formats(tmp_path, monkeypatch):
+    from kubasolve.lexicon.board_graph import GRAPH_FORMAT
+
+    monkeypatch.setenv("KUBASOLVE_CACHE_DIR", str(tmp_path / "cache"))
+    wl = tmp_path / "words.txt"
+    wl.write_text("kat\nrat\nat\n", encoding="utf-8")
+    lex = Lexicon.from_wordlist(wl)
+    load_board_graph(lex, 15)
+    current = next((tmp_path / "cache").rglob(f"board_graph-v{GRAPH_FORMAT}-len15"))
+    stale = current.parent / f"board_graph-v{GRAPH_FORMAT - 1}-len15"
+    other_len = current.parent / f"board_graph-v{GRAPH_FORMAT - 1}-len7"
+    stale.mkdir()
+    other_len.mkdir()
+    (current / "meta.json").unlink()  # force a rebuild
+    load_board_graph(Lexicon.from_wordlist(wl), 15)
+    assert (current / "meta.json").exists() and not stale.exists() and other_len.exists()
+
+
 def test_nl_graph_size_and_warm_load(nl_lexicon):
     graph = load_board_graph(nl_lexicon, 15)
     assert graph.n_words == 299_609  # words of 2..15 letters (the golden files' count)
