@@ -410,6 +410,41 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
 
 
+def state_from_cgp(referee: Referee, text: str) -> CrosswordState:
+    """A two-player, empty-bag state from a CGP line: the player to move's rack first; the opponent's
+    rack is the second rack, or (if absent) every tile not on the board or the first rack. Refused
+    (PositionError) unless the tiles add up to the tile set with an empty bag."""
+    from collections import Counter
+
+    from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.notation import parse_cgp
+
+    layout, tiles = referee.layout, referee.tiles
+    pos = parse_cgp(text, layout.rows, layout.cols)
+    board = Board.from_rows(list(pos.rows), referee.lexicon.alphabet)
+    if len(pos.racks) > 2:
+        raise PositionError("the endgame solver is for two players (the CGP holds more racks)")
+    mover = pos.racks[0]
+    if not mover:
+        raise PositionError("the CGP gives no rack for the player to move")
+    on_board = Counter(BLANK if ch.islower() else ch for row in pos.rows for ch in row if ch != ".")
+    unseen = Counter(tiles.counts) - on_board - Counter(mover)
+    opp = pos.racks[1] if len(pos.racks) > 1 and pos.racks[1] else sort_rack("".join(unseen.elements()))
+    if len(opp) > referee.rules.rack_size:
+        raise PositionError(f"the bag is not empty: {len(opp)} tiles unseen, more than a rack of {referee.rules.rack_size}")
+    extra = on_board + Counter(mover) + Counter(opp) - Counter(tiles.counts)
+    if extra:
+        raise PositionError(f"more tiles than the {tiles.name!r} set holds: {sort_rack(''.join(extra.elements()))}")
+    bag = Counter(tiles.counts) - on_board - Counter(mover) - Counter(opp)
+    if bag:
+        raise PositionError(f"the bag is not empty ({sum(bag.values())} tiles unaccounted for): the endgame solver needs both racks known")
+    if not opp:
+        raise PositionError("the opponent has no tiles: the game is over")
+    scores = tuple(pos.scores) if len(pos.scores) == 2 else (pos.scores[0] if pos.scores else 0, 0)
+    return CrosswordState(referee.rules, 0, 2, board, "", (sort_rack(mover), sort_rack(opp)), scores, 0,
+                          scoreless=pos.scoreless)
+
+
 def selfplay_endgames(referee: Referee, games: int, seed: int = 0, skip: int = 0) -> list[CrosswordState]:
     """The first position with an empty bag of ``games`` equity-vs-equity games (dealt from
     ``seed``, ``seed + 1``, ...), or the position ``skip`` turns later (the highest-scoring move

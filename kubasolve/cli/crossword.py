@@ -52,6 +52,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(g, "nl")
     g.set_defaults(func=run_play)
 
+    e = csub.add_parser("endgame", help="solve a two-player endgame (empty bag) exactly, within a time or node budget",
+                        description="The best move of an endgame (the bag empty, both racks known) by the exact solver of "
+                                    "docs/crossword.md; 'proven' when it reached the end of the game on every line. --board: a CGP "
+                                    "line or file (the player to move's rack first; without a second rack the opponent holds every "
+                                    "unseen tile).")
+    e.add_argument("--board", required=True, metavar="FILE|CGP", help="a CGP string or a file holding one CGP line")
+    e.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds at most (default 10 unless --nodes)")
+    e.add_argument("--nodes", type=count(1, 100_000_000), default=None, help="node budget (deterministic)")
+    e.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    add_rules_argument(e, RULES_DOC)
+    add_lexicon_argument(e, "nl")
+    add_json_argument(e)
+    e.set_defaults(func=run_endgame)
+
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
                            players_help="score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)",
@@ -122,6 +136,44 @@ def run_moves(args: argparse.Namespace) -> int:
     if table:
         print(format_table(["#", "move", "score", ""], table))
     print(f"{result.count} legal placements" + (f", best {result.max_score}" if result.count else " (exchange or pass)"))
+    return 0
+
+
+def run_endgame(args: argparse.Namespace) -> int:
+    """Handler of ``crossword endgame``."""
+    from kubasolve.ai.crossword_endgame import solve_endgame, state_from_cgp
+    from kubasolve.cli.output import emit_json
+    from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.game import Referee
+    from kubasolve.games.crossword.notation import format_placement
+    from kubasolve.lexicon import load_lexicon
+
+    if args.time_limit is not None and not 0 < args.time_limit <= 86_400:
+        raise PositionError(f"--time-limit must be a number of seconds from 0 to 86400, got {args.time_limit}")
+    rules = load_rules(args.rules, args.tiles)
+    path = Path(args.board)
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else args.board
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError(f"cannot read the board file {args.board}: {exc}") from None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(lines) != 1:
+        raise PositionError("--board: give one CGP line (a string or a file)")
+    referee = Referee(load_lexicon(args.lexicon), rules)
+    state = state_from_cgp(referee, lines[0])
+    seconds = args.time_limit if args.time_limit is not None else (None if args.nodes else 10.0)
+    res = solve_endgame(referee, state, time_limit=seconds, node_limit=args.nodes)
+    m = res.move
+    notation = "pass" if m is None else format_placement(m.row, m.col, m.direction, m.word, m.tiles, through="()")
+    final = state.scores[0] - state.scores[1] + res.value
+    if args.json:
+        emit_json({"ok": True, **res.to_dict(), "notation": notation, "racks": list(state.racks), "final_spread": final})
+        return 0
+    print(f"{notation}" + ("" if m is None else f" +{m.score}"))
+    print(f"spread still to come {res.value:+d} (final spread {final:+d}), {'proven' if res.proven else 'not proven'}; "
+          f"depth {res.depth}, {res.nodes} nodes, {res.seconds:.2f} s")
+    if res.pv:
+        print("line: " + "; ".join(res.pv))
     return 0
 
 

@@ -10,6 +10,7 @@ rack; a player who went out gains the others' rack values."
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -233,3 +234,25 @@ def test_engine_ai_move_takes_the_endgame_budget(nl_referee):
     for bad in ({"endgame": "perfect"}, {"endgame_nodes": 0}, {"endgame_time": -1}):
         err = ask(s, "crossword.ai-move", game=gid, ai="equity", **bad)["error"]
         assert err["code"] == "bad-request" and next(iter(bad)) in err.get("key", "") + err["message"]
+
+
+def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
+    from kubasolve.cli.main import main
+    from kubasolve.games.crossword.notation import to_cgp
+
+    st = big_endgame
+    p, q = st.current, 1 - st.current
+    cgp = to_cgp(st.board.to_rows(), [st.racks[p]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
+    assert main(["crossword", "endgame", "--board", cgp, "--nodes", "300", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    want = solve_endgame(nl_referee, st, node_limit=300)
+    assert out["racks"] == [st.racks[p], st.racks[q]]  # the opponent holds every unseen tile
+    assert (out["value"], out["proven"], out["nodes"]) == (want.value, want.proven, want.nodes)
+    assert out["move"] == want.move.to_dict() and out["final_spread"] == st.scores[p] - st.scores[q] + want.value
+    f = tmp_path / "end.cgp"
+    f.write_text(cgp + "\n", encoding="utf-8")
+    assert main(["crossword", "endgame", "--board", str(f), "--nodes", "50"]) == 0
+    assert "not proven" in capsys.readouterr().out
+    empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    assert main(["crossword", "endgame", "--board", empty, "--nodes", "5"]) == 1
+    assert "bag is not empty" in capsys.readouterr().err
