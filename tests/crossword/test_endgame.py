@@ -127,6 +127,17 @@ def test_six_scoreless_turns_end_the_game_with_rack_penalties(tiny):
     assert solve_endgame(referee, state5).pv == ("pass",)
 
 
+def test_with_scoreless_end_off_two_passes_in_a_row_end_the_search(tiny):
+    """scoreless_turns_end = 0 (off): the referee never ends a passing game (only its turn guard does);
+    the solver treats two passes in a row as the end (the position repeats), documented in docs/crossword.md."""
+    referee = Referee(tiny, CrosswordRules(scoreless_turns_end=0))
+    board = Board.empty(15, 15, tiny.alphabet).with_tiles([(7, 7, "T"), (7, 8, "E")])
+    state = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0)
+    res = solve_endgame(referee, state)
+    assert res.proven and res.move is None and res.pv == ("pass", "pass")
+    assert res.value == 2 * referee.tiles.value("Z") - referee.tiles.value("Q")
+
+
 def self_play_endgame(referee: Referee, seed: int) -> CrosswordState:
     rec = play_game([ScorePolicy(), ScorePolicy()], seed, referee)
     state = referee.new_game(seed, 2)
