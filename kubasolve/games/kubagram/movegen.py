@@ -63,10 +63,6 @@ class SearchBudget:
         self.nodes = 0
         self.exhausted = False
 
-    @property
-    def limited(self) -> bool:
-        return self.max_nodes is not None or self.deadline is not None
-
     def node_limit(self) -> int:
         """Nodes the next kernel call may enter (0 once the budget is spent)."""
         limit = _UNLIMITED if self.max_nodes is None else self.max_nodes - self.nodes
