@@ -21,8 +21,7 @@ from kubasolve.engine.registry import (
     game_answer,
     given,
     lookup_game,
-    refuse_with_state,
-    seat_names,
+    start_or_resume,
 )
 from kubasolve.errors import IllegalMoveError
 
@@ -185,19 +184,11 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     saved ``state`` (checked by replaying its history)."""
     from kubasolve.games.colonii.game import ColoniiState, default_referee
 
-    if p.state is not UNSET:
-        refuse_with_state(p)
-        state = ColoniiState.from_dict(p.state)
-        referee = default_referee(state.rules)
-        n = state.n_players
-    else:
-        referee = default_referee(_rules(p.rules))
-        players = 2 if p.players is UNSET else p.players
-        n = players if isinstance(players, int) else len(players)
-        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
-    names = seat_names(p.players, n)
-    game = ColoniiSessionGame(referee, state, names)
-    return game_answer(session.add_game(game), game)
+    def resume(saved: dict[str, Any]) -> tuple[Any, Any]:
+        state = ColoniiState.from_dict(saved)
+        return default_referee(state.rules), state
+
+    return start_or_resume(p, session, resume, lambda: default_referee(_rules(p.rules)), ColoniiSessionGame)
 
 
 @command("colonii.state", GameParams)

@@ -19,8 +19,7 @@ from kubasolve.engine.registry import (
     game_answer,
     given,
     lookup_game,
-    refuse_with_state,
-    seat_names,
+    start_or_resume,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
 
@@ -161,20 +160,12 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     from kubasolve.games.crossword.game import CrosswordState
     from kubasolve.games.crossword.rules import CrosswordRules
 
-    if p.state is not UNSET:
-        refuse_with_state(p)
-        rules = CrosswordRules.from_dict(p.state.get("rules", {})) if isinstance(p.state.get("rules"), dict) else CrosswordRules()
+    def resume(saved: dict[str, Any]) -> tuple[Any, Any]:
+        rules = CrosswordRules.from_dict(saved["rules"]) if isinstance(saved.get("rules"), dict) else CrosswordRules()
         referee = _referee(rules, p.lexicon)
-        state = CrosswordState.from_dict(p.state, referee)
-        n = state.n_players
-    else:
-        referee = _referee(_rules(p.rules), p.lexicon)
-        players = 2 if p.players is UNSET else p.players
-        n = players if isinstance(players, int) else len(players)
-        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
-    names = seat_names(p.players, n)
-    game = CrosswordSessionGame(referee, state, names)
-    return game_answer(session.add_game(game), game)
+        return referee, CrosswordState.from_dict(saved, referee)
+
+    return start_or_resume(p, session, resume, lambda: _referee(_rules(p.rules), p.lexicon), CrosswordSessionGame)
 
 
 @command("crossword.state", GameParams)

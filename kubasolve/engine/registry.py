@@ -300,3 +300,25 @@ def seat_names(players: Any, n: int) -> list[str]:
     if isinstance(players, int) and players != n:
         raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
     return [f"player{i}" for i in range(n)]
+
+
+def start_or_resume(
+    p: Any,
+    session: Session,
+    resume: Callable[[dict[str, Any]], tuple[Any, Any]],
+    start: Callable[[], Any],
+    make_game: Callable[[Any, Any, list[str]], Any],
+) -> dict[str, Any]:
+    """The shared body of a ``<game>.new-game`` command: ``resume(state_dict) -> (referee, state)`` when
+    ``params.state`` is given (``seed`` and ``rules`` then refused), else ``start() -> referee`` deals game
+    ``seed`` for ``players`` (default 2); the session game is ``make_game(referee, state, seat names)``."""
+    if p.state is not UNSET:
+        refuse_with_state(p)
+        referee, state = resume(p.state)
+    else:
+        referee = start()
+        players = 2 if p.players is UNSET else p.players
+        n = players if isinstance(players, int) else len(players)
+        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
+    game = make_game(referee, state, seat_names(p.players, state.n_players))
+    return game_answer(session.add_game(game), game)
