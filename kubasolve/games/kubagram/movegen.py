@@ -22,6 +22,8 @@ from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
 _MAX_KERNEL_TOP = 4096
+_FIRST_ROWS = 64
+"""Words first asked of the leftover tiles in a multi-word claim search (then 8x more while needed)."""
 """Largest ``top`` given to the word-search kernel's branch-and-bound (its k-best array is sized by it)."""
 
 Objective = Literal["gain", "swing"]
@@ -465,6 +467,34 @@ class KubagramSolver:
             found = memo[key] = self._best_word_claim_search(pool, min_len, fixed, flex, slots, cap, budget, memo)
         return found
 
+    def _rest_bound(self, pool: _Pool, min_len: int, slots: int, n_tiles: int, memo: dict | None,
+                    budget: SearchBudget | None) -> np.ndarray:
+        """``out[L]``: the best joker-free base score of ``slots - 1`` words of the whole field totalling <= L letters
+        (cut short by the budget it may be too low: the claim search is then not proven anyway)."""
+        key = ("rest", slots, n_tiles)
+        if memo is not None and key in memo:
+            return memo[key]
+        base_upto = memo.get("base_upto") if memo is not None else None
+        if base_upto is None:
+            table = self._search(pool, min_len, 0, budget=budget)  # the whole field's words, once
+            n_all = int(pool.fixed_counts.sum()) + len(pool.flex_masks)
+            base_upto = np.zeros(n_all + 1, np.int64)
+            if len(table):
+                bases = table.scores // (np.int64(self.rules.joker_factor) ** table.jokers.astype(np.int64))
+                np.maximum.at(base_upto, table.lengths.astype(np.int64), bases)
+                base_upto = np.maximum.accumulate(base_upto)
+            if memo is not None:
+                memo["base_upto"] = base_upto
+        one = base_upto[: n_tiles + 1]
+        k_upto = [one]
+        for _ in range(slots - 2):
+            prev = k_upto[-1]
+            k_upto.append(np.array([max(prev[L - a] + one[a] for a in range(L + 1)) for L in range(n_tiles + 1)], np.int64))
+        out = k_upto[slots - 2]
+        if memo is not None:
+            memo[key] = out
+        return out
+
     def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None) -> list:
         if memo is None:
             return self._variants(word, fixed, flex, pool)
@@ -485,30 +515,31 @@ class KubagramSolver:
             if len(table):
                 return int(table.scores[0]), [(self.lexicon.word(int(table.word_ids[0])), int(table.jokers[0]))]
             return 0, []
-        table = self._search(sub, min_len, 0, budget=budget)
         # Bound on what the other slots can add from L remaining tiles: the best joker-free base
         # score of k words totalling <= L letters (superlinear bonus: splitting rarely pays), times
-        # the joker factor for each joker left over.
+        # the joker factor for each joker left over. Taken from the whole field's words (any word of
+        # the leftover tiles is one of them), worked out once per best_move, so that the leftover
+        # tiles need no all-words search: their words come best first from top-k searches of growing k.
         jf = self.rules.joker_factor
         n_tiles = int(fixed.sum()) + len(flex)
-        base_upto = np.zeros(n_tiles + 1, np.int64)
-        if len(table):
-            bases = table.scores // (np.int64(jf) ** table.jokers.astype(np.int64))
-            np.maximum.at(base_upto, table.lengths.astype(np.int64), bases)
-            base_upto = np.maximum.accumulate(base_upto)
-        k_upto = [base_upto]
-        for _ in range(slots - 2):
-            prev = k_upto[-1]
-            k_upto.append(np.array([max(prev[L - a] + base_upto[a] for a in range(L + 1)) for L in range(n_tiles + 1)], np.int64))
-        rest_base = k_upto[slots - 2]
+        rest_base = self._rest_bound(pool, min_len, slots, n_tiles, memo, budget)
         all_jokers = int(pool.flex_joker[list(flex)].sum()) if flex else 0
         best_v, best_items = 0, []
-        for row in range(len(table)):
+        k = _FIRST_ROWS
+        table = self._search(sub, min_len, k, budget=budget, score_cap=cap)
+        row = -1
+        while True:
+            row += 1
+            if row == len(table):
+                if len(table) < k or k == 0 or (budget is not None and budget.exhausted):
+                    break  # every word of the leftover tiles (worth <= cap) was looked at
+                k = k * 8 if k * 8 <= _MAX_KERNEL_TOP else 0
+                table = self._search(sub, min_len, k, budget=budget, score_cap=cap)  # the first rows are the same
+                if row == len(table):
+                    break
             if budget is not None and budget.out_of_time():
                 break  # the best claim found so far (each one checked in full)
             v = int(table.scores[row])
-            if cap is not None and v > cap:
-                continue
             if v * slots <= best_v:
                 break
             rem = n_tiles - int(table.lengths[row])
