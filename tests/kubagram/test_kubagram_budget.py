@@ -20,6 +20,7 @@ from kubasolve.kernels.word_search import UNLIMITED_NODES, search_words_limited
 from kubasolve.lexicon import Lexicon
 
 from .reference import reference_compounds, reference_words
+from .test_kubagram_compounds import brute_force_claim_value
 from .test_kubagram_search import check_move, positions, words_st
 
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -282,3 +283,24 @@ def test_a_compound_bounds_every_variant_of_its_field_word(table, field, jokers,
         table_jokers = c.jokers - c.field_word.jokers
         for n_jokers, _, _ in solver._variants(c.field_word.word, pool.fixed_counts, flex_all, pool):
             assert rules.compound_score(c.word, c.level, table_jokers + n_jokers) <= c.score
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.text(alphabet="aegnort", min_size=2, max_size=5), min_size=1, max_size=25, unique=True),
+       fixed=st.text(alphabet="aegnort", max_size=9), jokers=st.lists(st.sampled_from(["eygr", "pltole"]), max_size=2),
+       limit=st.integers(2, 3))
+def test_multi_word_claims_fetch_more_rows_when_needed(words, fixed, jokers, limit):
+    """The multi-word claim search asks the leftover tiles for their best words 1 at a time (then 8, 64...): the claim
+    still equals the brute force (with the default 64 first rows a small lexicon never needs a second fetch)."""
+    import kubasolve.games.kubagram.movegen as movegen
+
+    rules = KubagramRules(min_length=2)
+    position = KubagramPosition.from_letters(fixed, jokers=jokers)
+    solver = KubagramSolver(Lexicon.from_words(words), rules)
+    first_rows = movegen._FIRST_ROWS
+    movegen._FIRST_ROWS = 1
+    try:
+        claim = solver.best_move(position, max_words=limit)
+    finally:
+        movegen._FIRST_ROWS = first_rows
+    assert claim.gain == brute_force_claim_value(words, position, rules, limit)
