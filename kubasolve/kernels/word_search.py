@@ -291,6 +291,8 @@ def search_words_limited(
     # up to 3 flex tiles (8 subsets, so a subset set fits in 8 bits): the transition of each letter and the best
     # joker count as lookup tables over all 2**(2**F) subset sets, built once per call (<= 26 x 256 entries)
     small = n_flex <= 3
+    sets = np.zeros(max_len + 1, np.uint64)  # the small path's subset sets per depth (a flat array: faster)
+    sets[0] = np.uint64(1)
     n_sets = (1 << (1 << n_flex)) if small else 1
     step_of = np.zeros((n_letters if small else 0, n_sets), np.uint64)
     jokers_of = np.zeros(n_sets, np.int64)
@@ -339,14 +341,14 @@ def search_words_limited(
                     continue
             optional = cnt[c] < fixed_counts[c]
             if small:
-                src = ms[depth, 0]
+                src = sets[depth]
                 dst = step_of[c, src]
                 if optional:
                     dst |= src
                 if dst == 0:
                     e += 1
                     continue
-                ms[depth + 1, 0] = dst
+                sets[depth + 1] = dst
             elif nw == 1:
                 src = ms[depth, 0]
                 dst = src if optional else np.uint64(0)
@@ -369,7 +371,7 @@ def search_words_limited(
             word_sum = lsum[depth] + letter_values[c]
             word_rank = rank[depth] + edge_rank[e]
             if d1 >= min_len and (packed >> TERMINAL_SHIFT) & 1:
-                jok = jokers_of[ms[d1, 0]] if small else _best_jokers(ms, d1, levels, nw)
+                jok = jokers_of[sets[d1]] if small else _best_jokers(ms, d1, levels, nw)
                 score = (word_sum + bonus_tab[d1]) * jpow[jok]
                 keep = score <= score_cap
                 if keep and top_k > 0:
