@@ -73,10 +73,10 @@ NONE = 99
 """``nxt_*`` value when there is no later new / changed position."""
 
 # rows of the per-state integer scratch (length SEQ + 1)
-(R_F_CODE, R_F_KIND, R_F_VAL, R_F_NEW, R_F_TRI, R_CODE, R_KIND, R_VAL, R_NEW, R_TRI, R_NXT_NEW, R_TRI_RUN,
+(R_F_CODE, R_F_KIND, R_F_VAL, R_F_NEW, R_F_TRI, R_CODE, R_KIND, R_VAL, R_NEW, R_NXT_NEW, R_TRI_RUN,
  R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_NEWC,
- R_CHGC, R_MULT, R_POW2, R_POW3, R_LAST_FIN, R_F_TRIB, R_R_TRIB) = range(31)
-N_ROWS = 31
+ R_CHGC, R_MULT, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(29)
+N_ROWS = 29
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -230,10 +230,46 @@ def _bound(i, lmax, w, fb, has_prem, len_bonus_max, face_bonus, max_value, cross
     return total
 
 
+@njit(cache=True, inline="always")
+def _bound_direct(i, lmax, pos, f_val, f_kind, fb, has_prem, len_bonus_max, face_bonus, max_value, cross_total,
+                  wild_mode, w):
+    """:func:`_bound` read straight from the belt's pegs (before the reading-order prefix sums exist)."""
+    total = 0
+    for k in range(i, i + lmax):
+        total += f_val[pos[k]]
+    if has_prem:
+        ndl = 0
+        ntl = 0
+        ndw = 0
+        ntw = 0
+        lo = i if wild_mode else i - 1
+        hi = i + lmax if wild_mode else i + lmax + 1
+        for k in range(lo, hi):
+            kd = f_kind[pos[(k + 16) % SEQ]]
+            if kd == K_DL:
+                ndl += 1
+            elif kd == K_TL:
+                ntl += 1
+            elif kd == K_DW:
+                ndw += 1
+            elif kd == K_TW:
+                ntw += 1
+        pow2 = w[R_POW2]
+        pow3 = w[R_POW3]
+        lf = pow2[min(ndl, 8)] * pow3[min(ntl, 8)]
+        wf = pow2[min(ndw, 8)] * pow3[min(ntw, 8)]
+        total = (total + (lf - 1) * max_value) * wf
+    total += len_bonus_max[lmax] + cross_total
+    if fb[i + lmax - 1] - fb[i] >= 2:
+        total += face_bonus
+    return total
+
+
 @njit(cache=True)
 def scan_state(
     origin, twists, state, last_twist, restrict,
     peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq,
+    chg_list_seq, n_chg_seq,
     graph, edge_rank, root_edge, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total,
@@ -249,11 +285,9 @@ def scan_state(
     q_kind = w[R_KIND]
     q_val = w[R_VAL]
     q_new = w[R_NEW]
-    q_tri = w[R_TRI]
     nxt_new = w[R_NXT_NEW]
     tri_run = w[R_TRI_RUN]
     tri_bits = w[R_TRI_BITS]
-    last_fin = w[R_LAST_FIN]
     f_trib = w[R_F_TRIB]
     r_trib = w[R_R_TRIB]
     pre_val = w[R_PRE_VAL]
@@ -315,71 +349,89 @@ def scan_state(
             else:
                 q_chg = chg_seq[36, 0, 0]  # all ones
                 nxt_chg = nxt_chg_seq[36, 0, 0]  # k itself
-            last = -1
-            for k in range(SEQ):
-                p = pos[k]
-                q_code[k] = f_code[p]
-                q_kind[k] = f_kind[p]
-                q_val[k] = f_val[p]
-                q_new[k] = f_new[p]
-                q_tri[k] = f_tri[p]
-                pre_val[k + 1] = pre_val[k] + f_val[p]
-                bits = trib[p]
-                tri_bits[k] = bits
-                if bits & TRI_LAST:  # last_fin[k]: the last index <= k where a word's last three may start
-                    last = k
-                last_fin[k] = last
-            if has_prem:
-                for k in range(SEQ):
-                    kd = q_kind[k]
-                    pre_dl[k + 1] = pre_dl[k] + (1 if kd == K_DL else 0)
-                    pre_tl[k + 1] = pre_tl[k] + (1 if kd == K_TL else 0)
-                    pre_dw[k + 1] = pre_dw[k] + (1 if kd == K_DW else 0)
-                    pre_tw[k + 1] = pre_tw[k] + (1 if kd == K_TW else 0)
-            if n_cross > 0:
-                for k in range(SEQ):
-                    q_cross[k] = cross_mask_cell[belt_cells[belt, pos[k]]] & ~belt_of_cross[belt]
+            # pass 1 (reading order, backwards): trigram bits and runs, next new letter
             nn = NONE
             run = 0
             for k in range(SEQ - 1, -1, -1):
-                if q_new[k]:
+                p = pos[k]
+                if f_new[p]:
                     nn = k
                 nxt_new[k] = nn
-                if tri_bits[k] & TRI_IN:
+                bits = trib[p]
+                tri_bits[k] = bits
+                if bits & TRI_IN:
                     run += 1
                 else:
                     run = 0
                 tri_run[k] = run
+            # starts that may touch a changed cell (restrict): from each changed index back while
+            # the trigrams can still carry a run to it, and the start right after it (premiums)
+            if restrict and n_chg_seq[ts, belt, di] < SEQ - 1:
+                cand = 0
+                for ci in range(n_chg_seq[ts, belt, di]):
+                    c = chg_list_seq[ts, belt, di, ci]
+                    cand |= 1 << ((c + 1) & 15)
+                    s = min(c, 15)
+                    while s >= 0 and s >= c - 15:
+                        if s <= c - 2 and tri_run[s] + 2 < c - s:
+                            break
+                        cand |= 1 << s
+                        s -= 1
+            else:
+                cand = 0xFFFF
+            ready = False  # the reading-order copies the walk needs, built for the first start walked
             for s in range(16):
-                if q_tri[s] == block:
+                if not (cand >> s) & 1 or f_tri[pos[s]] == block:
                     continue
-                # a run from s must reach a new letter, and (restrict) touch a changed cell
-                need = min_len
-                if require_new:
-                    need = max(need, nxt_new[s] - s + 1)
-                before_chg = (not wild_mode) and q_kind[s + 15] >= K_DL and q_chg[s + 15] == 1
-                if restrict and not before_chg:
-                    need = max(need, nxt_chg[s] - s)  # the cell after the run may be the changed one
                 # longest run the trigrams allow: valid trigrams throughout, a word's first three at
                 # s and a word's last three at its end
                 lim = max_len
-                if q_tri[s + 1] == block:
+                if f_tri[pos[s + 1]] == block:
                     lim = 1
                 else:
                     if tri_run[s] + 2 < lim:
                         lim = tri_run[s] + 2
                     if lim >= 3:
                         if tri_bits[s] & TRI_FIRST:
-                            lim = last_fin[s + lim - 3] - s + 3
-                            if lim < 3:
-                                lim = 2
+                            k = s + lim - 3
+                            while k > s and not tri_bits[k] & TRI_LAST:
+                                k -= 1
+                            lim = k - s + 3 if tri_bits[k] & TRI_LAST else 2
                         else:
                             lim = 2
+                if lim < min_len:
+                    continue
+                # a run from s must reach a new letter, and (restrict) touch a changed cell
+                need = min_len
+                if require_new:
+                    need = max(need, nxt_new[s] - s + 1)
+                before_chg = (not wild_mode) and f_kind[pos[s + 15]] >= K_DL and q_chg[s + 15] == 1
+                if restrict and not before_chg:
+                    need = max(need, nxt_chg[s] - s)  # the cell after the run may be the changed one
                 if need > lim:
                     continue
-                if floor >= 0 and _bound(s, lim, w, fb, has_prem, len_bonus_max, face_bonus, max_value, cross_total,
-                                         wild_mode) <= floor:
+                if floor >= 0 and _bound_direct(s, lim, pos, f_val, f_kind, fb, has_prem, len_bonus_max, face_bonus,
+                                                max_value, cross_total, wild_mode, w) <= floor:
                     continue
+                if not ready:
+                    ready = True
+                    for k in range(SEQ):
+                        p = pos[k]
+                        q_code[k] = f_code[p]
+                        q_kind[k] = f_kind[p]
+                        q_val[k] = f_val[p]
+                        q_new[k] = f_new[p]
+                        pre_val[k + 1] = pre_val[k] + f_val[p]
+                    if has_prem:
+                        for k in range(SEQ):
+                            kd = q_kind[k]
+                            pre_dl[k + 1] = pre_dl[k] + (1 if kd == K_DL else 0)
+                            pre_tl[k + 1] = pre_tl[k] + (1 if kd == K_TL else 0)
+                            pre_dw[k + 1] = pre_dw[k] + (1 if kd == K_DW else 0)
+                            pre_tw[k + 1] = pre_tw[k] + (1 if kd == K_TW else 0)
+                    if n_cross > 0:
+                        for k in range(SEQ):
+                            q_cross[k] = cross_mask_cell[belt_cells[belt, pos[k]]] & ~belt_of_cross[belt]
                 r_ok = lim  # reaches known to pass / fail the bound (monotone in the reach)
                 r_bad = need - 1
                 kd = q_kind[s]
@@ -551,7 +603,8 @@ def _belt_tables(belt_cells, cell_face, twist_changed):
     ``seq_pos[di, k]``: belt position of sequence index ``k`` read from start 0 in direction ``di``.
     ``face_runs[belt, di, k]`` (k < SEQ): face changes among indices 1..k; ``[SEQ + k]``: the face.
     ``chg_seq[t, belt, di, k]``: the twist ``t`` changed that cell; ``nxt_chg_seq``: the next such
-    index from ``k`` (``NONE`` if none). Row ``t = 36`` is the unrestricted scan (all changed).
+    index from ``k`` (``NONE`` if none); ``chg_list_seq[t, belt, di, :n_chg_seq[t, belt, di]]`` the
+    changed indices below ``SEQ - 1``. Row ``t = 36`` is the unrestricted scan (all changed).
     """
     seq_pos = np.zeros((2, SEQ), np.int64)
     for k in range(SEQ):
@@ -560,6 +613,8 @@ def _belt_tables(belt_cells, cell_face, twist_changed):
     face_runs = np.zeros((12, 2, 2 * SEQ), np.int64)
     chg_seq = np.zeros((37, 12, 2, SEQ), np.int64)
     nxt_chg_seq = np.zeros((37, 12, 2, SEQ), np.int64)
+    chg_list_seq = np.zeros((37, 12, 2, SEQ), np.int64)
+    n_chg_seq = np.zeros((37, 12, 2), np.int64)
     for b in range(12):
         for di in range(2):
             for k in range(SEQ):
@@ -574,7 +629,11 @@ def _belt_tables(belt_cells, cell_face, twist_changed):
                         chg_seq[t, b, di, k] = 1
                         nc = k
                     nxt_chg_seq[t, b, di, k] = nc
-    return seq_pos, face_runs, chg_seq, nxt_chg_seq
+                for k in range(SEQ - 1):
+                    if chg_seq[t, b, di, k]:
+                        chg_list_seq[t, b, di, n_chg_seq[t, b, di]] = k
+                        n_chg_seq[t, b, di] += 1
+    return seq_pos, face_runs, chg_seq, nxt_chg_seq, chg_list_seq, n_chg_seq
 
 
 @njit(cache=True)
@@ -600,7 +659,8 @@ def best_words_search(
     for k in range(9):
         w[R_POW2, k] = 1 << k
         w[R_POW3, k] = 3 ** k
-    seq_pos, face_runs, chg_seq, nxt_chg_seq = _belt_tables(belt_cells, cell_face, twist_changed)
+    seq_pos, face_runs, chg_seq, nxt_chg_seq, chg_list_seq, n_chg_seq = _belt_tables(belt_cells, cell_face,
+                                                                                  twist_changed)
     root_edge = np.full(64, -1, np.int64)  # root edge of each letter code (the first step of every walk)
     for e in range(root_hi):
         root_edge[np.int64(graph[e, 0] & LETTER_MASK)] = e
@@ -648,7 +708,8 @@ def best_words_search(
                 cross_mask_cell[c] |= np.uint64(1) << np.uint64(wc)
     if not require_new:
         n_pool = scan_state(origins[0], 0, 0, -1, False, peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts,
-                            seq_pos, face_runs, chg_seq, nxt_chg_seq, graph, edge_rank, root_edge,
+                            seq_pos, face_runs, chg_seq, nxt_chg_seq, chg_list_seq, n_chg_seq, graph, edge_rank,
+                            root_edge,
                             root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,
                             len_bonus_max, face_bonus, max_value, cross_mask_cell, cross_points, belt_of_cross, n_cross,
                             cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
@@ -718,7 +779,8 @@ def best_words_search(
                             if c >= 0:
                                 cross_mask_cell[c] |= np.uint64(1) << np.uint64(wc)
                 n_pool = scan_state(state_origin, d, n_states, t, restrict, peg_code, peg_kind, peg_value, peg_tri,
-                                    belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq, graph,
+                                    belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq, chg_list_seq,
+                                    n_chg_seq, graph,
                                     edge_rank, root_edge, root_hi, trigram, tri_stride, min_len, max_len,
                                     both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
                                     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
