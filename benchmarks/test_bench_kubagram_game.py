@@ -33,8 +33,9 @@ if __name__ == "__main__":
         from kubasolve.bench.kubagram_game_scenarios import move_times
 
         for ai, t in move_times(games=int(sys.argv[2])).items():
-            print(f"{ai:8} per move: median {t['median_ms']:8.1f} ms  p90 {t['p90_ms']:8.1f} ms  "
-                  f"max {t['max_ms']:8.1f} ms  moves {t['moves']:.0f}")
+            print(f"{ai:8} per move: median {t['median_ms']:7.1f} ms  p90 {t['p90_ms']:7.1f} ms  "
+                  f"mean {t['mean_ms']:7.1f} ms  max {t['max_ms']:7.1f} ms  moves {t['moves']:.0f}; "
+                  f"moves with a choice: median {t['choice_median_ms']:7.1f} ms  moves {t['choice_moves']:.0f}")
         sys.exit(0)
     from kubasolve.bench.runner import run_scenarios
 

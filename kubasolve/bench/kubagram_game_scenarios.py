@@ -62,25 +62,45 @@ def policy_turn(name: str) -> Callable[[], Callable[[], object]]:
 def move_times(players: tuple[str, ...] = ("planner", "search"), games: int = 10, seed: int = 1000
                ) -> dict[str, dict[str, float]]:
     """Planning time of every move of each AI over ``games`` whole 2-player games (deal seeds ``seed``,
-    ``seed + 1``, ...; seats alternate): median, 90th percentile and slowest in ms, and the number of moves. Whole
-    games, not sampled states, because the share of moves with a single candidate (and so no search) matters."""
+    ``seed + 1``, ...; seats alternate): median, 90th percentile, mean and slowest in ms over all moves, and the
+    median over the moves with a choice (more than one way to take the cube, or a word to claim; skipping aside). Whole games,
+    not sampled states, because the share of moves without a choice matters."""
     import statistics
+    import time
 
-    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.ai.kubagram import _options, make_policy
     from kubasolve.games.kubagram.game import play_game
 
     ref = _referee()
     times: dict[str, list[float]] = {p: [] for p in players}
+    choice: dict[str, list[float]] = {p: [] for p in players}
+
+    class Timed:
+        """Times each turn of ``policy`` and notes whether the move had a choice."""
+
+        def __init__(self, label: str) -> None:
+            self.label, self.policy = label, make_policy(label)
+            self.name = self.policy.name
+
+        def turn(self, referee: Any, state: Any) -> list[Any]:
+            t0 = time.perf_counter()
+            actions = self.policy.turn(referee, state)
+            ms = 1e3 * (time.perf_counter() - t0)
+            times[self.label].append(ms)
+            if len(_options(referee, state, allow_skip=False)) > 1 or referee.solver.best_words(state.position(), top=1):
+                choice[self.label].append(ms)
+            return actions
+
     for k in range(games):
         seats = list(players) if k % 2 == 0 else list(reversed(players))
-        rec = play_game([make_policy(p) for p in seats], seed + k, ref)
-        for seat, p in enumerate(seats):
-            times[p] += [1e3 * t for t in rec.turn_times[seat]]
+        play_game([Timed(p) for p in seats], seed + k, ref)
     out = {}
     for p, ts in times.items():
         ts.sort()
-        out[p] = {"median_ms": statistics.median(ts), "p90_ms": ts[int(0.9 * (len(ts) - 1))], "max_ms": ts[-1],
-                  "moves": float(len(ts))}
+        out[p] = {"median_ms": statistics.median(ts), "p90_ms": ts[int(0.9 * (len(ts) - 1))],
+                  "mean_ms": statistics.fmean(ts), "max_ms": ts[-1], "moves": float(len(ts)),
+                  "choice_median_ms": statistics.median(choice[p]) if choice[p] else 0.0,
+                  "choice_moves": float(len(choice[p]))}
     return out
 
 
