@@ -22,8 +22,11 @@ then ``proven``. Within a node or time budget the solver returns the best move o
 completed iteration (``proven = False``). With a node budget (and no time budget) the result is a pure
 function of the position; a time budget makes it depend on the machine.
 
-Moves come from the public move generator (:func:`kubasolve.games.crossword.movegen.move_arrays`),
-cached per (board, rack) within a solve.
+Moves come from the move generator's lean entry point (:func:`kubasolve.games.crossword.movegen.raw_generator`,
+the kernel's arrays without input checks or move objects), cached per (board, rack) within a solve.
+Inside the search a board is a pair of flat arrays (letter codes, blank flags) with an incremental
+Zobrist key; a child copies the 225-byte arrays and writes the placed tiles, and Placement objects
+are built only for the answer and the principal variation.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from kubasolve.errors import RulesError
 from kubasolve.games.crossword.board import Board, grid_geometry
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack
 from kubasolve.games.crossword.layout import BLANK
-from kubasolve.games.crossword.movegen import Placement, move_arrays
+from kubasolve.games.crossword.movegen import Placement, raw_generator
 
 __all__ = ["EndgameResult", "EndgameSolver", "solve_endgame"]
 
@@ -49,6 +52,10 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
+
+
+_Flat = tuple[np.ndarray, np.ndarray]
+"""A board inside the search: flat letter codes (-1 empty) and blank flags, row-major."""
 
 
 class _OutOfBudget(Exception):
@@ -80,16 +87,6 @@ class EndgameResult:
     def to_dict(self) -> dict[str, Any]:
         return {"move": None if self.move is None else self.move.to_dict(), "value": self.value, "proven": self.proven,
                 "depth": self.depth, "nodes": self.nodes, "seconds": round(self.seconds, 6), "pv": list(self.pv)}
-
-
-def _board(letters: np.ndarray, blank: np.ndarray, alphabet: Any) -> Board:
-    """A Board from arrays known to be valid (a parent board plus generated tiles): skips the
-    constructor's checks, which cost as much as the move generation of a small endgame node."""
-    letters.flags.writeable = False
-    blank.flags.writeable = False
-    b = Board.__new__(Board)
-    b.alphabet, b.letters, b.blank = alphabet, letters, blank
-    return b
 
 
 class _Moves:
@@ -151,6 +148,9 @@ class EndgameSolver:
         n_cells, n_codes = layout.rows * layout.cols, len(self.letters)
         self.zobrist = [[rng.getrandbits(64) for _ in range(2 * n_codes)] for _ in range(n_cells)]
         self._rack_values: dict[str, int] = {}
+        self._rack_counts: dict[str, tuple[np.ndarray, int]] = {}
+        self._gen = raw_generator(lex, layout, tiles, bingo_bonus=referee.rules.bingo_bonus)
+        self._codes = {ch.upper(): k for k, ch in enumerate(self.letters)}
         self.tt: dict[tuple[int, str, str, int], tuple[int, int, int, int, bool]] = {}
         self.move_cache: dict[tuple[int, str], _Moves] = {}
         self._cached_moves = 0
@@ -164,22 +164,31 @@ class EndgameSolver:
             v = self._rack_values[rack] = sum(self.referee.tiles.value(ch) for ch in rack)
         return v
 
-    def board_key(self, board: Board) -> int:
+    def rack_counts(self, rack: str) -> tuple[np.ndarray, int]:
+        """The rack as the kernel takes it: letter counts per code and the number of blanks."""
+        hit = self._rack_counts.get(rack)
+        if hit is None:
+            counts = np.zeros(len(self.letters), np.int64)
+            for ch in rack:
+                if ch != BLANK:
+                    counts[self._codes[ch]] += 1
+            hit = self._rack_counts[rack] = (counts, rack.count(BLANK))
+        return hit
+
+    def board_key(self, flat: np.ndarray, blank: np.ndarray) -> int:
         key = 0
-        flat = board.letters.reshape(-1)
-        blank = board.blank.reshape(-1)
         n = len(self.letters)
         for cell in np.nonzero(flat >= 0)[0].tolist():
             key ^= self.zobrist[cell][int(flat[cell]) + (n if blank[cell] else 0)]
         return key
 
-    def _moves(self, board: Board, bkey: int, rack: str) -> _Moves:
+    def _moves(self, board: _Flat, bkey: int, rack: str) -> _Moves:
         key = (bkey, rack)
         hit = self.move_cache.get(key)
         if hit is not None:
             return hit
-        ref = self.referee
-        meta, tiles = move_arrays(board, rack, ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+        counts, n_blanks = self.rack_counts(rack)
+        meta, tiles = self._gen(board[0], board[1], counts, n_blanks)
         moves = _Moves(meta, tiles, len(rack), self.tile_values)
         if self._cached_moves + moves.n > self.move_cache_limit:
             self.move_cache.clear()
@@ -204,12 +213,12 @@ class EndgameSolver:
             left.remove(ch)
         return "".join(left)
 
-    def _child(self, board: Board, bkey: int, moves: _Moves, i: int) -> tuple[Board, int]:
+    def _child(self, board: _Flat, bkey: int, moves: _Moves, i: int) -> tuple[_Flat, int]:
         line, start, end, _ = moves.meta[i].tolist()
         cells = self.geo.lines[line][start : end + 1].tolist()
         row = moves.tiles[i][start : end + 1].tolist()
-        letters = board.letters.reshape(-1).copy()
-        blank = board.blank.reshape(-1).copy()
+        letters = board[0].copy()
+        blank = board[1].copy()
         n = len(self.letters)
         for cell, t in zip(cells, row, strict=True):
             if t < 0:
@@ -219,19 +228,20 @@ class EndgameSolver:
             letters[cell] = code
             blank[cell] = is_blank
             bkey ^= self.zobrist[cell][code + (n if is_blank else 0)]
-        return _board(letters.reshape(board.letters.shape), blank.reshape(board.letters.shape), self.alphabet), bkey
+        return (letters, blank), bkey
 
-    def _placement(self, board: Board, moves: _Moves, i: int) -> Placement:
+    def _placement(self, board: _Flat, moves: _Moves, i: int) -> Placement:
         """Move ``i`` as a Placement (main word, tiles, score) for the caller."""
         line, start, end, score = moves.meta[i].tolist()
         cells = self.geo.lines[line].tolist()
-        cols = board.letters.shape[1]
+        cols = self.referee.layout.cols
         word, placed = [], []
         for p in range(start, end + 1):
             r, c = divmod(cells[p], cols)
             t = int(moves.tiles[i][p])
             if t < 0:
-                word.append(board.square(r, c))
+                ch = self.letters[int(board[0][cells[p]])]
+                word.append(ch if board[1][cells[p]] else ch.upper())
             else:
                 ch = self.letters[t & (BLANK_FLAG - 1)]
                 ch = ch if t & BLANK_FLAG else ch.upper()
@@ -252,7 +262,7 @@ class EndgameSolver:
         return scoreless + 1 >= self.limit if self.limit else scoreless >= 1
 
     # ------------------------------------------------------------------ search
-    def _search(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
+    def _search(self, board: _Flat, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """(value for the mover, whether the subtree met the depth horizon)."""
         self._tick()
         key = (bkey, rm, ro, sl)
@@ -329,7 +339,7 @@ class EndgameSolver:
         self.tt[key] = (depth, flag, best, best_move, hit)
         return best, hit
 
-    def _pvs(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int, score: int,
+    def _pvs(self, board: _Flat, bkey: int, rm: str, ro: str, sl: int, depth: int, alpha: int, beta: int, score: int,
              first: bool) -> tuple[int, bool]:
         """Value to the parent's mover of a child reached by a move scoring ``score``: principal variation
         search (a null window around alpha first for every child but the first; a full re-search when it
@@ -353,8 +363,8 @@ class EndgameSolver:
         t0 = time.perf_counter()
         self._deadline = t0 + (self.time_limit or 0.0)
         self.nodes = 0
-        board = state.board
-        bkey = self.board_key(board)
+        board = (np.ascontiguousarray(state.board.letters.reshape(-1)).copy(), np.ascontiguousarray(state.board.blank.reshape(-1)).copy())
+        bkey = self.board_key(*board)
         rm, ro = sort_rack(state.rack()), sort_rack(state.racks[1 - state.current])
         root = self._moves(board, bkey, rm)
         best_move = root.order()[0] if root.n else PASS
@@ -376,7 +386,7 @@ class EndgameSolver:
         pv = self._pv(board, bkey, rm, ro, state.scoreless, done_depth)
         return EndgameResult(move, int(value), proven, done_depth, self.nodes, time.perf_counter() - t0, pv)
 
-    def _pv(self, board: Board, bkey: int, rm: str, ro: str, sl: int, depth: int) -> tuple[str, ...]:
+    def _pv(self, board: _Flat, bkey: int, rm: str, ro: str, sl: int, depth: int) -> tuple[str, ...]:
         from kubasolve.games.crossword.notation import format_placement
 
         out: list[str] = []

@@ -23,7 +23,7 @@ from kubasolve.ai.crossword_endgame import EndgameSolver, solve_endgame
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
-from kubasolve.games.crossword.movegen import generate_moves
+from kubasolve.games.crossword.movegen import generate_moves, move_arrays, raw_generator
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.lexicon import Lexicon
 
@@ -156,6 +156,25 @@ def nl_referee(nl_lexicon):
 @pytest.fixture(scope="module")
 def big_endgame(nl_referee):
     return self_play_endgame(nl_referee, 21)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_raw_generator_equals_move_arrays(nl_referee, seed):
+    """The search's lean entry point gives the public move arrays, on mid-game boards and an empty one."""
+    import numpy as np
+
+    ref = nl_referee
+    gen = raw_generator(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+    solver = EndgameSolver(ref)
+    state = ref.new_game(seed, 2)
+    for turn in range(6):
+        rack = state.rack()
+        want_meta, want_tiles = move_arrays(state.board, rack, ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+        counts, n_blanks = solver.rack_counts(rack)
+        meta, tiles = gen(state.board.letters.reshape(-1).copy(), state.board.blank.reshape(-1).copy(), counts, n_blanks)
+        assert np.array_equal(meta, want_meta) and np.array_equal(tiles, want_tiles), (seed, turn)
+        assert len(meta) > 0
+        state = ref.apply(state, ScorePolicy().turn(ref, state))
 
 
 def test_node_budget_is_respected_and_deterministic(nl_referee, big_endgame):

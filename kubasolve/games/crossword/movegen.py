@@ -315,3 +315,34 @@ def best_move(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, ti
     if best < 0:
         return None
     return _decode(board, geo, layout, meta[0], out_tiles[0], tiles.rack_size, lexicon)
+
+
+def raw_generator(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Any:
+    """A lean :func:`move_arrays` for searches that call it many times on boards they build
+    themselves: ``gen(letters, blank, counts, n_blanks) -> (meta, tiles)`` on the flat board arrays
+    (``int8`` letter codes / -1, ``bool`` blank flags), the rack as letter counts (``int64`` per code)
+    and a blank count. No checks of the inputs (the caller guarantees them); same output as
+    :func:`move_arrays`."""
+    generate = _KERNEL[0] if _KERNEL else _kernel()
+    s = _setup(lexicon, layout, tiles)
+    geo = grid_geometry(layout.rows, layout.cols)
+    rack_size = tiles.rack_size
+
+    def gen(letters: np.ndarray, blank: np.ndarray, counts: np.ndarray, n_blanks: int) -> tuple[np.ndarray, np.ndarray]:
+        capacity = _MIN_CAPACITY
+        while True:
+            out_meta, out_tiles = _buffers(capacity, geo.max_line)
+            count, _, mirror = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+                                        s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, rack_size, bingo_bonus,
+                                        0, s.symmetric, out_meta, out_tiles, s.letter_keys, s.word_set)
+            if mirror:
+                if 2 * count <= out_meta.shape[0]:
+                    out_meta[count : 2 * count] = out_meta[:count]
+                    out_meta[count : 2 * count, 0] = geo.transposed[out_meta[:count, 0]]
+                    out_tiles[count : 2 * count] = out_tiles[:count]
+                count *= 2
+            if count <= out_meta.shape[0]:
+                return out_meta[:count].copy(), out_tiles[:count].copy()
+            capacity = int(count)
+
+    return gen
