@@ -58,6 +58,10 @@ _Flat = tuple[np.ndarray, np.ndarray]
 """A board inside the search: flat letter codes (-1 empty) and blank flags, row-major."""
 
 
+_MOVE_FACTS: list[Any] = []
+"""The numba ``move_facts`` kernel, imported on first use (no JIT work at import)."""
+
+
 class _OutOfBudget(Exception):
     """Raised inside the search when the node or time budget is spent."""
 
@@ -93,21 +97,16 @@ class _Moves:
     """The placements of one rack on one board, as kernel arrays plus per-move facts; ``order()`` is
     best first: going-out moves by score, then the others by gain (below), then line and start."""
 
-    __slots__ = ("_order", "gain", "meta", "n", "out", "scores", "tiles", "used")
+    __slots__ = ("_order", "best_other", "best_out", "gain", "meta", "n", "out", "scores", "tiles", "used")
 
     def __init__(self, meta: np.ndarray, tiles: np.ndarray, rack_len: int, tile_values: np.ndarray) -> None:
         self.meta = meta
         self.tiles = tiles
-        self.n = n = int(meta.shape[0])
-        self.scores = meta[:, 3].astype(np.int64)
-        if n:
-            self.gain = self.scores + tile_values[tiles.view(np.uint8)].sum(axis=1)
-            """Score + value of the tiles played: the mover's spread after this move if the game then
-            ended with each player paying their rack (the static value one ply on, minus constants)."""
-            self.out = (tiles >= 0).sum(axis=1) == rack_len
-        else:
-            self.gain = self.scores
-            self.out = np.zeros(0, bool)
+        self.n = int(meta.shape[0])
+        # gain: score + value of the tiles played, the mover's spread after this move if the game then
+        # ended with each player paying their rack (the static value one ply on, minus constants);
+        # best_out / best_other: the best going-out move by score, the best other move by gain (-1: none)
+        self.scores, self.gain, self.out, self.best_out, self.best_other = _MOVE_FACTS[0](meta, tiles, rack_len, tile_values)
         self._order: list[int] | None = None
         self.used: dict[int, str] = {}
 
@@ -149,6 +148,10 @@ class EndgameSolver:
         self.zobrist = [[rng.getrandbits(64) for _ in range(2 * n_codes)] for _ in range(n_cells)]
         self._rack_values: dict[str, int] = {}
         self._rack_counts: dict[str, tuple[np.ndarray, int]] = {}
+        if not _MOVE_FACTS:
+            from kubasolve.kernels.board_movegen import move_facts
+
+            _MOVE_FACTS.append(move_facts)
         self._gen = raw_generator(lex, layout, tiles, bingo_bonus=referee.rules.bingo_bonus)
         self._codes = {ch.upper(): k for k, ch in enumerate(self.letters)}
         self.tt: dict[tuple[int, str, str, int], tuple[int, int, int, int, bool]] = {}
@@ -280,22 +283,19 @@ class EndgameSolver:
         moves = self._moves(board, bkey, rm)
         alpha0 = alpha
         best, best_move, hit = -INF, PASS, False
-        n = moves.n
         if depth == 1:
             # the horizon is next: a child that does not end the game is worth score - (leave value - vo)
             # = gain - vm + vo to the mover; going out score + 2 vo and a final pass vo - vm (exact)
-            outs = moves.out
-            if n and outs.any():
-                i = int(np.argmax(np.where(outs, moves.scores, -INF)))
+            i = moves.best_out
+            if i >= 0:
                 best, best_move = int(moves.scores[i]) + 2 * vo, i
-            if n and not outs.all():
-                i = int(np.argmax(np.where(outs, -INF, moves.gain)))
-                if int(moves.gain[i]) - vm + vo > best:
-                    best, best_move = int(moves.gain[i]) - vm + vo, i
+            i = moves.best_other
+            if i >= 0 and int(moves.gain[i]) - vm + vo > best:
+                best, best_move = int(moves.gain[i]) - vm + vo, i
             if vo - vm > best:
                 best, best_move = vo - vm, PASS
             # exact only when every child ends the game (no cut-offs here: every child was valued)
-            hit = bool(n and not outs.all()) or not self._pass_ends(sl)
+            hit = moves.best_other >= 0 or not self._pass_ends(sl)
         else:
             order: list[int] = [*moves.order(), PASS]
             if tt_move is not None and tt_move != order[0]:

@@ -880,3 +880,38 @@ def _bingo_possible(h, keys, word_set, n_blanks, memo):
         memo[2 + 2 * n_memo] = 1 if found else 0
         memo[0] = n_memo + 1
     return found
+
+
+@njit(cache=True)
+def move_facts(meta, tiles, rack_len, tile_values):
+    """Per-move facts an endgame search orders and bounds with, in one pass over ``generate``'s
+    output: ``(scores, gains, outs, best_out, best_other)`` where ``gains[i]`` = score + value of
+    the tiles move ``i`` places (``tile_values`` indexed by the tile byte as uint8: a letter code
+    its value, a blank (+64) or no tile (-1 = 255) 0), ``outs[i]``: the move uses all ``rack_len``
+    tiles, ``best_out``: the highest-scoring going-out move and ``best_other`` the highest-gain
+    other move (the first of equals; -1 when there is none)."""
+    n = meta.shape[0]
+    width = tiles.shape[1]
+    scores = np.empty(n, np.int64)
+    gains = np.empty(n, np.int64)
+    outs = np.zeros(n, np.bool_)
+    best_out = -1
+    best_other = -1
+    for i in range(n):
+        s = np.int64(meta[i, 3])
+        g = s
+        used = 0
+        for p in range(width):
+            t = tiles[i, p]
+            if t >= 0:
+                used += 1
+                g += tile_values[t]
+        scores[i] = s
+        gains[i] = g
+        if used == rack_len:
+            outs[i] = True
+            if best_out < 0 or s > scores[best_out]:
+                best_out = i
+        elif best_other < 0 or g > gains[best_other]:
+            best_other = i
+    return scores, gains, outs, best_out, best_other

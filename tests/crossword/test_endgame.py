@@ -174,6 +174,17 @@ def test_raw_generator_equals_move_arrays(nl_referee, seed):
         meta, tiles = gen(state.board.letters.reshape(-1).copy(), state.board.blank.reshape(-1).copy(), counts, n_blanks)
         assert np.array_equal(meta, want_meta) and np.array_equal(tiles, want_tiles), (seed, turn)
         assert len(meta) > 0
+        # move_facts against plain numpy formulas
+        from kubasolve.kernels.board_movegen import move_facts
+
+        for rack_len in (len(rack), int((tiles >= 0).sum(axis=1).max())):
+            scores, gains, outs, best_out, best_other = move_facts(meta, tiles, rack_len, solver.tile_values)
+            placed = tiles >= 0
+            want_gains = meta[:, 3] + np.where(placed, solver.tile_values[tiles.view(np.uint8)], 0).sum(axis=1)
+            want_outs = placed.sum(axis=1) == rack_len
+            assert np.array_equal(scores, meta[:, 3]) and np.array_equal(gains, want_gains) and np.array_equal(outs, want_outs)
+            assert best_out == (int(np.argmax(np.where(want_outs, meta[:, 3], -10**9))) if want_outs.any() else -1)
+            assert best_other == (int(np.argmax(np.where(want_outs, -10**9, want_gains))) if not want_outs.all() else -1)
         state = ref.apply(state, ScorePolicy().turn(ref, state))
 
 
