@@ -184,16 +184,19 @@ class KubagramSolver:
         # output capacity: a top-k search records only the words that enter the k best so far (few), so it
         # keeps its own small capacity; large output arrays cost an mmap and page faults on every call
         capacity = self._capacity if kernel_top == 0 else self._top_capacity
+        # the limit is fixed before the first attempt and only the last attempt's nodes are spent: a retry after
+        # an output overflow repeats the same search, so answers and node counts do not depend on what this
+        # process searched before (the remembered capacity)
+        limit = budget.node_limit() if budget is not None else _UNLIMITED
         while True:
-            limit = budget.node_limit() if budget is not None else _UNLIMITED
             ranks, lengths, jokers, scores, codes, complete, nodes, stopped = search_words_limited(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
                 pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
                 capacity, with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
             )
-            if budget is not None:
-                budget.spend(int(nodes), bool(stopped))
             if complete:
+                if budget is not None:
+                    budget.spend(int(nodes), bool(stopped))
                 break
             capacity *= 4  # remembered: later calls start big enough
             if kernel_top == 0:
