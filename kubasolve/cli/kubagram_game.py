@@ -44,7 +44,7 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     """Add ``play`` and ``simulate`` to the ``kubasolve kubagram`` subcommands."""
     p = kubagram_sub.add_parser("play", help="play Kubagram against AIs in the terminal")
     p.add_argument("--players", type=player_list, default=None,
-                   help="comma-separated seats: human, random, greedy, planner[:DEPTH] (default human,planner)")
+                   help="comma-separated seats: human, random, greedy, planner[:DEPTH], search[:NODES] (default human,planner)")
     p.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
     p.add_argument("--rotation", default=None, metavar="TURN", choices=ROTATIONS,
                    help="the last player's board turn: 0, 90, 180, 270 or the corner that becomes the start cube "
@@ -58,7 +58,7 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_play)
 
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
-    add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH]",
+    add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH], search[:NODES]",
                            rules_doc=RULES_DOC, lexicon="nl")
     s.set_defaults(func=run_simulate)
 

@@ -1,6 +1,6 @@
 """Kubagram (Dutch letter-cube game): rules as data, move generation, and the game itself."""
 
-from kubasolve.games.kubagram.movegen import KubagramSolver, WordTable, best_move, best_words, compound_moves, solver_for
+from kubasolve.games.kubagram.movegen import KubagramSolver, SearchBudget, WordTable, best_move, best_words, compound_moves, solver_for
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
 from kubasolve.games.kubagram.position import KubagramPosition, TableWord, Tile
 from kubasolve.games.kubagram.rules import KubagramRules
@@ -11,6 +11,7 @@ __all__ = [
     "KubagramPosition",
     "KubagramRules",
     "KubagramSolver",
+    "SearchBudget",
     "TableWord",
     "Tile",
     "WordMove",
