@@ -172,7 +172,9 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
     With the kit, the two run interleaved position by position (wolges' ``nl_time`` started on each
     position right after kubasolve's runs; it times itself, so its start-up is not counted), so
     a load swing on the shared machine hits both sides alike. Then medians and p90 over positions
-    and their ratios (kubasolve / wolges: below 1 is faster)."""
+    and their ratios (kubasolve / wolges: below 1 is faster), and the median and p90 over positions
+    of the per-position ratio (the issue's "per position (median and p90)"), with the positions of
+    the highest all-moves ratio."""
     from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import best_move, move_arrays
 
@@ -221,15 +223,24 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
     report["wolges"] = {"all_moves_median_us": statistics.median(w_all), "all_moves_p90_us": _p90(w_all),
                         "best_move_median_us": statistics.median(w_best), "best_move_p90_us": _p90(w_best),
                         "empty_board_all_moves_ms": {rack: theirs[-1 - i][0] / 1e3 for i, rack in enumerate(EMPTY_RACKS)}}
+    r_all = [a / w for a, w in zip(o_all, w_all, strict=True)]
+    r_best = [a / w for a, w in zip(o_best, w_best, strict=True)]
     report["ratio_kubasolve_over_wolges"] = {
         "all_moves_median": statistics.median(o_all) / statistics.median(w_all),
         "all_moves_p90": _p90(o_all) / _p90(w_all),
         "best_move_median": statistics.median(o_best) / statistics.median(w_best),
         "best_move_p90": _p90(o_best) / _p90(w_best),
-        "per_position_all_moves_median": statistics.median(a / w for a, w in zip(o_all, w_all, strict=True)),
-        "per_position_best_move_median": statistics.median(a / w for a, w in zip(o_best, w_best, strict=True)),
+        "per_position_all_moves_median": statistics.median(r_all),
+        "per_position_all_moves_p90": _p90(r_all),
+        "per_position_best_move_median": statistics.median(r_best),
+        "per_position_best_move_p90": _p90(r_best),
         "empty_board_all_moves": {rack: ours[-1 - i][0] / theirs[-1 - i][0] for i, rack in enumerate(EMPTY_RACKS)},
     }
+    by_id = {r["id"]: r for r in records}
+    worst = sorted(golden_ids, key=lambda i: -ours[i][0] / theirs[i][0])[:8]
+    report["worst_per_position_all_moves"] = [
+        {"id": i, "rack": by_id[i]["rack"], "num_moves": by_id[i]["num_moves"], "kubasolve_us": round(ours[i][0], 1),
+         "wolges_us": theirs[i][0], "ratio": round(ours[i][0] / theirs[i][0], 2)} for i in worst]
     return report
 
 

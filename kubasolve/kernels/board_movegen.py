@@ -38,6 +38,15 @@ stops at the first anchor whose bound cannot beat the best move found; inside an
 cut when the tiles still to place, on the best premiums of the squares still open, cannot lift it
 above the best (``_line_bound``). The bingo bonus enters a bound only where the rack plus the tiles
 of a window anagram to some word (``word_multisets``, ``_bingo_possible``).
+
+**No reference counting in the hot code.** ``generate`` only allocates; everything that loops (cross
+sets, lines and anchors, bounds, the walk) runs in functions compiled with ``_nrt=False``. With
+numba's runtime on, every array handed to a helper (also an inlined one, such as ``_push`` or
+``_child``) and every view such as ``lin_all[k]`` costs an atomic increment and decrement of the
+array's reference count, and on this machine (a KVM guest) those two atomics took 59% of the
+time of a small position (``perf``: ``NRT_incref``/``NRT_decref``). Without them the all-moves
+kernel of a small late position went from about 24 to 11 us and every position got faster. The
+helpers must therefore not allocate (scratch arrays come from ``generate``).
 """
 
 from __future__ import annotations
@@ -88,6 +97,14 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
     n_cells = letters.shape[0]
     xmask = np.zeros((n_cells, 2), np.int64)
     xscore = np.full((n_cells, 2), -1, np.int64)
+    _cross_sets_into(xmask, xscore, letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter)
+    return xmask, xscore
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+def _cross_sets_into(xmask, xscore, letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter):
+    """:func:`cross_sets` into given arrays (``xmask`` zeros, ``xscore`` -1 on entry)."""
+    n_cells = letters.shape[0]
     all_letters = (np.int64(1) << n_letters) - 1
     sep = n_letters
     for cell in range(n_cells):
@@ -151,10 +168,9 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
                         if (g[first + _popcount(cm & ((np.int64(1) << x) - 1))] >> ACCEPT_BIT) & 1:
                             m |= np.int64(1) << x
             xmask[cell, d] = m
-    return xmask, xscore
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles):
     if nplaced == 1 and ctx[C_DIR] == 1:
         for q in range(start, end + 1):
@@ -185,145 +201,170 @@ def _ctz(b):
     return _popcount((b & -b) - 1)
 
 
-@njit(cache=True)
-def _walk_anchor(anchor, left, right, g, lin, rack, word, ctx, val, bound, out_meta, out_tiles, fr):
-    """All placements of the current line through square ``anchor`` within squares ``left..right-1``.
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+def _walk_anchors(order, n_order, work, ub, anchor_bingo, lin_all, line_dir, line_len, g, rack, word, ctx, val, bound,
+                  out_meta, out_tiles, fr, best_val, rvals, scratch):
+    """All placements from the anchors ``work[order[j]]`` (``j < n_order``): ``(line, anchor, left,
+    right)``, the moves of line ``line`` through square ``anchor`` within squares ``left..right-1``.
+    In best-move mode the anchors come in decreasing order of their bound ``ub`` and the loop stops
+    at the first that cannot beat the best move found. (One call for all anchors: a call per anchor
+    cost about 0.25 us, most of the time of a small position.)
 
-    A depth-first walk with an explicit stack (one frame per placed tile or run of board tiles; no
-    recursion, so the compiled kernel caches safely): frame ``i`` of ``fr`` holds the square, the
-    GADDAG node it extends, the
-    phase (0 leftwards, 1 rightwards), the word start, the running score terms, the choice in
-    progress (``2 * letter + variant``, variant 1 = a blank) and the stage of its continuation
-    (0 next choice, 1 cross the separator, 2 extend one square further).
+    Per anchor, a depth-first walk with an explicit stack (one frame per placed tile or run of board
+    tiles; no recursion, so the compiled kernel caches safely): frame ``i`` of ``fr`` holds the
+    square, the GADDAG node it extends, the phase (0 leftwards, 1 rightwards), the word start, the
+    running score terms, the choice in progress (``2 * letter + variant``, variant 1 = a blank) and
+    the stage of its continuation (0 next choice, 1 cross the separator, 2 extend one square further).
     """
     nl = ctx[C_NL]
-    n = ctx[C_LEN]
     best_mode = ctx[C_MODE] == MODE_BEST
-    depth = _push(0, anchor, 0, 0, 0, 0, 1, 0, 0, g, lin, rack, ctx, bound, fr, best_mode)
-    while depth > 0:
-        i = depth - 1
-        pos = fr[i, F_POS]
-        stage = fr[i, F_STAGE]
-        if stage == 0:
-            # undo the previous choice of this frame, then take the next one
-            code = fr[i, F_CODE]
-            letter = lin[L_LETTER, pos]
-            if code >= 0 and letter < 0:
-                if code & 1:
-                    rack[nl] += 1
-                else:
-                    x = code >> 1
-                    rack[x] += 1
-                    rack[nl + 1] |= np.int64(1) << x
-            e = fr[i, F_NODE]
-            msum = fr[i, F_MSUM]
-            wprod = fr[i, F_WPROD]
-            xsum = fr[i, F_XSUM]
-            npl = fr[i, F_NPLACED]
-            if letter >= 0:
-                if code >= 0:
-                    depth -= 1
-                    continue
-                # follow the whole run of tiles in the walk's direction in one frame
-                fr[i, F_CODE] = 0
-                c = e
-                step = -1 if fr[i, F_PHASE] == 0 else 1
-                limit = left if step < 0 else right - 1
-                ok = True
-                while True:
-                    t = lin[L_LETTER, pos]
-                    if (((g[c] & CHILD_MASK) >> t) & 1) == 0:
-                        ok = False
-                        break
-                    c = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << t) - 1))
-                    msum += lin[L_VALUE, pos]
-                    word[pos] = -1
-                    if pos == limit or lin[L_LETTER, pos + step] < 0:
-                        break
-                    pos += step
-                if not ok:
-                    depth -= 1
-                    continue
-                fr[i, F_POS] = pos
-            else:
-                allowed = fr[i, F_ALLOWED]
-                code += 1
-                x = code >> 1
-                found = False
-                while True:
+    n_rack = ctx[C_NRACK]
+    for j in range(n_order):
+        it = order[j]
+        if best_mode and ub[it] <= ctx[C_BEST]:
+            break
+        k = work[it, 0]
+        anchor = work[it, 1]
+        left = work[it, 2]
+        right = work[it, 3]
+        lin = lin_all[k]
+        n = line_len[k]
+        ctx[C_LINE] = k
+        ctx[C_DIR] = line_dir[k]
+        ctx[C_LEN] = n
+        ctx[C_ANCHOR] = anchor
+        if best_mode:
+            ctx[C_ANCHOR_BINGO] = 1 if anchor_bingo[it] else 0
+            wl, wr = _window(lin, anchor, left, right, n_rack)
+            ctx[C_WL] = wl
+            ctx[C_WR] = wr
+            _line_bound(lin, wl, wr + 1, anchor, best_val, rvals, n_rack, bound, ctx[C_TB_ROWS], scratch)
+        depth = _push(0, anchor, 0, 0, 0, 0, 1, 0, 0, g, lin, rack, ctx, bound, fr, best_mode)
+        depth = _push(0, anchor, 0, 0, 0, 0, 1, 0, 0, g, lin, rack, ctx, bound, fr, best_mode)
+        while depth > 0:
+            i = depth - 1
+            pos = fr[i, F_POS]
+            stage = fr[i, F_STAGE]
+            if stage == 0:
+                # undo the previous choice of this frame, then take the next one
+                code = fr[i, F_CODE]
+                letter = lin[L_LETTER, pos]
+                if code >= 0 and letter < 0:
                     if code & 1:
-                        if rack[nl] > 0 and (allowed >> x) & 1:
+                        rack[nl] += 1
+                    else:
+                        x = code >> 1
+                        rack[x] += 1
+                        rack[nl + 1] |= np.int64(1) << x
+                e = fr[i, F_NODE]
+                msum = fr[i, F_MSUM]
+                wprod = fr[i, F_WPROD]
+                xsum = fr[i, F_XSUM]
+                npl = fr[i, F_NPLACED]
+                if letter >= 0:
+                    if code >= 0:
+                        depth -= 1
+                        continue
+                    # follow the whole run of tiles in the walk's direction in one frame
+                    fr[i, F_CODE] = 0
+                    c = e
+                    step = -1 if fr[i, F_PHASE] == 0 else 1
+                    limit = left if step < 0 else right - 1
+                    ok = True
+                    while True:
+                        t = lin[L_LETTER, pos]
+                        if (((g[c] & CHILD_MASK) >> t) & 1) == 0:
+                            ok = False
+                            break
+                        c = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << t) - 1))
+                        msum += lin[L_VALUE, pos]
+                        word[pos] = -1
+                        if pos == limit or lin[L_LETTER, pos + step] < 0:
+                            break
+                        pos += step
+                    if not ok:
+                        depth -= 1
+                        continue
+                    fr[i, F_POS] = pos
+                else:
+                    allowed = fr[i, F_ALLOWED]
+                    code += 1
+                    x = code >> 1
+                    found = False
+                    while True:
+                        if code & 1:
+                            if rack[nl] > 0 and (allowed >> x) & 1:
+                                found = True
+                                break
+                            code += 1
+                            x += 1
+                        rest = allowed & ~((np.int64(1) << x) - 1) if x < 63 else np.int64(0)
+                        if rest == 0:
+                            break
+                        x = _ctz(rest)
+                        code = 2 * x
+                        if rack[x] > 0:
                             found = True
                             break
                         code += 1
-                        x += 1
-                    rest = allowed & ~((np.int64(1) << x) - 1) if x < 63 else np.int64(0)
-                    if rest == 0:
-                        break
-                    x = _ctz(rest)
-                    code = 2 * x
-                    if rack[x] > 0:
-                        found = True
-                        break
-                    code += 1
-                if not found:
-                    depth -= 1
-                    continue
-                fr[i, F_CODE] = code
-                c = (g[e] >> FIRST_SHIFT) + _popcount((g[e] & CHILD_MASK) & ((np.int64(1) << x) - 1))
-                wm = lin[L_WMULT, pos]
-                xs = lin[L_XSCORE, pos]
-                if code & 1:
-                    v = 0
-                    rack[nl] -= 1
-                    word[pos] = x | BLANK_FLAG
-                else:
-                    v = val[x] * lin[L_LMULT, pos]
-                    rack[x] -= 1
-                    if rack[x] == 0:
-                        rack[nl + 1] &= ~(np.int64(1) << x)
-                    word[pos] = x
-                msum += v
-                wprod *= wm
-                if xs >= 0:
-                    xsum += (xs + v) * wm
-                npl += 1
-            fr[i, F_CHILD] = c
-            fr[i, F_NMSUM] = msum
-            fr[i, F_NWPROD] = wprod
-            fr[i, F_NXSUM] = xsum
-            fr[i, F_NNPLACED] = npl
-            fr[i, F_STAGE] = 1
-            if npl > 0 and (g[c] >> ACCEPT_BIT) & 1:
-                if fr[i, F_PHASE] == 0:
-                    if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
+                    if not found:
+                        depth -= 1
+                        continue
+                    fr[i, F_CODE] = code
+                    c = (g[e] >> FIRST_SHIFT) + _popcount((g[e] & CHILD_MASK) & ((np.int64(1) << x) - 1))
+                    wm = lin[L_WMULT, pos]
+                    xs = lin[L_XSCORE, pos]
+                    if code & 1:
+                        v = 0
+                        rack[nl] -= 1
+                        word[pos] = x | BLANK_FLAG
+                    else:
+                        v = val[x] * lin[L_LMULT, pos]
+                        rack[x] -= 1
+                        if rack[x] == 0:
+                            rack[nl + 1] &= ~(np.int64(1) << x)
+                        word[pos] = x
+                    msum += v
+                    wprod *= wm
+                    if xs >= 0:
+                        xsum += (xs + v) * wm
+                    npl += 1
+                fr[i, F_CHILD] = c
+                fr[i, F_NMSUM] = msum
+                fr[i, F_NWPROD] = wprod
+                fr[i, F_NXSUM] = xsum
+                fr[i, F_NNPLACED] = npl
+                fr[i, F_STAGE] = 1
+                if npl > 0 and (g[c] >> ACCEPT_BIT) & 1:
+                    if fr[i, F_PHASE] == 0:
+                        if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
+                            sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
+                            if not best_mode or sc > ctx[C_BEST]:
+                                _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                    elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
                         sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
                         if not best_mode or sc > ctx[C_BEST]:
-                            _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
-                elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
-                    sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
-                    if not best_mode or sc > ctx[C_BEST]:
-                        _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
-            stage = 1  # fall through to the continuations
-        has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
-        c = fr[i, F_CHILD]
-        if stage == 1:
-            fr[i, F_STAGE] = 2
-            if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and ((g[c] & CHILD_MASK) >> nl) & 1:
-                s = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << nl) - 1))
-                new_depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                            _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                stage = 1  # fall through to the continuations
+            has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
+            c = fr[i, F_CHILD]
+            if stage == 1:
+                fr[i, F_STAGE] = 2
+                if fr[i, F_PHASE] == 0 and (pos == 0 or lin[L_LETTER, pos - 1] < 0) and anchor + 1 < right and (lin[L_LETTER, anchor + 1] >= 0 or has_tiles) and ((g[c] & CHILD_MASK) >> nl) & 1:
+                    s = (g[c] >> FIRST_SHIFT) + _popcount((g[c] & CHILD_MASK) & ((np.int64(1) << nl) - 1))
+                    new_depth = _push(depth, anchor + 1, s, 1, pos, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+                                      g, lin, rack, ctx, bound, fr, best_mode)
+                    if new_depth != depth:
+                        depth = new_depth
+                        continue
+            fr[i, F_STAGE] = 0
+            if fr[i, F_PHASE] == 0:
+                if pos > left and (lin[L_LETTER, pos - 1] >= 0 or has_tiles):
+                    depth = _push(depth, pos - 1, c, 0, 0, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
                                   g, lin, rack, ctx, bound, fr, best_mode)
-                if new_depth != depth:
-                    depth = new_depth
-                    continue
-        fr[i, F_STAGE] = 0
-        if fr[i, F_PHASE] == 0:
-            if pos > left and (lin[L_LETTER, pos - 1] >= 0 or has_tiles):
-                depth = _push(depth, pos - 1, c, 0, 0, fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
+            elif pos + 1 < right and (lin[L_LETTER, pos + 1] >= 0 or has_tiles):
+                depth = _push(depth, pos + 1, c, 1, fr[i, F_START], fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
                               g, lin, rack, ctx, bound, fr, best_mode)
-        elif pos + 1 < right and (lin[L_LETTER, pos + 1] >= 0 or has_tiles):
-            depth = _push(depth, pos + 1, c, 1, fr[i, F_START], fr[i, F_NMSUM], fr[i, F_NWPROD], fr[i, F_NXSUM], fr[i, F_NNPLACED],
-                          g, lin, rack, ctx, bound, fr, best_mode)
 
 
 @njit(cache=True, inline="always")
@@ -378,6 +419,43 @@ def _push(depth, pos, e, phase, start, msum, wprod, xsum, nplaced, g, lin, rack,
     return depth + 1
 
 
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+def _prepare_lines(lines, line_len, line_dir, cell_pos, centre, letters, values_on_board, xmask, xscore, letter_mult, word_mult,
+                   anchor, lin_all, work, empty_board, across_only, mode, rack_letters, by_value, val):
+    """Fill ``lin_all`` with the lines that have an anchor and list their anchors in ``work``; in
+    best-move mode also each square's ``L_CAP``. Returns the number of anchors."""
+    n_work = 0
+    for k in range(lines.shape[0]):
+        if across_only and line_dir[k] == 1:
+            continue
+        lk = lin_all[k]
+        if _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lk):
+            n_work = _line_anchors(k, lk, line_len[k], empty_board, cell_pos[centre, line_dir[k]], work, n_work)
+            if mode == MODE_BEST:
+                # the most a tile placed on each square can be worth (its cross-set and the rack)
+                for p in range(line_len[k]):
+                    cm = lk[L_XMASK, p] & rack_letters
+                    cap = 0
+                    if cm != 0:
+                        for i in range(by_value.shape[0]):
+                            x = by_value[i]
+                            if (cm >> x) & 1:
+                                cap = val[x]
+                                break
+                    lk[L_CAP, p] = cap
+    return n_work
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+def _anchor_bounds(n_work, work, lin_all, ub, anchor_bingo, rvals, rack_size, bingo_bonus, scratch, keys, word_set, rack_hash,
+                   n_blanks, memo):
+    """``ub[i], anchor_bingo[i] = _anchor_bound(...)`` of every anchor ``work[i]``."""
+    for it in range(n_work):
+        k = work[it, 0]
+        ub[it], anchor_bingo[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus,
+                                                 scratch, keys, word_set, rack_hash, n_blanks, memo)
+
+
 @njit(cache=True)
 def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, letter_mult, word_mult,
              centre, val, rack_counts, n_blanks, rack_size, bingo_bonus, mode, symmetric, out_meta, out_tiles,
@@ -408,7 +486,9 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
         if rack_counts[x] > 0:
             rack_letters |= np.int64(1) << x
     letter_filter = rack_letters if n_blanks == 0 else (np.int64(1) << n_letters) - 1
-    xmask, xscore = cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter)
+    xmask = np.zeros((n_cells, 2), np.int64)
+    xscore = np.full((n_cells, 2), -1, np.int64)
+    _cross_sets_into(xmask, xscore, letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter)
     anchor = np.zeros(n_cells, np.bool_)
     if empty_board:
         anchor[centre] = True
@@ -450,26 +530,10 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_TB_ROWS] = width + 1
     frames = np.zeros((width + 2, 16), np.int64)
     work = np.zeros((lines.shape[0] * width + 1, 4), np.int64)  # line, anchor, left, right
-    n_work = 0
     # the rack's letters, most valuable first (the best letter a square's cross-set allows)
     by_value = np.argsort(-val[:n_letters], kind="mergesort")
-    for k in range(n_lines):
-        if across_only and line_dir[k] == 1:
-            continue
-        lk = lin_all[k]
-        if _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lk):
-            n_work = _line_anchors(k, lk, line_len[k], empty_board, cell_pos[centre, line_dir[k]], work, n_work)
-            if mode == MODE_BEST:
-                # the most a tile placed on each square can be worth (its cross-set and the rack)
-                for p in range(line_len[k]):
-                    cm = lk[L_XMASK, p] & rack_letters
-                    cap = 0
-                    if cm != 0:
-                        for x in by_value:
-                            if (cm >> x) & 1:
-                                cap = val[x]
-                                break
-                    lk[L_CAP, p] = cap
+    n_work = _prepare_lines(lines, line_len, line_dir, cell_pos, centre, letters, values_on_board, xmask, xscore, letter_mult,
+                            word_mult, anchor, lin_all, work, empty_board, across_only, mode, rack_letters, by_value, val)
     if mode == MODE_BEST:
         # most promising anchors first; stop when no anchor's upper bound beats the best move found
         rvals = np.zeros(n_rack, np.int64)
@@ -486,34 +550,17 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
         for x in range(n_letters):
             rack_hash += keys[x] * rack_counts[x]
         memo = np.zeros(129, np.int64)
-        for it in range(n_work):
-            k = work[it, 0]
-            ub[it], anchor_bingo[it] = _anchor_bound(lin_all[k], work[it, 1], work[it, 2], work[it, 3], rvals, rack_size, bingo_bonus,
-                                                     scratch, keys, word_set, rack_hash, n_blanks, memo)
+        _anchor_bounds(n_work, work, lin_all, ub, anchor_bingo, rvals, rack_size, bingo_bonus, scratch, keys, word_set, rack_hash,
+                       n_blanks, memo)
         order = np.argsort(-ub, kind="mergesort")
-        for j in range(n_work):
-            it = order[j]
-            if ub[it] <= ctx[C_BEST]:
-                break
-            k = work[it, 0]
-            ctx[C_LINE] = k
-            ctx[C_DIR] = line_dir[k]
-            ctx[C_LEN] = line_len[k]
-            ctx[C_ANCHOR] = work[it, 1]
-            ctx[C_ANCHOR_BINGO] = 1 if anchor_bingo[it] else 0
-            wl, wr = _window(lin_all[k], work[it, 1], work[it, 2], work[it, 3], n_rack)
-            ctx[C_WL] = wl
-            ctx[C_WR] = wr
-            _line_bound(lin_all[k], wl, wr + 1, work[it, 1], best_val, rvals, n_rack, bound, width + 1, scratch)
-            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
     else:
-        for it in range(n_work):
-            k = work[it, 0]
-            ctx[C_LINE] = k
-            ctx[C_DIR] = line_dir[k]
-            ctx[C_LEN] = line_len[k]
-            ctx[C_ANCHOR] = work[it, 1]
-            _walk_anchor(work[it, 1], work[it, 2], work[it, 3], g, lin_all[k], rack, word, ctx, val, bound, out_meta, out_tiles, frames)
+        order = np.arange(n_work)
+        ub = np.zeros(0, np.int64)
+        anchor_bingo = np.zeros(0, np.bool_)
+        rvals = np.zeros(0, np.int64)
+        scratch = np.zeros((3, 1), np.int64)
+    _walk_anchors(order, n_work, work, ub, anchor_bingo, lin_all, line_dir, line_len, g, rack, word, ctx, val, bound,
+                  out_meta, out_tiles, frames, best_val, rvals, scratch)
     return ctx[C_COUNT], ctx[C_BEST], across_only
 
 
@@ -527,7 +574,7 @@ def _insert_desc(buf, m, v):
     buf[q] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _window(lin, anchor, left, right, n_rack):
     """The squares ``wl..wr`` a move from ``anchor`` can cover: up to ``n_rack`` empty squares on
     each side (and the tiles among them), within ``left..right-1``."""
@@ -546,7 +593,7 @@ def _window(lin, anchor, left, right, n_rack):
     return wl, wr
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _store_bounds(bound, rows, phase, p, rvals, lms, wms, crs, m, n_rack):
     """The three table rows of square ``p`` and ``phase`` from the sorted lists of the ``m``
     squares of its set (column ``j``: the best ``j`` tiles placed there)."""
@@ -578,7 +625,7 @@ def _add_square(lin, p, best_val, lms, wms, crs, m):
     return m + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scratch):
     """Terms of the walk's upper bound for an anchor whose moves lie in squares ``lo..hi-1``.
 
@@ -621,7 +668,7 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
         _store_bounds(bound, rows, 0, p, rvals, lms, wms, crs, m, n_rack)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin):
     """Copy line ``k``'s squares into ``lin``; False when the line has no anchor (nothing to do)."""
     d = line_dir[k]
@@ -640,7 +687,7 @@ def _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xs
     return has_anchor
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
     """Append the line's anchors ``(line, anchor, left, right)`` to ``work``; the new length.
 
@@ -688,7 +735,7 @@ def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
     return n_work
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _anchor_bound(lin, anchor, left, right, rvals, rack_size, bingo_bonus, scratch, keys, word_set, rack_hash, n_blanks, memo):
     """An upper bound of the score of any move from ``anchor`` (-1: none possible).
 
@@ -848,7 +895,7 @@ def _in_set(word_set, h):
         j = (j + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
 def _bingo_possible(h, keys, word_set, n_blanks, memo):
     """Whether some word has the letter multiset of hash ``h`` plus ``n_blanks`` letters (blanks are
     wild). ``memo[0]``: number of cached answers; then (hash, answer) pairs."""
