@@ -194,6 +194,33 @@ def search_words_limited(
     min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
     max_nodes, score_cap,
 ):
+    """:func:`search_words_into` with output arrays of ``capacity`` rows allocated per call; returns
+    ``(ranks, lengths, jokers, scores, codes, complete, nodes, stopped)`` cut to the words found."""
+    n_letters = fixed_counts.shape[0]
+    pool = flex_masks.shape[0]
+    for c in range(n_letters):
+        pool += fixed_counts[c]
+    width = max(min(max_len, pool), 1) if with_codes else 1
+    out_end = np.empty(capacity, np.int64)
+    out_len = np.empty(capacity, np.int16)
+    out_jok = np.empty(capacity, np.int8)
+    out_score = np.empty(capacity, np.int64)
+    out_codes = np.empty((capacity if with_codes else 0, width), np.uint8)
+    n_out, complete, nodes, stopped = search_words_into(
+        search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+        min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes,
+        max_nodes, score_cap, out_end, out_len, out_jok, out_score, out_codes,
+    )
+    return (out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0],
+            complete, nodes, stopped)
+
+
+@njit(cache=True)
+def search_words_into(
+    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes,
+    max_nodes, score_cap, out_end, out_len, out_jok, out_score, out_codes,
+):
     """Words of ``min_len..max_len`` letters formable from the pool, below one trie node.
 
     ``search_edges`` is the packed edge array of ``lexicon/layout.py``; ``start_lo:start_hi`` are
@@ -216,14 +243,17 @@ def search_words_limited(
     prefix; :data:`UNLIMITED_NODES` for no limit) and then stops, answering with what it found so far,
     which for ``top_k`` is the best among the words of the alphabet-order prefix walked.
 
-    Returns ``(ranks, lengths, jokers, scores, codes, complete, nodes, stopped)``, one entry per word
+    Output: rows ``0:n_out`` of the caller's arrays ``out_end, out_len, out_jok, out_score`` (and
+    ``out_codes``, ``with_codes`` only: at least ``min(max_len, pool size)`` columns), one row per word
     in alphabet order: the word's rank below the start node (summed ``edge_rank``; from the root,
-    word id = ``rank_word[rank]``), its length, jokers, score and letter codes (``codes[i, :length]``;
-    only ``with_codes``, else an empty array). With top_k, the k best are among them (callers sort by
-    score, stable). At most ``capacity`` words are recorded; ``complete`` is False when more were found
-    (call again with a larger capacity). A fixed capacity keeps array reallocation out of the hot loop,
-    which numba compiles much better. ``nodes`` is the number of nodes entered, ``stopped`` is True
-    when the budget ran out before the walk ended (the answer may then miss words).
+    word id = ``rank_word[rank]``), its length, jokers, score and letter codes (``codes[i, :length]``).
+    With top_k, the k best are among them (callers sort by score, stable). At most ``capacity`` =
+    ``out_end.shape[0]`` words are recorded; ``complete`` is False when more were found (call again
+    with larger arrays). Fixed arrays keep reallocation out of the hot loop, which numba compiles much
+    better, and arrays kept by the caller across calls cost no allocation (large fresh ones cost an
+    mmap and page faults on every call). Returns ``(n_out, complete, nodes, stopped)``: ``nodes`` is the
+    number of nodes entered, ``stopped`` is True when the budget ran out before the walk ended (the
+    answer may then miss words).
     """
     n_flex = flex_masks.shape[0]
     n_letters = fixed_counts.shape[0]
@@ -236,19 +266,15 @@ def search_words_limited(
         pool += fixed_counts[c]
     if max_len > pool:
         max_len = pool
-    cap = capacity
-    out_end = np.empty(cap, np.int64)
-    out_len = np.empty(cap, np.int16)
-    out_jok = np.empty(cap, np.int8)
-    out_score = np.empty(cap, np.int64)
-    width = max(max_len, 1) if with_codes else 1
-    out_codes = np.empty((cap if with_codes else 0, width), np.uint8)
+    cap = out_end.shape[0]
+    if with_codes and (out_codes.shape[0] < cap or out_codes.shape[1] < max_len):
+        raise ValueError("out_codes needs a row per output row and a column per letter of the longest word")
     n_out = 0
     complete = True
     nodes = 0
     stopped = False
     if max_len < 1 or min_len > max_len:
-        return out_end[:0], out_len[:0], out_jok[:0], out_score[:0], out_codes[:0], complete, nodes, stopped
+        return n_out, complete, nodes, stopped
 
     # flex tiles per letter (CSR); letters still available (a fixed tile left, or some flex tile)
     fstart = np.zeros(n_letters + 1, np.int64)
@@ -422,7 +448,7 @@ def search_words_limited(
         avail |= np.int64(1) << cl
         e = ecur[depth]
         end = eend[depth]
-    return out_end[:n_out], out_len[:n_out], out_jok[:n_out], out_score[:n_out], out_codes[: n_out if with_codes else 0], complete, nodes, stopped
+    return n_out, complete, nodes, stopped
 
 
 @njit(cache=True)
@@ -461,9 +487,19 @@ def rank_results(ranks, lengths, jokers, scores, rank_word, top):
     out_len = np.empty(k, np.int16)
     out_jok = np.empty(k, np.int8)
     out_score = np.empty(k, np.int64)
+    if 4 * k >= n:
+        # most rows kept: look the word ids up in walk order (ranks ascend: a forward sweep through rank_word,
+        # not one cache miss per word in score order), then permute
+        walk_ids = np.empty(n, np.int32)
+        for j in range(n):
+            walk_ids[j] = rank_word[ranks[j]]
+        for i in range(k):
+            ids[i] = walk_ids[order[i]]
+    else:
+        for i in range(k):
+            ids[i] = rank_word[ranks[order[i]]]
     for i in range(k):
         j = order[i]
-        ids[i] = rank_word[ranks[j]]
         out_len[i] = lengths[j]
         out_jok[i] = jokers[j]
         out_score[i] = scores[j]

@@ -7,6 +7,7 @@ The heavy lifting is done by the numba kernels ``word_search`` and ``compound_se
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Literal
@@ -130,6 +131,35 @@ class _Pool:
         return self._tiles
 
 
+_NO_CODES = np.zeros((0, 1), np.uint8)
+
+
+class _Scratch:
+    """Output arrays of the word-search kernel, reused across calls (one set per thread); grown 4x on overflow."""
+
+    __slots__ = ("_codes", "jokers", "lengths", "ranks", "scores")
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._codes = np.empty((0, 1), np.uint8)
+        self._allocate(capacity)
+
+    def _allocate(self, capacity: int) -> None:
+        self.ranks = np.empty(capacity, np.int64)
+        self.lengths = np.empty(capacity, np.int16)
+        self.jokers = np.empty(capacity, np.int8)
+        self.scores = np.empty(capacity, np.int64)
+
+    def grow(self) -> None:
+        self._allocate(self.ranks.shape[0] * 4)
+
+    def codes_for(self, width: int) -> np.ndarray:
+        """Letter-code rows for every output row, at least ``width`` columns."""
+        rows = self.ranks.shape[0]
+        if self._codes.shape[0] < rows or self._codes.shape[1] < max(width, 1):
+            self._codes = np.empty((rows, max(width, 1, self._codes.shape[1])), np.uint8)
+        return self._codes
+
+
 class KubagramSolver:
     """Move generator for one lexicon and one rule set."""
 
@@ -144,9 +174,16 @@ class KubagramSolver:
         self.values = np.array([rules.letter_values[c] for c in rules.alphabet], np.int64)
         self._value_list: list[int] = self.values.tolist()
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
-        self._capacity = 1024
-        self._top_capacity = 64
+        self._scratch_local = threading.local()
         self.edge_need = lexicon.edge_need()
+
+    @property
+    def _scratch(self) -> _Scratch:
+        """This thread's word-search output arrays."""
+        scratch = getattr(self._scratch_local, "arrays", None)
+        if scratch is None:
+            scratch = self._scratch_local.arrays = _Scratch()
+        return scratch
 
     # ------------------------------------------------------------------ pools
     def _pool(self, position: KubagramPosition) -> _Pool:
@@ -174,37 +211,36 @@ class KubagramSolver:
 
     def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None,
                 score_cap: int | None = None) -> WordTable:
-        from kubasolve.kernels.word_search import rank_results, search_words_limited
+        from kubasolve.kernels.word_search import rank_results, search_words_into
 
         lo, hi = self.root
         r = self.rules
         # branch-and-bound keeps the k best scores in an array of size k: a huge ``top`` (beyond any
         # answer) would allocate from the request, so it searches everything and cuts afterwards
         kernel_top = top if top <= _MAX_KERNEL_TOP else 0
-        # output capacity: a top-k search records only the words that enter the k best so far (few), so it
-        # keeps its own small capacity; large output arrays cost an mmap and page faults on every call
-        capacity = self._capacity if kernel_top == 0 else self._top_capacity
-        # the limit is fixed before the first attempt and only the last attempt's nodes are spent: a retry after
-        # an output overflow repeats the same search, so answers and node counts do not depend on what this
-        # process searched before (the remembered capacity)
+        # the kernel writes into this thread's scratch arrays, kept across calls (fresh large arrays cost an mmap and
+        # page faults per call); rank_results copies the rows out. The limit is fixed before the first attempt and
+        # only the last attempt's nodes are spent: a retry after an output overflow repeats the same search, so
+        # answers and node counts do not depend on what this process searched before (the scratch size)
+        scratch = self._scratch
+        width = min(int(pool.fixed_counts.sum()) + len(pool.flex_masks), 255) if with_codes else 0
         limit = budget.node_limit() if budget is not None else _UNLIMITED
         while True:
-            ranks, lengths, jokers, scores, codes, complete, nodes, stopped = search_words_limited(
+            codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
+            n_out, complete, nodes, stopped = search_words_into(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
                 pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
-                capacity, with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
+                with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
+                scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
             )
             if complete:
                 if budget is not None:
                     budget.spend(int(nodes), bool(stopped))
                 break
-            capacity *= 4  # remembered: later calls start big enough
-            if kernel_top == 0:
-                self._capacity = capacity
-            else:
-                self._top_capacity = capacity
-        order, word_ids, lengths, jokers, scores = rank_results(ranks, lengths, jokers, scores, self.arrays.rank_word, top)
-        return WordTable(word_ids, lengths, jokers, scores, codes[order] if with_codes else codes)
+            scratch.grow()
+        order, word_ids, lengths, jokers, scores = rank_results(
+            scratch.ranks[:n_out], scratch.lengths[:n_out], scratch.jokers[:n_out], scratch.scores[:n_out], self.arrays.rank_word, top)
+        return WordTable(word_ids, lengths, jokers, scores, codes_out[order] if with_codes else _NO_CODES[:0])
 
     # ------------------------------------------------------------------ words
     def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
