@@ -317,10 +317,10 @@ def search_words_into(
     # up to 3 flex tiles (8 subsets, so a subset set fits in 8 bits): the transition of each letter and the best
     # joker count as lookup tables over all 2**(2**F) subset sets, built once per call (<= 26 x 256 entries)
     small = n_flex <= 3
-    sets = np.zeros(max_len + 1, np.uint64)  # the small path's subset sets per depth (a flat array: faster)
-    sets[0] = np.uint64(1)
+    sets = np.zeros(max_len + 1, np.uint8)  # the small path's subset sets per depth (a flat array: faster)
+    sets[0] = 1
     n_sets = (1 << (1 << n_flex)) if small else 1
-    step_of = np.zeros((n_letters if small else 0, n_sets), np.uint64)
+    step_of = np.zeros((n_letters if small else 0, n_sets), np.uint8)  # uint8: 6.5 KB, stays in L1
     jokers_of = np.zeros(n_sets, np.int64)
     if small:
         for c in range(n_letters):
@@ -329,7 +329,7 @@ def search_words_into(
                 for t in range(fstart[c], fstart[c + 1]):
                     k = fof[t]
                     d |= (np.uint64(s) & nobit[k]) << np.uint64(1 << k)
-                step_of[c, s] = d
+                step_of[c, s] = np.uint8(d)
         for s in range(n_sets):
             for j in range(levels.shape[0] - 1, 0, -1):
                 if np.uint64(s) & levels[j, 0]:
