@@ -237,10 +237,11 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
         "empty_board_all_moves": {rack: ours[-1 - i][0] / theirs[-1 - i][0] for i, rack in enumerate(EMPTY_RACKS)},
     }
     by_id = {r["id"]: r for r in records}
-    worst = sorted(golden_ids, key=lambda i: -ours[i][0] / theirs[i][0])[:8]
-    report["worst_per_position_all_moves"] = [
-        {"id": i, "rack": by_id[i]["rack"], "num_moves": by_id[i]["num_moves"], "kubasolve_us": round(ours[i][0], 1),
-         "wolges_us": theirs[i][0], "ratio": round(ours[i][0] / theirs[i][0], 2)} for i in worst]
+    for j, name in enumerate(("all_moves", "best_move")):
+        worst = sorted(golden_ids, key=lambda i: -ours[i][j] / theirs[i][j])[:6]
+        report[f"worst_per_position_{name}"] = [
+            f"id {i} rack {by_id[i]['rack']} moves {by_id[i]['num_moves']}: {ours[i][j]:.1f} / {theirs[i][j]:.1f} us = {ours[i][j] / theirs[i][j]:.2f}x"
+            for i in worst]
     return report
 
 

@@ -60,12 +60,16 @@ FIRST_SHIFT = 33
 BLANK_FLAG = 64
 
 # rows of the per-line table ``lin``
-L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_ANCHOR, L_CAP = 0, 1, 2, 3, 4, 5, 6, 7
+L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_CAP = 0, 1, 2, 3, 4, 5, 6
 # slots of the scalar context ``ctx``
 (C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR,
  C_ANCHOR_BINGO, C_TB_ROWS) = range(16)
 B_TABLES = 5  # first row of the best-move tables in ``bound`` (see ``_line_bound``)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
+MODE_BEST_PLAIN = 3
+"""Internal: best move without anchor ordering or bounds (chosen for racks below the rack size
+with no blank, where the bounds cost more than they save: 10-17 us of bounds against 2-5 us of
+walk on the small late positions)."""
 # columns of a stack frame
 (F_POS, F_NODE, F_PHASE, F_START, F_MSUM, F_WPROD, F_XSUM, F_NPLACED, F_ALLOWED, F_CODE, F_STAGE,
  F_CHILD, F_NMSUM, F_NWPROD, F_NXSUM, F_NNPLACED) = range(16)
@@ -177,7 +181,7 @@ def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles):
             if word[q] >= 0 and lin[L_XSCORE, q] >= 0:
                 return  # one tile forming an across word too: that move is the across one
     mode = ctx[C_MODE]
-    if mode == MODE_BEST:
+    if mode in (MODE_BEST, MODE_BEST_PLAIN):
         if score <= ctx[C_BEST]:
             return
         ctx[C_BEST] = score
@@ -513,6 +517,8 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             rack[n_letters + 1] |= np.int64(1) << x
             best_val = max(best_val, val[x])
     rack[n_letters] = n_blanks
+    if mode == MODE_BEST and n_blanks == 0 and n_rack < rack_size:
+        mode = MODE_BEST_PLAIN
     ctx = np.zeros(20, np.int64)
     ctx[C_MODE] = mode
     ctx[C_CAP] = out_meta.shape[0]
@@ -522,7 +528,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_NL] = n_letters
     ctx[C_NRACK] = n_rack
     n_lines = lines.shape[0]
-    lin_all = np.zeros((n_lines, 8, width), np.int64)  # the lines' squares (``_fill_line``)
+    lin_all = np.zeros((n_lines, 7, width), np.int64)  # the lines' squares (``_fill_line``)
     word = np.full(width, -1, np.int64)
     # rows 3-4: prefix sums; then the 6 tables of ``_line_bound`` (width + 1 rows each); one 2-D
     # array, because every array the walk uses holds registers
@@ -668,12 +674,20 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
         _store_bounds(bound, rows, 0, p, rvals, lms, wms, crs, m, n_rack)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+@njit(cache=True, inline="always")
 def _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xscore, letter_mult, word_mult, anchor, lin):
-    """Copy line ``k``'s squares into ``lin``; False when the line has no anchor (nothing to do)."""
+    """Copy line ``k``'s squares into ``lin``; False (and nothing copied) when the line has no
+    anchor (nothing to do)."""
     d = line_dir[k]
+    n = line_len[k]
     has_anchor = False
-    for p in range(line_len[k]):
+    for p in range(n):
+        if anchor[lines[k, p]]:
+            has_anchor = True
+            break
+    if not has_anchor:
+        return False
+    for p in range(n):
         cell = lines[k, p]
         lin[L_LETTER, p] = letters[cell]
         lin[L_VALUE, p] = values_on_board[cell]
@@ -681,13 +695,10 @@ def _fill_line(k, lines, line_len, line_dir, letters, values_on_board, xmask, xs
         lin[L_XSCORE, p] = xscore[cell, d]
         lin[L_LMULT, p] = letter_mult[cell]
         lin[L_WMULT, p] = word_mult[cell]
-        lin[L_ANCHOR, p] = 1 if anchor[cell] else 0
-        if anchor[cell]:
-            has_anchor = True
-    return has_anchor
+    return True
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
+@njit(cache=True, inline="always")
 def _line_anchors(k, lin, n, empty_board, centre_pos, work, n_work):
     """Append the line's anchors ``(line, anchor, left, right)`` to ``work``; the new length.
 
