@@ -341,6 +341,10 @@ def search_words_into(
     letter = np.empty(max_len + 1, np.int64)
     lsum = np.zeros(max_len + 1, np.int64)
     rank = np.zeros(max_len + 1, np.int64)
+    # a top-k search records few words: their ranks are summed along the path when recorded, which keeps the
+    # edge_rank array (one more cache line per node) out of the walk; an all-words search sums as it goes
+    lazy_rank = top_k > 0
+    word_rank = np.int64(0)
     depth = 0
     e = np.int64(start_lo)
     end = np.int64(start_hi)
@@ -395,7 +399,8 @@ def search_words_into(
             d1 = depth + 1
             letter[depth] = c
             word_sum = lsum[depth] + letter_values[c]
-            word_rank = rank[depth] + edge_rank[e]
+            if not lazy_rank:
+                word_rank = rank[depth] + edge_rank[e]
             if d1 >= min_len and (packed >> TERMINAL_SHIFT) & 1:
                 jok = jokers_of[sets[d1]] if small else _best_jokers(ms, d1, levels, nw)
                 score = (word_sum + bonus_tab[d1]) * jpow[jok]
@@ -415,6 +420,10 @@ def search_words_into(
                     complete = False
                     keep = False
                 if keep:
+                    if lazy_rank:  # the path's edges: ecur[i] - 1 at the levels above, e here
+                        word_rank = edge_rank[e]
+                        for i in range(depth):
+                            word_rank += edge_rank[ecur[i] - 1]
                     out_end[n_out] = word_rank
                     out_len[n_out] = d1
                     out_jok[n_out] = jok
@@ -434,7 +443,8 @@ def search_words_into(
             if cnt[c] >= fixed_counts[c] and fstart[c] == fstart[c + 1]:
                 avail &= ~(np.int64(1) << c)
             lsum[d1] = word_sum
-            rank[d1] = word_rank
+            if not lazy_rank:
+                rank[d1] = word_rank
             depth = d1
             e = np.int64(packed >> FIRST_SHIFT)
             end = e + n_child
