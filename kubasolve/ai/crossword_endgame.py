@@ -42,7 +42,7 @@ from kubasolve.errors import RulesError
 from kubasolve.games.crossword.board import Board, grid_geometry
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack
 from kubasolve.games.crossword.layout import BLANK
-from kubasolve.games.crossword.movegen import Placement, raw_generator
+from kubasolve.games.crossword.movegen import Placement, raw_facts, raw_generator
 
 __all__ = ["EndgameResult", "EndgameSolver", "solve_endgame"]
 
@@ -112,8 +112,11 @@ class _Moves:
 
     def order(self) -> list[int]:
         if self._order is None:
+            # one sort on a composite key: going-out first, key descending, then line and start
+            # (as a lexsort on the four; line < 2^16, start < 2^10, 0 <= key < 2^30)
             key = np.where(self.out, self.scores, self.gain)
-            self._order = np.lexsort((self.meta[:, 1], self.meta[:, 0], -key, ~self.out)).tolist() if self.n else []
+            comp = ((~self.out).astype(np.int64) << 60) | (((1 << 30) - key) << 26) | (self.meta[:, 0].astype(np.int64) << 10) | self.meta[:, 1]
+            self._order = np.argsort(comp, kind="stable").tolist() if self.n else []
         return self._order
 
 
@@ -153,6 +156,8 @@ class EndgameSolver:
 
             _MOVE_FACTS.append(move_facts)
         self._gen = raw_generator(lex, layout, tiles, bingo_bonus=referee.rules.bingo_bonus)
+        self._gen_facts = raw_facts(lex, layout, tiles, bingo_bonus=referee.rules.bingo_bonus)
+        self.facts_cache: dict[tuple[int, str], tuple[int, int, int, int]] = {}
         self._codes = {ch.upper(): k for k, ch in enumerate(self.letters)}
         self.tt: dict[tuple[int, str, str, int], tuple[int, int, int, int, bool]] = {}
         self.move_cache: dict[tuple[int, str], _Moves] = {}
@@ -199,6 +204,24 @@ class EndgameSolver:
         self.move_cache[key] = moves
         self._cached_moves += moves.n + 1
         return moves
+
+    def _facts(self, board: _Flat, bkey: int, rack: str) -> tuple[int, int, int, int]:
+        """(best going-out move, its score, best other move by gain, its gain) of ``rack`` on the
+        board, -1 indices for none: from the cached move list if there is one, else from the
+        kernel's facts mode (no move list made; the indices are those of the list)."""
+        key = (bkey, rack)
+        moves = self.move_cache.get(key)
+        if moves is not None:
+            i, j = moves.best_out, moves.best_other
+            return i, (int(moves.scores[i]) if i >= 0 else 0), j, (int(moves.gain[j]) if j >= 0 else 0)
+        hit = self.facts_cache.get(key)
+        if hit is None:
+            counts, n_blanks = self.rack_counts(rack)
+            _, i, si, j, gj = self._gen_facts(board[0], board[1], counts, n_blanks)
+            if len(self.facts_cache) >= self.move_cache_limit:
+                self.facts_cache.clear()
+            hit = self.facts_cache[key] = (i, si, j, gj)
+        return hit
 
     def _used(self, moves: _Moves, i: int) -> str:
         """The rack tiles move ``i`` uses (upper case, ``?`` for a blank)."""
@@ -280,23 +303,22 @@ class EndgameSolver:
         vm, vo = self.rack_value(rm), self.rack_value(ro)
         if depth <= 0:
             return vo - vm, True
-        moves = self._moves(board, bkey, rm)
         alpha0 = alpha
         best, best_move, hit = -INF, PASS, False
         if depth == 1:
             # the horizon is next: a child that does not end the game is worth score - (leave value - vo)
             # = gain - vm + vo to the mover; going out score + 2 vo and a final pass vo - vm (exact)
-            i = moves.best_out
-            if i >= 0:
-                best, best_move = int(moves.scores[i]) + 2 * vo, i
-            i = moves.best_other
-            if i >= 0 and int(moves.gain[i]) - vm + vo > best:
-                best, best_move = int(moves.gain[i]) - vm + vo, i
+            i_out, out_score, i_other, other_gain = self._facts(board, bkey, rm)
+            if i_out >= 0:
+                best, best_move = out_score + 2 * vo, i_out
+            if i_other >= 0 and other_gain - vm + vo > best:
+                best, best_move = other_gain - vm + vo, i_other
             if vo - vm > best:
                 best, best_move = vo - vm, PASS
             # exact only when every child ends the game (no cut-offs here: every child was valued)
-            hit = moves.best_other >= 0 or not self._pass_ends(sl)
+            hit = i_other >= 0 or not self._pass_ends(sl)
         else:
+            moves = self._moves(board, bkey, rm)
             order: list[int] = [*moves.order(), PASS]
             if tt_move is not None and tt_move != order[0]:
                 order.remove(tt_move)
@@ -401,8 +423,8 @@ class EndgameSolver:
                     break
                 rm, ro, sl = ro, rm, sl + 1
                 continue
-            moves = self.move_cache.get((bkey, rm))
-            if moves is None or i >= moves.n:
+            moves = self._moves(board, bkey, rm)
+            if i >= moves.n:
                 break
             p = self._placement(board, moves, i)
             out.append(f"{format_placement(p.row, p.col, p.direction, p.word, p.tiles)} +{p.score}")

@@ -63,10 +63,16 @@ BLANK_FLAG = 64
 L_LETTER, L_VALUE, L_XMASK, L_XSCORE, L_LMULT, L_WMULT, L_CAP = 0, 1, 2, 3, 4, 5, 6
 # slots of the scalar context ``ctx``
 (C_LINE, C_DIR, C_MODE, C_COUNT, C_CAP, C_BEST, C_RACKSIZE, C_BINGO, C_NL, C_LEN, C_ANCHOR, C_NRACK, C_WL, C_WR,
- C_ANCHOR_BINGO, C_TB_ROWS) = range(16)
+ C_ANCHOR_BINGO, C_TB_ROWS, C_OUT_I, C_OUT_SCORE, C_OTHER_I, C_OTHER_GAIN) = range(20)
 B_TABLES = 5  # first row of the best-move tables in ``bound`` (see ``_line_bound``)
 MODE_ALL, MODE_BEST, MODE_COUNT = 0, 1, 2
 MODE_BEST_PLAIN = 3
+MODE_FACTS = 4
+"""Only the facts an endgame search needs one ply before its horizon, nothing written per move:
+``out_meta[0]`` = (index of the highest-scoring move that uses the whole rack, its score, index
+of the highest-gain other move, its gain; -1 indices when there is none), gain = score + value of
+the tiles placed, indices as in mode 0's output (first of equals), so ``move_facts`` on mode 0's
+output gives the same."""
 """Internal: best move without anchor ordering or bounds (chosen for racks below the rack size
 with no blank, where the bounds cost more than they save: 10-17 us of bounds against 2-5 us of
 walk on the small late positions)."""
@@ -175,12 +181,29 @@ def _cross_sets_into(xmask, xscore, letters, values_on_board, lines, line_len, c
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
-def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles):
+def _record(start, end, score, nplaced, lin, word, ctx, out_meta, out_tiles, val):
     if nplaced == 1 and ctx[C_DIR] == 1:
         for q in range(start, end + 1):
             if word[q] >= 0 and lin[L_XSCORE, q] >= 0:
                 return  # one tile forming an across word too: that move is the across one
     mode = ctx[C_MODE]
+    if mode == MODE_FACTS:
+        i = ctx[C_COUNT]
+        ctx[C_COUNT] = i + 1
+        ctx[C_BEST] = max(ctx[C_BEST], score)
+        if nplaced == ctx[C_NRACK]:
+            if ctx[C_OUT_I] < 0 or score > ctx[C_OUT_SCORE]:
+                ctx[C_OUT_I] = i
+                ctx[C_OUT_SCORE] = score
+        else:
+            gain = score
+            for q in range(start, end + 1):
+                if word[q] >= 0 and word[q] < BLANK_FLAG:
+                    gain += val[word[q]]
+            if ctx[C_OTHER_I] < 0 or gain > ctx[C_OTHER_GAIN]:
+                ctx[C_OTHER_I] = i
+                ctx[C_OTHER_GAIN] = gain
+        return
     if mode in (MODE_BEST, MODE_BEST_PLAIN):
         if score <= ctx[C_BEST]:
             return
@@ -344,11 +367,11 @@ def _walk_anchors(order, n_order, work, ub, anchor_bingo, lin_all, line_dir, lin
                         if (pos == 0 or lin[L_LETTER, pos - 1] < 0) and (anchor + 1 == n or lin[L_LETTER, anchor + 1] < 0):
                             sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
                             if not best_mode or sc > ctx[C_BEST]:
-                                _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                                _record(pos, anchor, sc, npl, lin, word, ctx, out_meta, out_tiles, val)
                     elif pos + 1 == n or lin[L_LETTER, pos + 1] < 0:
                         sc = msum * wprod + xsum + (ctx[C_BINGO] if npl == ctx[C_RACKSIZE] else 0)
                         if not best_mode or sc > ctx[C_BEST]:
-                            _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles)
+                            _record(fr[i, F_START], pos, sc, npl, lin, word, ctx, out_meta, out_tiles, val)
                 stage = 1  # fall through to the continuations
             has_tiles = rack[nl] > 0 or rack[nl + 1] != 0
             c = fr[i, F_CHILD]
@@ -468,7 +491,8 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
 
     ``mode`` 0 writes every move into ``out_meta`` (line, start, end, score) and ``out_tiles`` (per
     line position: letter code, +64 for a blank, -1 for a tile already there) up to their capacity;
-    1 keeps only the best move (row 0); 2 only counts. ``symmetric``: the layout is symmetric about
+    1 keeps only the best move (row 0); 2 only counts; 4 the endgame facts (``MODE_FACTS``; not on an
+    empty board, whose mode-0 output is mirrored). ``symmetric``: the layout is symmetric about
     its diagonal, so on an empty board only the across lines are walked and ``mirrored`` is True
     (the caller mirrors the across moves). ``keys``/``word_set``: the letter keys and the set of
     the words' letter-multiset hashes (``word_multisets``), for the best-move bound; a one-slot
@@ -527,6 +551,8 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     ctx[C_BINGO] = bingo_bonus
     ctx[C_NL] = n_letters
     ctx[C_NRACK] = n_rack
+    ctx[C_OUT_I] = -1
+    ctx[C_OTHER_I] = -1
     n_lines = lines.shape[0]
     lin_all = np.zeros((n_lines, 7, width), np.int64)  # the lines' squares (``_fill_line``)
     word = np.full(width, -1, np.int64)
@@ -567,6 +593,11 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
         scratch = np.zeros((3, 1), np.int64)
     _walk_anchors(order, n_work, work, ub, anchor_bingo, lin_all, line_dir, line_len, g, rack, word, ctx, val, bound,
                   out_meta, out_tiles, frames, best_val, rvals, scratch)
+    if mode == MODE_FACTS:
+        out_meta[0, 0] = ctx[C_OUT_I]
+        out_meta[0, 1] = ctx[C_OUT_SCORE]
+        out_meta[0, 2] = ctx[C_OTHER_I]
+        out_meta[0, 3] = ctx[C_OTHER_GAIN]
     return ctx[C_COUNT], ctx[C_BEST], across_only
 
 

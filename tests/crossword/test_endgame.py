@@ -23,7 +23,7 @@ from kubasolve.ai.crossword_endgame import EndgameSolver, solve_endgame
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
-from kubasolve.games.crossword.movegen import generate_moves, move_arrays, raw_generator
+from kubasolve.games.crossword.movegen import generate_moves, move_arrays, raw_facts, raw_generator
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.lexicon import Lexicon
 
@@ -160,11 +160,12 @@ def big_endgame(nl_referee):
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_raw_generator_equals_move_arrays(nl_referee, seed):
-    """The search's lean entry point gives the public move arrays, on mid-game boards and an empty one."""
+    """The search's lean entry points give the public move arrays and their facts, on mid-game boards and an empty one."""
     import numpy as np
 
     ref = nl_referee
     gen = raw_generator(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+    facts = raw_facts(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
     solver = EndgameSolver(ref)
     state = ref.new_game(seed, 2)
     for turn in range(6):
@@ -185,6 +186,18 @@ def test_raw_generator_equals_move_arrays(nl_referee, seed):
             assert np.array_equal(scores, meta[:, 3]) and np.array_equal(gains, want_gains) and np.array_equal(outs, want_outs)
             assert best_out == (int(np.argmax(np.where(want_outs, meta[:, 3], -10**9))) if want_outs.any() else -1)
             assert best_other == (int(np.argmax(np.where(want_outs, -10**9, want_gains))) if not want_outs.all() else -1)
+        if turn > 0:
+            # the kernel's facts mode (no move list) against move_facts on the full list, also for
+            # short racks (going-out moves)
+            for sub in (rack, rack[:3], rack[:1]):
+                counts, n_blanks = solver.rack_counts(sub)
+                flat = (state.board.letters.reshape(-1).copy(), state.board.blank.reshape(-1).copy())
+                m, t = gen(*flat, counts, n_blanks)
+                _, gains, _, best_out, best_other = move_facts(m, t, len(sub), solver.tile_values)
+                want = (len(m), best_out, int(m[best_out, 3]) if best_out >= 0 else None,
+                        best_other, int(gains[best_other]) if best_other >= 0 else None)
+                count, i, si, j, gj = facts(*flat, counts, n_blanks)
+                assert (count, i, si if i >= 0 else None, j, gj if j >= 0 else None) == want, (seed, turn, sub)
         state = ref.apply(state, ScorePolicy().turn(ref, state))
 
 

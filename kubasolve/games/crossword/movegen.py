@@ -346,3 +346,27 @@ def raw_generator(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bing
             capacity = int(count)
 
     return gen
+
+
+def raw_facts(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Any:
+    """For an endgame search one ply before its horizon: ``facts(letters, blank, counts, n_blanks)
+    -> (count, best_out, best_out_score, best_other, best_other_gain)`` on the same inputs as
+    :func:`raw_generator` (a non-empty board), without producing the moves: the index (in
+    :func:`raw_generator`'s output) and score of the highest-scoring move that plays the whole rack,
+    and the index and gain (score + value of the tiles placed) of the highest-gain other move; -1
+    indices when there is none, the first of equals."""
+    generate = _KERNEL[0] if _KERNEL else _kernel()
+    s = _setup(lexicon, layout, tiles)
+    geo = grid_geometry(layout.rows, layout.cols)
+    rack_size = tiles.rack_size
+    out_meta = np.zeros((1, 4), np.int32)
+    out_tiles = np.zeros((1, geo.max_line), np.int8)
+
+    def facts(letters: np.ndarray, blank: np.ndarray, counts: np.ndarray, n_blanks: int) -> tuple[int, int, int, int, int]:
+        count, _, _ = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+                               s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, rack_size, bingo_bonus,
+                               4, False, out_meta, out_tiles, s.letter_keys, s.word_set)
+        a, b, c, d = out_meta[0].tolist()
+        return int(count), a, b, c, d
+
+    return facts
