@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 import numpy as np
@@ -18,7 +19,7 @@ from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.assign import _fixed_only as fixed_only_assignment
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
-from kubasolve.games.kubagram.position import KubagramPosition
+from kubasolve.games.kubagram.position import MAX_CHOICE_TILES, MAX_FIELD_TILES, KubagramPosition, TableWord, Tile
 from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
@@ -175,6 +176,9 @@ class KubagramSolver:
         self._value_list: list[int] = self.values.tolist()
         self._code = {c: i for i, c in enumerate(rules.alphabet)}
         self._scratch_local = threading.local()
+        self._tile_facts: dict[str, tuple[int, int, int, int]] = {}  # by a non-joker tile's letters
+        self._joker_facts: dict[str, tuple[int, int, int, int]] = {}  # by a joker's letters
+        self._table_ok: set[TableWord] = set()
         self.edge_need = lexicon.edge_need()
 
     @property
@@ -187,27 +191,56 @@ class KubagramSolver:
 
     # ------------------------------------------------------------------ pools
     def _pool(self, position: KubagramPosition) -> _Pool:
+        # each distinct tile's kernel facts and each table word's validity are worked out once per solver (the per-call
+        # Python was ~15% of a best-word search); a position with anything new is validated first (clear errors)
+        facts, joker_facts = self._tile_facts, self._joker_facts
+        counts = [0] * len(self._value_list)
+        masks, jokers, tile_values = [], [], []
+        tiles = position.tiles
+        for t in tiles:
+            f = (joker_facts if t.joker else facts).get(t.letters)  # keyed by the letters: str hashes are cached
+            if f is None:
+                return self._validated_pool(position)
+            c, m, j, v = f
+            if c >= 0:
+                counts[c] += 1
+            else:
+                masks.append(m)
+                jokers.append(j)
+            tile_values.append(v)
+        if len(masks) > MAX_CHOICE_TILES or len(tiles) > MAX_FIELD_TILES or not self._table_ok.issuperset(position.table):
+            return self._validated_pool(position)
+        tile_values.sort(reverse=True)
+        topsum = np.fromiter(accumulate(tile_values, initial=0), np.int64, len(tile_values) + 1)
+        return _Pool(np.array(counts, np.int64), np.array(masks, np.int64), np.array(jokers, np.int8), topsum, source=tiles)
+
+    def _validated_pool(self, position: KubagramPosition) -> _Pool:
+        """:meth:`_pool` after validating the position (raises :class:`PositionError`) and noting its tiles and words."""
         position.validate(self.rules)
+        for t in position.tiles:
+            self._facts_of(t)
+        if len(self._table_ok) > 4096:
+            self._table_ok.clear()
+        self._table_ok.update(position.table)
+        return self._pool(position)
+
+    def _facts_of(self, tile: Tile) -> tuple[int, int, int, int]:
+        """(letter code or -1 for a flex tile, letter mask, joker flag, best letter value) of a validated tile."""
         code = self._code
         values = self._value_list
-        counts = [0] * len(values)
-        masks, jokers, tile_values = [], [], []
-        for t in position.tiles:
-            if t.fixed:
-                c = code[t.letters[0]]
-                counts[c] += 1
-                tile_values.append(values[c])
-            else:
-                m = 0
-                for ch in t.letters:
-                    m |= 1 << code[ch]
-                masks.append(m)
-                jokers.append(1 if t.joker else 0)
-                tile_values.append(max(values[code[ch]] for ch in t.letters))
-        tile_values.sort(reverse=True)
-        topsum = np.zeros(len(tile_values) + 1, np.int64)
-        topsum[1:] = np.cumsum(tile_values)
-        return _Pool(np.array(counts, np.int64), np.array(masks, np.int64), np.array(jokers, np.int8), topsum, source=position.tiles)
+        if tile.fixed:
+            c = code[tile.letters[0]]
+            f = (c, 1 << c, 0, values[c])
+        else:
+            m = 0
+            for ch in tile.letters:
+                m |= 1 << code[ch]
+            f = (-1, m, 1 if tile.joker else 0, max(values[code[ch]] for ch in tile.letters))
+        known = self._joker_facts if tile.joker else self._tile_facts
+        if len(known) > 4096:
+            known.clear()
+        known[tile.letters] = f
+        return f
 
     def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None,
                 score_cap: int | None = None) -> WordTable:
