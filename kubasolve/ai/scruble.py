@@ -1,21 +1,46 @@
 """Scruble Cube AIs: ``greedy`` (best word within its twist budget) and ``planner`` (also weighs
-the best word the next player can reach, within one twist, from the cube it hands over)."""
+the best word the next player can reach from the cube it hands over).
+
+Planner. Scruble is a race to the target score in which the cube passes from player to player, so
+a word is worth its points minus what it hands over. The planner
+
+1. takes the ``candidates`` best words within its twist budget (``search``, one entry per word)
+   and, for a word that needs fewer twists than the budget, also every way to spend the remaining
+   twist without touching the word or its end cells: the same word, another cube handed over;
+2. groups them by the cube handed over (keeping the best own score for each);
+3. values each as ``own score - the next player's best reply`` within the reply depth (the
+   opponent's own budget, 2 twists by default), searched on the handed-over cube with the crossing
+   words that will be intact then (so a reply that crosses the planner's fresh word counts it
+   again). A reply that reaches the target score ends the game with the next player ahead: such a
+   candidate is a loss and ranks below every other one;
+4. skips the reply when there is none that matters: its word ends the game (reaches the target)
+   or this is the game's last turn; then it simply plays the best word.
+
+The reply search is the expensive part (~10-20 ms per cube) and is bounded: the best reply within
+one twist is a cheap lower bound (the depth-1 states are a subset of the depth-2 ones), so the
+candidates are taken in the order of ``own - that bound`` and the loop ends when the bound cannot
+beat the best value found; a reply search stops early (``stop_at``) once it finds a reply that
+refutes the candidate, and at most ``max_replies`` full reply searches are made per turn.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from kubasolve.errors import RulesError
-from kubasolve.games.scruble.cube import N_CELLS, Twist
+from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, geometry
 from kubasolve.games.scruble.game import ScrubleGame, Turn
-from kubasolve.games.scruble.position import Cube, apply_twists
+from kubasolve.games.scruble.position import Cube, EarlierWord, apply_twists, plain_points, score_run
 from kubasolve.games.scruble.solver import WordMove, search
 from kubasolve.lexicon import Lexicon
 
 Policy = Callable[[ScrubleGame, Lexicon], Turn]
 POLICIES = ("random", "greedy", "planner")
+LOSS = 1_000_000
+"""Penalty of a candidate whose reply reaches the target score (the next player wins)."""
 
 
 def _depth(game: ScrubleGame, budget: int) -> int:
@@ -41,25 +66,106 @@ def greedy(budget: int = 2, seed: int = 0) -> Policy:
     return policy
 
 
-def planner(budget: int = 2, candidates: int = 8, weight: float = 1.0, seed: int = 0) -> Policy:
-    """Among the ``candidates`` best words, the one maximising score - weight x the next player's best reply."""
+@dataclass(frozen=True)
+class Candidate:
+    """A word to play and the twists before it (which fix the cube handed over)."""
+
+    move: WordMove
+    twists: tuple[Twist, ...]
+    own: int
+    after: Cube
+    earlier_after: tuple[EarlierWord, ...]
+
+    def turn(self) -> Turn:
+        return Turn(tuple(t.notation() for t in self.twists), self.move.word, self.move.cells)
+
+
+def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int) -> list[Candidate]:
+    """One candidate per distinct cube handed over (its best own score): each move as found, and a
+    move with fewer than ``depth`` twists followed by any twist that leaves the word's cells and its
+    two end cells alone (rescored, since a crossed earlier word may be broken by it)."""
+    g = geometry()
+    earlier = game.intact_words()
+    best: dict[tuple[str, ...], Candidate] = {}
+    for m in moves:
+        seqs = [m.twists]
+        if len(m.twists) < depth:
+            keep = list(m.cells) + [c for c in m.run.neighbours() if c is not None]
+            for t in range(N_TWISTS):
+                if not g.twist_changed[t, keep].any():
+                    seqs.append(m.twists + (Twist.from_index(t),))
+        for seq in seqs:
+            origin = apply_twists(np.arange(N_CELLS), seq)
+            after = Cube(tuple(game.cube.symbols[o] for o in origin))
+            if seq is m.twists:
+                own = m.score
+            else:
+                b = score_run(after.symbols, origin, m.run, m.word, game.rules, earlier)
+                if b is None:  # pragma: no cover - the word's cells are untouched
+                    continue
+                own = b.score
+            key = after.symbols
+            if key in best and best[key].own >= own:
+                continue
+            pegs = game.pegs[origin]
+            intact = [w for w, ids in game.words if all(int(pegs[c]) == i for c, i in zip(w.cells, ids))]
+            intact.append(EarlierWord(m.word, m.cells, m.run.belt, plain_points(after.symbols, m.cells, game.rules)))
+            best[key] = Candidate(m, seq, own, after, tuple(intact))
+    return sorted(best.values(), key=lambda c: (-c.own, len(c.twists), c.move.word))
+
+
+def reply_value(own: int, reply: int, to_target: int) -> int:
+    """Own score - the next player's reply, minus :data:`LOSS` if the reply reaches the target."""
+    return own - reply - (LOSS if reply >= to_target else 0)
+
+
+def plan(game: ScrubleGame, lexicon: Lexicon, budget: int = 2, candidates: int = 48, reply_depth: int = 2,
+         max_replies: int = 64) -> tuple[Candidate, int] | None:
+    """The planner's choice among :func:`handed_over` candidates and its value (``own - reply``,
+    :func:`reply_value`), or None when the planner plays the best word outright (no word, solo,
+    the game's last turn, or the best word reaches the target)."""
+    rules = game.rules
+    depth = _depth(game, budget)
+    moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words())
+    me = game.to_move
+    if (not moves or game.players == 1 or game.turn + 1 >= rules.rounds * game.players
+            or game.scores[me] + moves[0].score >= rules.target_score):
+        return None
+    to_target = rules.target_score - game.scores[(me + 1) % game.players]
+    rdepth = _depth(game, reply_depth)
+    cands = handed_over(game, moves, depth)
+    bounds = []
+    for c in cands:
+        low, _ = search(c.after, lexicon, rules, min(1, rdepth), 1, c.earlier_after)
+        bounds.append(reply_value(c.own, low[0].score if low else 0, to_target))
+    order = sorted(range(len(cands)), key=lambda i: (-bounds[i], -cands[i].own, len(cands[i].twists)))
+    best_i, best_v = order[0], None
+    for n, i in enumerate(order):
+        if n >= max_replies or (best_v is not None and bounds[i] <= best_v):
+            break
+        c = cands[i]
+        stop = -1
+        if best_v is not None and best_v > -LOSS // 2:
+            stop = max(0, min(c.own - best_v, to_target))  # a reply this high cannot beat best_v
+        reply, _ = search(c.after, lexicon, rules, rdepth, 1, c.earlier_after, stop_at=stop)
+        v = reply_value(c.own, reply[0].score if reply else 0, to_target)
+        if best_v is None or v > best_v:
+            best_i, best_v = i, v
+    assert best_v is not None
+    return cands[best_i], best_v
+
+
+def planner(budget: int = 2, candidates: int = 48, reply_depth: int = 2, max_replies: int = 64,
+            seed: int = 0) -> Policy:
+    """The candidate that maximises own score - the next player's best reply (see the module doc)."""
     rng = np.random.default_rng(seed)
 
     def policy(game: ScrubleGame, lexicon: Lexicon) -> Turn:
-        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), candidates, game.intact_words())
-        if not moves:
-            return _fallback(game, rng)
-        if game.players == 1:
-            return _as_turn(moves[0])
-        best, best_value = moves[0], -1e18
-        for m in moves:
-            origin = apply_twists(np.arange(N_CELLS), m.twists)
-            after = Cube(tuple(game.cube.symbols[o] for o in origin))
-            reply, _ = search(after, lexicon, game.rules, 1, 1)
-            value = m.score - weight * (reply[0].score if reply else 0)
-            if value > best_value:
-                best, best_value = m, value
-        return _as_turn(best)
+        choice = plan(game, lexicon, budget, candidates, reply_depth, max_replies)
+        if choice is not None:
+            return choice[0].turn()
+        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words())
+        return _as_turn(moves[0]) if moves else _fallback(game, rng)
 
     return policy
 
@@ -84,4 +190,5 @@ def make_policy(name: str, seed: int = 0) -> Policy:
     raise RulesError(f"unknown Scruble AI {name!r}; choose from {', '.join(POLICIES)}")
 
 
-__all__ = ["POLICIES", "greedy", "make_policy", "planner", "random_policy"]
+__all__ = ["LOSS", "POLICIES", "Candidate", "greedy", "handed_over", "make_policy", "plan", "planner", "random_policy",
+           "reply_value"]

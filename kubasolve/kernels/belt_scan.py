@@ -642,7 +642,7 @@ def best_words_search(
     peg_code, peg_kind, peg_value, peg_tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, twist_axis,
     twist_layer, graph, edge_rank, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, face_bonus, max_value,
-    cross_cells, cross_belt, cross_points, allow_restrict, zobrist,
+    cross_cells, cross_belt, cross_points, allow_restrict, zobrist, stop_at=-1,
 ):
     """Breadth-first twist search to ``depth`` with a belt scan per new state.
 
@@ -650,7 +650,9 @@ def best_words_search(
     ``WILD = tri_stride - 2`` and ``BLOCK = tri_stride - 1``; ``graph`` from :func:`walk_graph`.
     Returns (pool_i[n, 6] = state, belt, start, dir, length, rank; pool_score; pool_twists;
     parent[n_states]; via[n_states] (twist that reached the state, -1 for the root); n_states;
-    complete (False if ``max_states`` stopped the search)).
+    complete (False if ``max_states`` stopped the search, or ``stop_at`` >= 0 and the full pool's
+    lowest score reached ``stop_at``: a caller that only needs to know whether some word scores
+    ``stop_at`` or more stops at the first state that shows it)).
     """
     pool_i = np.zeros((top, 6), np.int64)
     w = np.zeros((N_ROWS, SEQ + 8), np.int64)
@@ -786,6 +788,9 @@ def best_words_search(
                                     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
                                     pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
                 n_states += 1
+                if stop_at >= 0 and n_pool >= top and _pool_floor(pool_score, n_pool, top) >= stop_at:
+                    complete = False
+                    break
             if not complete:
                 break
         if not complete:

@@ -73,10 +73,13 @@ class WordMove:
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did: states expanded and whether ``max_states`` cut it short."""
+    """What a search did: states expanded, whether it ran to the end, and whether it stopped early
+    because a word reached ``stop_at`` (then ``complete`` is False and the best word found scores at
+    least ``stop_at``)."""
 
     states: int
     complete: bool
+    stopped: bool = False
 
 
 @cache
@@ -166,8 +169,14 @@ def search(
     earlier: Sequence[EarlierWord] = (),
     max_states: int = DEFAULT_MAX_STATES,
     restrict: bool = True,
+    stop_at: int = -1,
 ) -> tuple[list[WordMove], SearchStats]:
-    """The kernel search plus decoding; see :func:`best_words`."""
+    """The kernel search plus decoding; see :func:`best_words`.
+
+    ``stop_at`` >= 0: stop as soon as the ``top`` words found all score ``stop_at`` or more (for a
+    caller that only needs to know whether such words exist; the answer is then partial and
+    ``stats.stopped`` is True).
+    """
     from kubasolve.kernels.belt_scan import best_words_search
 
     if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
@@ -190,7 +199,7 @@ def search(
         rules.min_length, rules.max_length, rules.directions == "both", rules.premium_mode == "wild",
         rules.require_new_letter, np.array(rules.length_bonus_table(), np.int64), rules.three_face_bonus,
         max(rules.pegs.values.values(), default=0),
-        cross_cells, cross_belts, cross_points, restrict, _zobrist(),
+        cross_cells, cross_belts, cross_points, restrict, _zobrist(), int(stop_at),
     )
     moves = []
     for k in range(len(pool_score)):
@@ -211,7 +220,9 @@ def search(
                                  f"{int(pool_score[k])} vs {breakdown}")
         moves.append(WordMove(word, tuple(seq), run, tuple(run.cells()), breakdown, breakdown.score))
     moves.sort(key=WordMove.sort_key)
-    return moves, SearchStats(int(n_states), bool(complete))
+    stopped = (not complete and stop_at >= 0 and len(moves) >= top
+               and min(m.score for m in moves) >= stop_at)
+    return moves, SearchStats(int(n_states), bool(complete), stopped)
 
 
 def best_words(
