@@ -5,31 +5,73 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.game import RummikubGame, solution_move
 from kubasolve.games.rummikub.rules import RummikubRules
-from kubasolve.games.rummikub.solver import Objective, solve
+from kubasolve.games.rummikub.solver import Objective, Solution, solve
 
 
-def greedy_move(game: RummikubGame) -> dict[str, Any]:
-    """Play as many tiles as possible now (exact solver), else draw."""
-    return solution_move(game.best_move(Objective.TILE_COUNT))
+@dataclass
+class MoveBudget:
+    """A work budget for one AI move (engines: ``movetime_ms`` / ``max_nodes``, as UCI's ``go movetime`` /
+    ``go nodes``). ``max_nodes`` caps each exact solve the AI makes (DP states, or ILP branch-and-bound nodes;
+    ``holdback`` makes at most two), ``movetime_ms`` the whole move (the solves share the deadline, which
+    starts when the budget is made). Afterwards ``proven_optimal`` says whether every solve ran to its end;
+    when one did not, the AI played the best legal move found by then (possibly a draw)."""
+
+    max_nodes: int | None = None
+    movetime_ms: float | None = None
+    proven_optimal: bool = True
+    _deadline: float | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name, value in (("max_nodes", self.max_nodes), ("movetime_ms", self.movetime_ms)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (name == "max_nodes" and not isinstance(value, int)):
+                raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {value!r}")
+            if not 0 < value < 2**62:  # NaN fails too
+                raise PositionError(f"{name} must be positive, got {value!r}")
+        if self.movetime_ms is not None:
+            self._deadline = time.perf_counter() + self.movetime_ms / 1e3
+
+    def solve(self, game: RummikubGame, objective: Objective) -> Solution:
+        """The solver's best play for the player to move within what is left of the budget."""
+        left = None
+        if self._deadline is not None:
+            left = max(1e-3, (self._deadline - time.perf_counter()) * 1e3)  # spent: the solver gives up at once
+        sol = solve(game.table, game.rack, game.rules, objective, first_meld=not game.melded[game.turn],
+                    max_nodes=self.max_nodes, time_limit_ms=left)
+        self.proven_optimal = self.proven_optimal and sol.proven_optimal
+        return sol
 
 
-def holdback_move(game: RummikubGame, pressure_rack: int = 4, max_rack: int = 20) -> dict[str, Any]:
+def _best(game: RummikubGame, objective: Objective, budget: MoveBudget | None) -> Solution:
+    return game.best_move(objective) if budget is None else budget.solve(game, objective)
+
+
+def greedy_move(game: RummikubGame, budget: MoveBudget | None = None) -> dict[str, Any]:
+    """Play as many tiles as possible now (exact solver, or the best found within ``budget``), else draw."""
+    return solution_move(_best(game, Objective.TILE_COUNT, budget))
+
+
+def holdback_move(game: RummikubGame, pressure_rack: int = 4, max_rack: int = 20,
+                  budget: MoveBudget | None = None) -> dict[str, Any]:
     """Meld as soon as possible; afterwards go out as soon as the whole rack fits, and otherwise hold
     the tiles back (draw), so opponents cannot build on them, until the end is near: the pool is empty,
     an opponent holds <= ``pressure_rack`` tiles, or the own rack reaches ``max_rack``. Then it sheds
     the most penalty points it can (jokers count 30). Over many games this scores better than greedy
-    (see docs/rummikub.md for the measured numbers)."""
+    (see docs/rummikub.md for the measured numbers). With a ``budget`` each solve is bounded by it (when the
+    penalty solve finds nothing in time, the tile-count play found first is played)."""
     me = game.turn
     if not game.melded[me]:
-        return greedy_move(game)
-    best = game.best_move(Objective.TILE_COUNT)
+        return greedy_move(game, budget)
+    best = _best(game, Objective.TILE_COUNT, budget)
     if not best.found or len(best.played) == len(game.rack):
         return solution_move(best)
     pressed = (
@@ -38,27 +80,33 @@ def holdback_move(game: RummikubGame, pressure_rack: int = 4, max_rack: int = 20
         or any(len(r) <= pressure_rack for p, r in enumerate(game.racks) if p != me)
     )
     if pressed:
-        return solution_move(solve(game.table, game.rack, game.rules, Objective.JOKER_PENALTY))
+        shed = _best(game, Objective.JOKER_PENALTY, budget)
+        return solution_move(shed if shed.found or shed.proven_optimal else best)
     return {"type": "draw"}
 
 
-AIS: dict[str, Callable[[RummikubGame], dict[str, Any]]] = {"greedy": greedy_move, "holdback": holdback_move}
+AIS: dict[str, Callable[..., dict[str, Any]]] = {"greedy": greedy_move, "holdback": holdback_move}
+"""The Rummikub AIs by name: ``fn(game, budget=None) -> move``."""
 
 
-def ai_move(game: RummikubGame, kind: str = "greedy") -> dict[str, Any]:
-    """Move chosen by the AI named ``kind`` (``greedy`` or ``holdback``) for the player to move."""
+def ai_move(game: RummikubGame, kind: str = "greedy", budget: MoveBudget | None = None) -> dict[str, Any]:
+    """Move chosen by the AI named ``kind`` (``greedy`` or ``holdback``) for the player to move; with a
+    ``budget`` (:class:`MoveBudget`) the best move found within it (``budget.proven_optimal`` says whether the
+    solves ran to their end)."""
     try:
-        return AIS[kind](game)
+        policy = AIS[kind]
     except KeyError:
         raise PositionError(f"unknown Rummikub AI {kind!r}; choose one of {', '.join(AIS)}") from None
+    return policy(game) if budget is None else policy(game, budget=budget)
 
 
-def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000) -> RummikubGame:
-    """Let the AIs ``kinds[p]`` play ``game`` to its end (or ``max_turns`` moves)."""
+def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None) -> RummikubGame:
+    """Let the AIs ``kinds[p]`` play ``game`` to its end (or ``max_turns`` moves); ``max_nodes`` caps each of
+    their solves (a node budget is deterministic: the same game every time)."""
     for _ in range(max_turns):
         if game.over:
             break
-        game.apply(ai_move(game, kinds[game.turn]))
+        game.apply(ai_move(game, kinds[game.turn], None if max_nodes is None else MoveBudget(max_nodes)))
     return game
 
 
@@ -85,12 +133,12 @@ class SimulationResult:
         }
 
 
-def _play_one(task: tuple[list[str], int, int, dict[str, Any]]) -> dict[str, Any]:
-    """Worker: play game ``i`` (seats, deal seed, index, rules); its record (the seed and the moves
-    replay it exactly)."""
-    seats, deal_seed, i, rules = task
+def _play_one(task: tuple[list[str], int, int, dict[str, Any], int | None]) -> dict[str, Any]:
+    """Worker: play game ``i`` (seats, deal seed, index, rules, node budget per solve); its record (the seed
+    and the moves replay it exactly)."""
+    seats, deal_seed, i, rules, max_nodes = task
     game = RummikubGame.new(len(seats), deal_seed, RummikubRules.from_dict(rules), players=seats)
-    play_game(game, seats)
+    play_game(game, seats, max_nodes=max_nodes)
     return {"game": i, "seed": deal_seed, "seats": seats, "finished": bool(game.over and game.scores is not None),
             "winner": game.winner, "scores": game.scores, "moves": game.moves}
 
@@ -119,13 +167,16 @@ def simulate(
     on_game: Callable[[int, int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    max_nodes: int | None = None,
 ) -> SimulationResult:
     """Play ``games`` AI-vs-AI games; game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (the ``i``-th draw of
     ``Random(seed)``) with seats rotated by ``i``. ``workers`` processes play them (the records and totals do
     not depend on how many);
     one JSON line per game goes to ``records``; ``on_game(done, total)`` is called after each game (the
     CLI draws its progress bar with it; the library never prints). ``backend``/``address``: where the games
-    run (:func:`kubasolve.scale.run_ordered`: local processes or Ray actors), with the same results."""
+    run (:func:`kubasolve.scale.run_ordered`: local processes or Ray actors), with the same results.
+    ``max_nodes`` caps every solve of the AIs (deterministic, so the games stay reproducible; engines use it to
+    bound a request on a slow rule variant)."""
     from kubasolve.scale import run_ordered
 
     for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, 1024)):
@@ -133,6 +184,8 @@ def simulate(
             raise PositionError(f"{name} must be an integer from {low} to {high:,}, got {str(value)[:40]}")
     if type(seed) is not int:
         raise PositionError(f"the seed must be an integer, got {str(seed)[:40]}")
+    if max_nodes is not None:
+        MoveBudget(max_nodes)  # checks it
     if isinstance(kinds, str) or not 2 <= len(kinds) <= 8:
         raise PositionError("a simulation needs 2 to 8 players, e.g. greedy,holdback")
     kinds = list(kinds)
@@ -147,7 +200,7 @@ def simulate(
     tasks = []
     for i in range(games):
         shift = i % len(kinds)
-        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict()))
+        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict(), max_nodes))
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address), 1):
         seats = rec["seats"]
         if not rec["finished"]:

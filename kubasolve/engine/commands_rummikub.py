@@ -45,6 +45,15 @@ RackSpec = Annotated[str, Meta(max_length=MAX_TEXT, description='tiles separated
 ObjectiveName = Literal["tiles", "value", "keep-jokers", "penalty"]
 AiName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9:_-]+$", description="greedy or holdback")]
 SeedInt = Annotated[int, Meta(ge=0, le=MAX_INT)]
+MAX_NODES = 10**9
+DEFAULT_MOVETIME_MS = 10_000
+"""``rummikub.solve`` and ``rummikub.ai-move`` without a budget stop after this long (``proven_optimal`` false): rulebook
+positions take milliseconds (a 106-tile rack 1.5 s), but a rule variant can make one solve slow (measured 11-20 s
+for a move of 8 colours, 3 jokers, 40 tiles dealt)."""
+DEFAULT_SIM_NODES = 10**6
+"""``rummikub.simulate``: each solve of the AIs stops after this many nodes unless ``max_nodes`` says otherwise
+(deterministic; rulebook games never reach it: 30 games gave the same records with 10^5)."""
+SolverNodes = Annotated[int, Meta(ge=1, le=MAX_NODES, description="DP states (or ILP branch-and-bound nodes) to explore per solve")]
 
 
 class RummikubRulesSpec(Params):
@@ -114,12 +123,17 @@ class SolveParams(Params):
     rack: RackSpec | UnsetType = UNSET
     game: GameId | UnsetType = UNSET
     objective: ObjectiveName = "tiles"
-    first_meld: bool = False
+    first_meld: Annotated[bool, Meta(description="the player has not melded yet (default false; with game: from the game)")] | UnsetType = UNSET
     fewest_changes: bool = False
     method: Literal["auto", "dp", "ilp"] = "auto"
     rules: RummikubRulesSpec | UnsetType = UNSET
     movetime_ms: MoveTimeMs | None = None
-    max_nodes: Annotated[int, Meta(ge=1, le=10**9, description="DP states (or ILP branch-and-bound nodes) to explore")] | None = None
+    max_nodes: SolverNodes | None = None
+
+
+def _movetime(p: SolveParams | AiMoveParams) -> int | None:
+    """The request's time budget: ``movetime_ms``, or ``DEFAULT_MOVETIME_MS`` when no budget is given."""
+    return DEFAULT_MOVETIME_MS if p.movetime_ms is None and p.max_nodes is None else p.movetime_ms
 
 
 @command("rummikub.solve", SolveParams)
@@ -129,21 +143,21 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
     from kubasolve.games.rummikub import parse_table, parse_tiles, solve
 
     if p.game is not UNSET:
-        clash = [k for k in ("table", "rack", "rules") if getattr(p, k) is not UNSET]
+        clash = [k for k in ("table", "rack", "rules", "first_meld") if getattr(p, k) is not UNSET]
         if clash:
             raise KubasolveError(f"params.{clash[0]}: not allowed with game (the game holds it)", key=f"params.{clash[0]}")
         game = _game(p.game, session)
         # as game.best_move, with the request's method and budget
         first_meld = not game.melded[game.turn]
-        return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, method=p.method,
-                     max_nodes=p.max_nodes, time_limit_ms=p.movetime_ms).to_dict()
+        return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, minimise_changes=p.fewest_changes,
+                     method=p.method, max_nodes=p.max_nodes, time_limit_ms=_movetime(p)).to_dict()
     if p.rack is UNSET:
         raise KubasolveError('params.rack: required (with "table"), or give "game"', key="params.rack")
     rules = _rules(p.rules)
     table = parse_table(p.table if p.table is not UNSET else [], rules)
     rack = parse_tiles(p.rack, rules)
-    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld, minimise_changes=p.fewest_changes, method=p.method,
-                max_nodes=p.max_nodes, time_limit_ms=p.movetime_ms)
+    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld is True, minimise_changes=p.fewest_changes, method=p.method,
+                max_nodes=p.max_nodes, time_limit_ms=_movetime(p))
     return sol.to_dict()
 
 
@@ -198,20 +212,27 @@ class AiMoveParams(GameParams):
     ai: AiName = "greedy"
     apply: ApplyMove = True
     state: WithState = True
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: SolverNodes | None = None
 
 
 @command("rummikub.ai-move", AiMoveParams)
 def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true)."""
-    from kubasolve.ai.rummikub import AIS, ai_move
+    """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true). With a
+    budget (``movetime_ms`` for the move, default 10 s; ``max_nodes`` per solve) the best move found by then, ``proven_optimal``
+    false if a solve ran out."""
+    from kubasolve.ai.rummikub import AIS, MoveBudget, ai_move
 
     game = _game(p.game, session)
     if p.ai not in AIS:
         raise KubasolveError(f"params.ai: unknown Rummikub AI {p.ai!r}; choose one of {', '.join(AIS)}", key="params.ai")
-    move = ai_move(game, p.ai)
+    if game.over:
+        raise IllegalMoveError("the game is over")
+    budget = MoveBudget(p.max_nodes, _movetime(p))
+    move = ai_move(game, p.ai, budget)
     if p.apply:
         game.apply(move)
-    return _answer(p.game, game, p.state, move=move)
+    return _answer(p.game, game, p.state, move=move, proven_optimal=budget.proven_optimal)
 
 
 MAX_MOVES = 5000
@@ -269,6 +290,7 @@ class SimulateParams(Params):
         default_factory=lambda: ["greedy", "holdback"])
     seed: SeedInt = 0
     rules: RummikubRulesSpec | UnsetType = UNSET
+    max_nodes: Annotated[SolverNodes, Meta(description="DP states (or ILP nodes) per solve of the AIs (default 10^6)")] = DEFAULT_SIM_NODES
 
 
 @command("rummikub.simulate", SimulateParams)
@@ -276,4 +298,4 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
     from kubasolve.ai.rummikub import simulate
 
-    return simulate(p.games, p.players, p.seed, _rules(p.rules)).to_dict()
+    return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()

@@ -70,3 +70,33 @@ def test_kubagram_search_ai_takes_a_budget() -> None:
     assert ask("kubagram.ai-move", game=gid, ai="search", max_nodes=10**6)["error"]["key"] == "params.max_nodes"
     assert ask("kubagram.ai-move", game=gid, ai="search:200000")["error"]["key"] == "params.ai"
     assert ask("kubagram.ai-move", game=gid, ai="planner:31")["error"]["key"] == "params.ai"
+
+
+def test_rummikub_ai_move_takes_a_budget_and_still_plays_a_legal_move() -> None:
+    ask = Client()
+    gid = ask("rummikub.new-game", seed=7)["result"]["game"]
+    for _ in range(6):  # a few turns in, so the table has sets on it
+        assert ask("rummikub.ai-move", game=gid, state=False)["ok"]
+    before = ask("rummikub.state", game=gid)["result"]["state"]
+    one = ask("rummikub.ai-move", game=gid, ai="holdback", max_nodes=1, apply=False, state=False)
+    again = ask("rummikub.ai-move", game=gid, ai="holdback", max_nodes=1, apply=False, state=False)
+    assert one["ok"] and one["result"]["move"] == again["result"]["move"]  # a node budget is deterministic
+    assert one["result"]["proven_optimal"] is False  # one DP state cannot prove anything
+    assert ask("rummikub.state", game=gid)["result"]["state"] == before  # apply=false left the game alone
+    played = ask("rummikub.ai-move", game=gid, ai="greedy", movetime_ms=50)
+    assert played["ok"], played  # the referee accepted the budgeted move
+    roomy = ask("rummikub.ai-move", game=gid, ai="greedy", max_nodes=10**8, apply=False, state=False)
+    assert roomy["ok"] and roomy["result"]["proven_optimal"] is True
+    for bad in ({"max_nodes": 0}, {"max_nodes": -1}, {"max_nodes": "5"}, {"max_nodes": True}, {"max_nodes": 1.5}):
+        answer = ask("rummikub.ai-move", game=gid, **bad)
+        assert answer["error"]["code"] == "bad-request" and answer["error"]["key"] == "params.max_nodes", bad
+    assert ask("rummikub.ai-move", game=gid, movetime_ms=0)["error"]["key"] == "params.movetime_ms"
+    assert ask("rummikub.solve", game=gid, first_meld=True)["error"]["key"] == "params.first_meld"
+
+
+def test_rummikub_simulate_takes_a_deterministic_node_budget() -> None:
+    ask = Client()
+    a = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
+    b = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
+    assert a["ok"] and a["result"] == b["result"]
+    assert ask("rummikub.simulate", games=1, max_nodes=0)["error"]["key"] == "params.max_nodes"
