@@ -48,6 +48,12 @@ Results. A pool of the ``top`` best distinct words (one entry per word rank: its
 found = fewest twists), ordered by score then fewer twists (breadth-first order makes the first
 found the fewest twists); a pool slot holds the state index, from which the caller rebuilds the
 twist sequence via ``parent`` / ``via``.
+
+No reference counting per state. The per-state functions (``scan_state``, the pool and hash-table
+helpers) are compiled with ``_nrt=False``: with numba's runtime on, each of the ~30 scratch-row views
+``scan_state`` takes per call, and each array handed to a helper, costs an atomic increment and
+decrement of a reference count (the same cost ``kernels/board_movegen.py`` measured at 59% of a small
+position). They must therefore not allocate; only ``best_words_search`` does.
 """
 
 from __future__ import annotations
@@ -142,7 +148,7 @@ def word_trigrams(first_edge, edges, node_word, n_letters):
     return tri
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def _pool_push(pool_i, pool_score, pool_twists, n_pool, top, score, twists, state, belt, start, direction, length, rank):
     """Insert a candidate into the top pool (one entry per word: better score, then fewer twists)."""
     for k in range(n_pool):
@@ -178,7 +184,7 @@ def _pool_push(pool_i, pool_score, pool_twists, n_pool, top, score, twists, stat
     return n_pool
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def _pool_floor(pool_score, n_pool, top):
     """A candidate must score above this to enter the full pool (-1 while it is not full).
 
@@ -265,7 +271,7 @@ def _bound_direct(i, lmax, pos, f_val, f_kind, fb, has_prem, len_bonus_max, face
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def scan_state(
     origin, twists, state, last_twist, restrict,
     peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq,
@@ -573,7 +579,7 @@ def scan_state(
     return n_pool
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def _hash(origin, zobrist):
     h = np.uint64(0)
     for c in range(96):
@@ -581,7 +587,7 @@ def _hash(origin, zobrist):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def _insert(table, h):
     """Insert hash ``h`` (never 0) into the open-addressing table; False if it was there."""
     mask = table.shape[0] - 1
