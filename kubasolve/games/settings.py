@@ -39,7 +39,7 @@ def read_toml_table(source: str | Path, table: str) -> Any:
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(".toml")):
         try:
             text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:  # missing, unreadable, or not UTF-8 (TOML is UTF-8)
             raise RulesError(f"cannot read rules file {str(source)!r}: {exc}") from None
     try:
         data = tomllib.loads(str(text))

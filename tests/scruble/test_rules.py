@@ -147,3 +147,36 @@ def test_peg_sets_fill_96_cells_and_load_from_toml(tmp_path):
     d["counts"]["e"] -= 1
     with pytest.raises(RulesError, match="96 cells"):
         PegSet.from_dict({**d, "wildcards": 3})
+
+
+def test_rules_files_load_through_the_shared_loader_with_clear_errors(tmp_path, capsys):
+    from kubasolve.cli.main import main
+
+    top = tmp_path / "top.toml"
+    top.write_text("min_length = 4\n")  # top-level keys work as well as a [scruble] table
+    assert ScrubleRules.from_toml(str(top)).min_length == 4
+    assert ScrubleRules.from_toml("[scruble]\nmin_length = 4\n").min_length == 4  # TOML text
+    bad = {"unknown.toml": "[scruble]\nmin_lenght = 4\n", "broken.toml": "min_length = = 4\n"}
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "latin1.toml").write_bytes(b"# \xe9\nmin_length = 4\n")
+    for name, match in (("unknown.toml", "min_lenght"), ("broken.toml", "invalid TOML"), ("latin1.toml", "cannot read"),
+                        ("missing.toml", "cannot read")):
+        with pytest.raises(RulesError, match=match):
+            ScrubleRules.from_toml(tmp_path / name)
+    code = main(["scruble", "best", "--rules", str(tmp_path / "unknown.toml"), "--depth", "1",
+                 "A" * 96])
+    err = capsys.readouterr().err
+    assert code == 1 and "min_lenght" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("game", ["crossword", "colonii"])
+def test_the_shared_loader_explains_a_non_utf8_rules_file_for_every_game(game, tmp_path):
+    from kubasolve.games.colonii.rules import ColoniiRules
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    p = tmp_path / "latin1.toml"
+    p.write_bytes(b"# \xe9\n")
+    cls = {"crossword": CrosswordRules, "colonii": ColoniiRules}[game]
+    with pytest.raises(RulesError, match="cannot read rules file"):
+        cls.from_toml(str(p))

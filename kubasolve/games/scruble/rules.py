@@ -22,7 +22,6 @@ Rulebook quotes ("Reglas del juego Scruble Cube", translated) and the choices wh
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any
 
 from kubasolve.errors import RulesError
 from kubasolve.games.scruble.pegs import PegSet, load_pegs
+from kubasolve.games.settings import checked_settings, read_toml_table
 
 DEFAULT_LENGTH_BONUS: tuple[tuple[int, int], ...] = ((6, 5), (7, 10), (9, 15))
 """(from length, bonus) steps: 6 letters +5, 7-8 +10, 9 and more +15."""
@@ -115,11 +115,7 @@ class ScrubleRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScrubleRules:
         """Build from a mapping; unknown keys are refused by name; ``pegs`` may be a name, path or table."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"unknown Scruble rule setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        kwargs = dict(data)
+        kwargs = checked_settings(cls, data, what="Scruble rule")
         pegs = kwargs.get("pegs")
         if isinstance(pegs, str):
             kwargs["pegs"] = load_pegs(pegs)
@@ -138,18 +134,11 @@ class ScrubleRules:
             raise RulesError(str(exc)) from None
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> ScrubleRules:
-        """Load settings from a TOML file (a ``[scruble]`` table or top-level keys)."""
-        p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError(f"rules file {str(p)!r} does not exist") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
-            raise RulesError(f"cannot read rules file {str(p)!r}: {exc}") from None
-        if "scruble" in data and isinstance(data["scruble"], dict):
-            data = data["scruble"]
-        return cls.from_dict(data)
+    def from_toml(cls, source: str | Path) -> ScrubleRules:
+        """Rules from a TOML file (a ``[scruble]`` table or top-level keys), read by the loader every game
+        shares (:func:`kubasolve.games.settings.read_toml_table`); TOML text (with a newline) works too."""
+        is_text = isinstance(source, str) and "\n" in source
+        return cls.from_dict(read_toml_table(source if is_text else Path(source), "scruble"))
 
     def with_(self, **changes: Any) -> ScrubleRules:
         return replace(self, **changes)
