@@ -292,9 +292,16 @@ def search_words_into(
                 fof[fill[c]] = k
                 fill[c] += 1
     avail = np.int64(0)
+    every_letter_flex = True
     for c in range(n_letters):
         if fixed_counts[c] > 0 or fstart[c + 1] > fstart[c]:
             avail |= np.int64(1) << c
+        if fstart[c + 1] == fstart[c]:
+            every_letter_flex = False
+    if every_letter_flex:
+        # a joker offers every letter: no letter ever runs out, so ``edge_need`` can prune nothing and reading
+        # it would only add a second memory stream to the walk
+        use_need = False
 
     # branch-and-bound state: the k best scores so far (threshold = their minimum once k found)
     k_best = top_k if top_k > 0 else 1
