@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from kubasolve.budget import check_work_budget
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.game import RummikubGame, solution_move
 from kubasolve.games.rummikub.rules import RummikubRules
@@ -30,13 +31,7 @@ class MoveBudget:
     _deadline: float | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        for name, value in (("max_nodes", self.max_nodes), ("movetime_ms", self.movetime_ms)):
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or (name == "max_nodes" and not isinstance(value, int)):
-                raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {value!r}")
-            if not 0 < value < 2**62:  # NaN fails too
-                raise PositionError(f"{name} must be positive, got {value!r}")
+        check_work_budget(self.max_nodes, self.movetime_ms)
         if self.movetime_ms is not None:
             self._deadline = time.perf_counter() + self.movetime_ms / 1e3
 

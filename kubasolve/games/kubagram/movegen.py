@@ -15,6 +15,7 @@ from typing import Literal
 
 import numpy as np
 
+from kubasolve.budget import check_work_budget
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.assign import _fixed_only as fixed_only_assignment
@@ -54,13 +55,7 @@ class SearchBudget:
     nodes/ms (``kubasolve bench kubagram`` positions, busy 2-core machine), halved for safety."""
 
     def __init__(self, max_nodes: int | None = None, movetime_ms: float | None = None) -> None:
-        for name, limit in (("max_nodes", max_nodes), ("movetime_ms", movetime_ms)):
-            if limit is None:
-                continue
-            if isinstance(limit, bool) or not isinstance(limit, (int, float)) or (name == "max_nodes" and not isinstance(limit, int)):
-                raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {limit!r}")
-            if not 0 < limit < 2**62:  # NaN fails too
-                raise PositionError(f"{name} must be positive, got {limit!r}")
+        check_work_budget(max_nodes, movetime_ms)
         self.max_nodes = max_nodes
         self.movetime_ms = movetime_ms
         self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3

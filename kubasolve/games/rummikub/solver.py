@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kubasolve.budget import check_work_budget
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.sets import (
@@ -324,13 +325,7 @@ def solve(
     """
     import time
 
-    for name, limit in (("max_nodes", max_nodes), ("time_limit_ms", time_limit_ms)):
-        if limit is None:
-            continue
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or (name == "max_nodes" and not isinstance(limit, int)):
-            raise PositionError(f"{name} must be {'an integer' if name == 'max_nodes' else 'a number'}, got {limit!r}")
-        if not 0 < limit < 2**62 or limit != limit:
-            raise PositionError(f"{name} must be positive, got {limit!r}")
+    check_work_budget(max_nodes, time_limit_ms, "time_limit_ms")
     budget = _Budget(max_nodes, None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3)
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
