@@ -179,8 +179,7 @@ def simulate(
             raise PositionError(f"{name} must be an integer from {low} to {high:,}, got {str(value)[:40]}")
     if type(seed) is not int:
         raise PositionError(f"the seed must be an integer, got {str(seed)[:40]}")
-    if max_nodes is not None:
-        MoveBudget(max_nodes)  # checks it
+    check_work_budget(max_nodes, None)
     if isinstance(kinds, str) or not 2 <= len(kinds) <= 8:
         raise PositionError("a simulation needs 2 to 8 players, e.g. greedy,holdback")
     kinds = list(kinds)

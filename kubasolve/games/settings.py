@@ -33,10 +33,18 @@ def with_changes(settings: T, changes: Mapping[str, Any]) -> T:
     return replace(settings, **changes)  # type: ignore[type-var]
 
 
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the system, or holding a NUL: TOML text, not a path
+        return False
+
+
 def read_toml_table(source: str | Path, table: str) -> Any:
-    """Parsed TOML from a ``.toml`` file path or from TOML text; the ``[table]`` part if present."""
+    """Parsed TOML from a file path (a ``Path``, a ``.toml`` name or an existing file) or from TOML text; the
+    ``[table]`` part if present."""
     text = source
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(".toml")):
+    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and (source.endswith(".toml") or _is_file(source))):
         try:
             text = Path(source).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:  # missing, unreadable, or not UTF-8 (TOML is UTF-8)

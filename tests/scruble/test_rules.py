@@ -180,3 +180,11 @@ def test_the_shared_loader_explains_a_non_utf8_rules_file_for_every_game(game, t
     cls = {"crossword": CrosswordRules, "colonii": ColoniiRules}[game]
     with pytest.raises(RulesError, match="cannot read rules file"):
         cls.from_toml(str(p))
+
+
+def test_a_rules_file_without_the_toml_suffix_and_long_one_line_text_both_load(tmp_path):
+    plain = tmp_path / "myrules"
+    plain.write_text("[scruble]\nmin_length = 4\n")
+    assert ScrubleRules.from_toml(str(plain)).min_length == 4  # an existing file is read, whatever its name
+    long_text = "min_length = 4 " + "#" * 5000  # one line, too long to be a file name: TOML text
+    assert ScrubleRules.from_toml(long_text).min_length == 4

@@ -136,9 +136,8 @@ class ScrubleRules:
     @classmethod
     def from_toml(cls, source: str | Path) -> ScrubleRules:
         """Rules from a TOML file (a ``[scruble]`` table or top-level keys), read by the loader every game
-        shares (:func:`kubasolve.games.settings.read_toml_table`); TOML text (with a newline) works too."""
-        is_text = isinstance(source, str) and "\n" in source
-        return cls.from_dict(read_toml_table(source if is_text else Path(source), "scruble"))
+        shares (:func:`kubasolve.games.settings.read_toml_table`); TOML text works too."""
+        return cls.from_dict(read_toml_table(source, "scruble"))
 
     def with_(self, **changes: Any) -> ScrubleRules:
         return replace(self, **changes)
