@@ -599,7 +599,8 @@ def _solve_dp(
     the best layout above its threshold, so the best found then is optimal among them. The searches with
     more jokers then run above that incumbent directly (a case whose upper bound cannot beat it is skipped).
     A strict case that retrieves one tile other than an earlier case (same jokers kept) leaves that tile
-    out (:func:`_covered_tiles`)."""
+    out (:func:`_covered_tiles`). Searches with jokers may run with the numbers mirrored (``n`` down to 1,
+    :class:`_Direction` picks the order): the same layouts, often found with far fewer states."""
     from kubasolve.kernels.rummikub_dp import solve_layout, upper_potential
 
     joker = rules.joker
@@ -608,6 +609,7 @@ def _solve_dp(
     scale = j_optional + 1
     meld = rules.min_first_meld if first_meld else 0
     tile_w = weights[:joker] * scale
+    tile_w_r = _mirror_numbers(tile_w, rules)
     joker_w = int(weights[joker]) * scale - 1
     variants = _variants(table, rack_counts, rules, first_meld)
     free_jokers = 0 if first_meld or variants != [_PLAIN] else int(table_counts[joker])
@@ -642,6 +644,15 @@ def _solve_dp(
         cmax = max(rules.copies, int((forced + optional).max()))
         slots = cmax + jf + jo
         bonus = int(sum(int(tile_w[t]) for t in var.retrieved))
+        mirror = None
+        if not meld and jf + jo:
+            # the same search with the numbers in reverse order (first melds count points by number: not mirrored)
+            forced_r, optional_r = _mirror_numbers(forced, rules), _mirror_numbers(optional, rules)
+            mirror = (
+                forced_r,
+                optional_r,
+                upper_potential(forced_r, optional_r, tile_w_r, rules.colours, rules.numbers, rules.min_set_size, jf + jo),
+            )
         return _Search(
             var=var,
             jo=jo,
@@ -653,6 +664,7 @@ def _solve_dp(
             bonus=bonus,
             upper=bonus + min(int(optional @ np.maximum(tile_w, 0)), int(potential[jf + jo, 0])) + jo * max(0, joker_w),
             potential=potential,
+            mirror=mirror,
         )
 
     # joker-free searches deepen, and the DP drops dominated states, only on big positions (a full box:
@@ -660,14 +672,19 @@ def _solve_dp(
     # tables the extra rounds and probes cost more than they save
     big = int(table_counts.sum() + rack_counts.sum()) >= _DEEPEN_JOKER_FREE_FROM
 
-    def run(c: _Search, threshold: int) -> tuple[int, int, np.ndarray]:
+    def kernel(c: _Search, mirrored: bool, threshold: int, node_limit: int) -> tuple[int, int, np.ndarray, int]:
         states, nxt, dominators = _dp_tables(rules.min_set_size, c.slots)
         if not big:
             dominators = _NO_DOMINATORS  # few tiles: the dominance probes cost more than they save
+        forced, optional, weights_, potential = c.forced, c.optional, tile_w, c.potential
+        if mirrored:
+            assert c.mirror is not None
+            forced, optional, potential = c.mirror
+            weights_ = tile_w_r
         found, score, dec, nodes = solve_layout(
-            c.forced,
-            c.optional,
-            tile_w,
+            forced,
+            optional,
+            weights_,
             c.jf,
             c.jo,
             joker_w,
@@ -680,22 +697,41 @@ def _solve_dp(
             states,
             nxt,
             threshold - c.bonus,
-            c.potential,
-            budget.node_limit(),
+            potential,
+            node_limit,
             dominators,
         )
         budget.spend(int(nodes))
+        return int(found), int(score), dec, int(nodes)
+
+    direction = _Direction()
+
+    def run(c: _Search, threshold: int, more_rounds: bool) -> tuple[int, int, np.ndarray, bool]:
+        """(found, score, decisions, mirrored) of the best layout of ``c`` above ``threshold``. A search with
+        jokers runs in the number order that has been the cheaper one (:class:`_Direction`); when it finds
+        nothing and ``more_rounds`` (a lower threshold follows), while that order is known only from tiny
+        searches, the other order runs it too, stopped once it costs as much."""
+        pinned = _Direction.PINNED
+        mirrored = c.mirror is not None and (direction.mirrored if pinned is None else pinned)
+        found, score, dec, nodes = kernel(c, mirrored, threshold, budget.node_limit())
         if found == 2:
             budget.exhausted = True
             raise _OutOfBudget
-        return found, score + c.bonus, dec
+        remeasure = pinned is None and c.mirror is not None and direction.measured < _Direction.REMEASURE_BELOW
+        if remeasure and not found and more_rounds:
+            other, _, _, other_nodes = kernel(c, not mirrored, threshold, min(nodes, budget.node_limit(strict=False)))
+            if other != 2 and other_nodes < nodes:
+                direction.mirrored = not mirrored
+                nodes = other_nodes
+            direction.measured = nodes
+        return found, score + c.bonus, dec, mirrored
 
     rack_list = [t for t in range(rules.kinds) for _ in range(int(rack_counts[t]))]
     best: _Incumbent | None = None
 
-    def record(c: _Search, score: int, dec: np.ndarray) -> _Incumbent:
+    def record(c: _Search, score: int, dec: np.ndarray, mirrored: bool) -> _Incumbent:
         """The incumbent for a found layout (its sets are built only when needed)."""
-        return _Incumbent(score, c, dec)
+        return _Incumbent(score, c, dec, mirrored)
 
     def with_rack_jokers(plain: _Incumbent) -> _Incumbent:
         """A joker-free incumbent with the rack jokers added where they fit (a joker extends any run or
@@ -710,7 +746,9 @@ def _solve_dp(
             added += 1
         if not added:
             return plain
-        cand = _Incumbent(plain.score + added * joker_w, plain.search, plain.dec, grown, played + [joker] * added)
+        cand = _Incumbent(
+            plain.score + added * joker_w, plain.search, plain.dec, plain.mirrored, grown, played + [joker] * added
+        )
         if check_play(table, rack_list, cand.layout(table, first_meld, rules), rules):
             return plain  # e.g. a strict retrieval reading the new joker spoils; the plain layout stands
         return cand
@@ -751,11 +789,11 @@ def _solve_dp(
                     t = max(threshold, floor)
                     if c.upper <= t:
                         continue  # nothing above this round's threshold
-                    found, score, dec = run(c, t)
+                    found, score, dec, mirrored = run(c, t, t > floor)
                     if t <= floor:
                         group.remove(c)  # searched to the floor: nothing more to find here
                     if found and score > floor:
-                        best = record(c, score, dec)
+                        best = record(c, score, dec, mirrored)
                         hit = True
                 if hit:
                     break  # every search has now been run above the best value found: it is optimal
@@ -822,13 +860,17 @@ class _Budget:
     """A conservative DP speed (measured 3 000-4 000 nodes/ms on a busy 2-core container) to turn the time
     left into a node limit for the next search (the numba kernel cannot read the clock)."""
 
-    def node_limit(self) -> int:
+    def node_limit(self, strict: bool = True) -> int:
+        """Nodes the next search may take; past the deadline raises :class:`_OutOfBudget` (``strict=False``:
+        returns 0 instead, for an optional search)."""
         import time
 
         limit = 2**62 if self.nodes is None else self.nodes
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
             if left_ms <= 0:
+                if not strict:
+                    return 0
                 self.exhausted = True
                 raise _OutOfBudget
             limit = min(limit, int(left_ms * self.NODES_PER_MS))
@@ -851,13 +893,20 @@ class _Incumbent:
     score: int
     search: _Search
     dec: np.ndarray
+    mirrored: bool
+    """The decisions are by number in reverse order (``search.mirror``)."""
     sets: list[TileSet] | None = None
     played: list[Tile] | None = None
 
     def materialise(self, rules: RummikubRules) -> tuple[list[TileSet], list[Tile]]:
         """(sets, rack tiles played) of this layout."""
         if self.sets is None or self.played is None:
-            sets, played = _layout_from_decisions(self.dec, self.search.forced, self.search.jf, rules)
+            search = self.search
+            if self.mirrored:
+                assert search.mirror is not None
+                sets, played = _layout_from_decisions(self.dec, search.mirror[0], search.jf, rules, mirrored=True)
+            else:
+                sets, played = _layout_from_decisions(self.dec, search.forced, search.jf, rules)
             self.sets, self.played = sets, played + list(self.search.var.retrieved)
         return self.sets, self.played
 
@@ -887,6 +936,33 @@ class _Search:
     upper: int
     """Upper bound of the search's score (bonus included)."""
     potential: np.ndarray
+    mirror: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    """(forced, optional, potential) with the numbers in reverse order (``n`` first): runs read backwards are
+    runs, so the same search can go from ``n`` down to 1, often far cheaper when jokers are in play (the
+    bound's look-ahead is not symmetric); None when not offered (no jokers, or a first meld)."""
+
+
+def _mirror_numbers(counts: np.ndarray, rules: RummikubRules) -> np.ndarray:
+    """A per-tile array (``colour * numbers + number - 1``) with the numbers reversed (``n + 1 - number``)."""
+    return np.ascontiguousarray(counts.reshape(rules.colours, rules.numbers)[:, ::-1].reshape(-1))
+
+
+@dataclass
+class _Direction:
+    """The number order the searches with jokers of one solve use. Both orders are exact; their costs can
+    differ 20-50x on big tables with two jokers, the cheaper one changing from position to position, and a
+    search's cheaper order mostly stays the cheaper one for its next rounds and the next searches. So the
+    first failing rounds with jokers that another round follows run in both orders (the second stopped
+    as soon as it has cost as much as the first) until one has taken at least ``REMEASURE_BELOW`` nodes; then
+    the cheaper order is kept. A round that finds its layout is not repeated: often the last search."""
+
+    mirrored: bool = False
+    measured: int = -1
+    """Nodes of the cheaper order in the last search run both ways (-1: none yet)."""
+
+    REMEASURE_BELOW = 500
+    PINNED: bool | None = None
+    """Tests pin the order here (True: mirrored, False: forward) to check each one on its own."""
 
 
 _DP_TABLES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
@@ -904,11 +980,20 @@ def _dp_tables(m: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _layout_from_decisions(
-    dec: np.ndarray, forced: np.ndarray, jokers_forced: int, rules: RummikubRules
+    dec: np.ndarray, forced: np.ndarray, jokers_forced: int, rules: RummikubRules, mirrored: bool = False
 ) -> tuple[list[TileSet], list[Tile]]:
     """Turn the DP's per-number decisions into concrete sets (same extension order as the DP) and the
-    rack tiles they use."""
+    rack tiles they use. ``mirrored``: decisions and ``forced`` are of the search with the numbers reversed
+    (:func:`_mirror_numbers`); the sets and tiles returned are real ones."""
     n, k, m, joker = rules.numbers, rules.colours, rules.min_set_size, rules.joker
+
+    def real(t: Tile) -> Tile:
+        return t if t == joker or not mirrored else t - t % n + n - 1 - t % n
+
+    def run_set(r: list[int]) -> TileSet:
+        # a run is laid in number order: a mirrored one, read backwards, runs upwards again
+        return tuple(real(t) for t in (reversed(r) if mirrored else r))
+
     open_runs: list[list[list[int]]] = [[] for _ in range(k)]
     sets: list[TileSet] = []
     played: list[Tile] = []
@@ -938,7 +1023,7 @@ def _layout_from_decisions(
                     r.append(items.pop())
                     still.append(r)
                 else:
-                    sets.append(tuple(r))
+                    sets.append(run_set(r))
             still.extend([it] for it in items)
             open_runs[c] = still
         jg = row[k][0]
@@ -955,10 +1040,11 @@ def _layout_from_decisions(
             for _ in range(jg):
                 target = min((gr for gr in groups if len(gr) < k), key=len)
                 target.append(joker)
-            sets.extend(tuple(gr) for gr in groups)
+            sets.extend(tuple(real(t) for t in gr) for gr in groups)
     for runs in open_runs:
-        sets.extend(tuple(r) for r in runs)
+        sets.extend(run_set(r) for r in runs)
     played.extend([joker] * (jokers_used - jokers_forced))
+    played = [real(t) for t in played]
     # runs were built in number order (jokers where they stand), groups by colour with jokers last
     return sets, played
 
