@@ -5,6 +5,11 @@ most ``max_field_parts`` of them in one compound: they compete for the same tile
 follows the packed search edges of ``lexicon/layout.py``, so a sequence is abandoned as soon as its
 concatenation stops being a prefix of some word.
 
+Parts that start with the same letter are kept in letter order, with the length of the prefix each
+shares with the one before it (LCP). Trying the candidate parts at a node in that order, the walk of a
+part starts where the walk of the previously tried part shares its letters, and a part whose shared
+prefix already failed is dropped without a walk (the sorted-list form of walking a trie of the parts).
+
 Work budget: one node is one part tried at a point of the walk (a part's letters followed from the
 current trie node); after ``max_nodes`` of them the search stops and answers with the compounds found
 so far, each a real compound, with ``stopped`` set.
@@ -22,42 +27,52 @@ FIRST_SHIFT = 32
 
 
 @njit(cache=True, inline="always")
-def _walk(search_edges, lo, hi, codes, start, stop):
-    """Follow letters ``codes[start:stop]`` from edge range lo:hi; returns (lo, hi, terminal) or lo=-1."""
-    terminal = np.int64(0)
-    for i in range(start, stop):
-        c = codes[i]
-        found = -1
-        for e in range(lo, hi):
-            lab = search_edges[e] & LETTER_MASK
-            if lab == c:
-                found = e
-                break
-            if lab > c:
-                break
-        if found < 0:
-            return -1, -1, 0
-        packed = search_edges[found]
-        lo = np.int64(packed >> FIRST_SHIFT)
-        hi = lo + np.int64((packed >> NCHILD_SHIFT) & 255)
-        terminal = np.int64((packed >> TERMINAL_SHIFT) & 1)
-    return lo, hi, terminal
+def _step(search_edges, lo, hi, c):
+    """The edge labelled ``c`` among lo:hi (labels ascending): its children's range and terminal flag, or lo=-1."""
+    for e in range(lo, hi):
+        lab = search_edges[e] & LETTER_MASK
+        if lab == c:
+            packed = search_edges[e]
+            child = np.int64(packed >> FIRST_SHIFT)
+            return child, child + np.int64((packed >> NCHILD_SHIFT) & 255), np.int64((packed >> TERMINAL_SHIFT) & 1)
+        if lab > c:
+            break
+    return np.int64(-1), np.int64(-1), np.int64(0)
 
 
 @njit(cache=True)
-def _by_first_letter(first, lo, hi):
-    """CSR over letters 0..63 of the parts lo..hi-1 by first letter: (start[65], parts in index order)."""
+def _by_first_letter(part_codes, part_offsets, first, lo, hi):
+    """CSR over letters 0..63 of the parts lo..hi-1 by first letter, each bucket in letter order:
+    (start[65], parts, lcp) where lcp[i] is the prefix length parts[i] shares with parts[i-1] (0 at a bucket start)."""
+    n = max(hi - lo, 1)
+    keys = np.zeros(n, np.int64)  # the first 10 letters, 6 bits each: the sort need not be exact, the lcp is
+    for p in range(lo, hi):
+        a, b = part_offsets[p], part_offsets[p + 1]
+        key = np.int64(first[p])
+        for i in range(1, 10):
+            key = key * 64 + (np.int64(part_codes[a + i]) + 1 if a + i < b else 0)
+        keys[p - lo] = key
+    order = np.argsort(keys[: hi - lo], kind="mergesort")
     start = np.zeros(65, np.int64)
     for p in range(lo, hi):
         start[first[p] + 1] += 1
     for c in range(64):
         start[c + 1] += start[c]
-    fill = start[:64].copy()
-    parts = np.empty(max(hi - lo, 1), np.int64)
-    for p in range(lo, hi):
-        parts[fill[first[p]]] = p
-        fill[first[p]] += 1
-    return start, parts
+    parts = np.empty(n, np.int64)
+    for i in range(hi - lo):
+        parts[i] = lo + order[i]
+    lcp = np.zeros(n, np.int64)
+    for i in range(1, hi - lo):
+        p, q = parts[i - 1], parts[i]
+        if first[p] != first[q]:
+            continue
+        a, b = part_offsets[p], part_offsets[p + 1]
+        c, d = part_offsets[q], part_offsets[q + 1]
+        k = 0
+        while a + k < b and c + k < d and part_codes[a + k] == part_codes[c + k]:
+            k += 1
+        lcp[i] = k
+    return start, parts, lcp
 
 
 @njit(cache=True)
@@ -86,27 +101,42 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     first = np.empty(n_parts, np.int64)
     for p in range(n_parts):
         first[p] = part_codes[part_offsets[p]] if part_offsets[p + 1] > part_offsets[p] else 63
-    t_start, t_parts = _by_first_letter(first, 0, n_table)
-    f_start, f_parts = _by_first_letter(first, n_table, n_parts)
+    t_start, t_parts, t_lcp = _by_first_letter(part_codes, part_offsets, first, 0, n_table)
+    f_start, f_parts, f_lcp = _by_first_letter(part_codes, part_offsets, first, n_table, n_parts)
+    longest = 0
+    for p in range(n_parts):
+        longest = max(longest, part_offsets[p + 1] - part_offsets[p])
     cand = np.empty((max_parts + 1, n_parts), np.int64)  # candidate parts per depth, built on entry
+    cand_lcp = np.empty((max_parts + 1, n_parts), np.int64)  # prefix shared with the candidate before
     n_cand = np.zeros(max_parts + 1, np.int64)
     lo_s = np.empty(max_parts + 1, np.int64)
     hi_s = np.empty(max_parts + 1, np.int64)
     cur = np.empty(max_parts + 1, np.int64)
     seq = np.empty(max_parts + 1, np.int64)
     used = np.zeros(n_parts, np.bool_)
+    # per depth, the walk of the last part tried there: node after k letters, letters matched, failed or not;
+    # ``shared``: the prefix the next candidate shares with it (min of the lcps of the candidates skipped since)
+    path_lo = np.empty((max_parts + 1, longest + 1), np.int64)
+    path_hi = np.empty((max_parts + 1, longest + 1), np.int64)
+    path_term = np.zeros((max_parts + 1, longest + 1), np.int64)
+    matched = np.zeros(max_parts + 1, np.int64)
+    failed = np.zeros(max_parts + 1, np.bool_)
+    shared = np.zeros(max_parts + 1, np.int64)
     lo_s[0] = root_lo
     hi_s[0] = root_hi
+    path_lo[0, 0] = root_lo
+    path_hi[0, 0] = root_hi
     cur[0] = 0
     depth = 0
     n_field = 0
-    n_cand[0] = _candidates(search_edges, root_lo, root_hi, t_start, t_parts, f_start, f_parts,
-                            n_field < max_field_parts, cand[0])
+    n_cand[0] = _candidates(search_edges, root_lo, root_hi, t_start, t_parts, t_lcp, f_start, f_parts, f_lcp,
+                            n_field < max_field_parts, cand[0], cand_lcp[0])
     while depth >= 0:
         advanced = False
         if depth < max_parts:
             while cur[depth] < n_cand[depth]:
                 p = cand[depth, cur[depth]]
+                shared[depth] = min(shared[depth], cand_lcp[depth, cur[depth]])
                 cur[depth] += 1
                 if used[p]:
                     continue
@@ -114,7 +144,24 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                     stopped = True
                     break
                 nodes += 1
-                lo, hi, term = _walk(search_edges, lo_s[depth], hi_s[depth], part_codes, part_offsets[p], part_offsets[p + 1])
+                common = shared[depth]
+                shared[depth] = 1 << 30
+                if failed[depth] and common > matched[depth]:
+                    continue  # the letter the last part failed on is in the shared prefix: this one fails there too
+                a = part_offsets[p]
+                length = part_offsets[p + 1] - a
+                k = min(common, matched[depth])
+                lo, hi, term = path_lo[depth, k], path_hi[depth, k], path_term[depth, k]
+                while k < length:
+                    lo, hi, term = _step(search_edges, lo, hi, part_codes[a + k])
+                    if lo < 0:
+                        break
+                    k += 1
+                    path_lo[depth, k] = lo
+                    path_hi[depth, k] = hi
+                    path_term[depth, k] = term
+                matched[depth] = k
+                failed[depth] = lo < 0
                 if lo < 0:
                     continue
                 used[p] = True
@@ -125,11 +172,16 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 depth += 1
                 lo_s[depth] = lo
                 hi_s[depth] = hi
+                path_lo[depth, 0] = lo
+                path_hi[depth, 0] = hi
+                matched[depth] = 0
+                failed[depth] = False
+                shared[depth] = 0
                 cur[depth] = 0
                 n_cand[depth] = 0
                 if depth < max_parts and hi > lo:
-                    n_cand[depth] = _candidates(search_edges, lo, hi, t_start, t_parts, f_start, f_parts,
-                                                n_field < max_field_parts, cand[depth])
+                    n_cand[depth] = _candidates(search_edges, lo, hi, t_start, t_parts, t_lcp, f_start, f_parts, f_lcp,
+                                                n_field < max_field_parts, cand[depth], cand_lcp[depth])
                 if depth >= 2 and term:
                     if n_flat + depth > flat.shape[0]:
                         bigger = np.empty(max(flat.shape[0] * 2, n_flat + depth), np.int32)
@@ -159,16 +211,19 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
 
 
 @njit(cache=True, inline="always")
-def _candidates(search_edges, lo, hi, t_start, t_parts, f_start, f_parts, with_field, out):
-    """Parts whose first letter labels one of the out-edges lo:hi (table parts, then field parts if allowed)."""
+def _candidates(search_edges, lo, hi, t_start, t_parts, t_lcp, f_start, f_parts, f_lcp, with_field, out, out_lcp):
+    """Parts whose first letter labels one of the out-edges lo:hi (table parts, then field parts if allowed),
+    each with the prefix it shares with the one before it in ``out`` (0 where a bucket starts)."""
     n = 0
     for e in range(lo, hi):
         c = search_edges[e] & LETTER_MASK
         for i in range(t_start[c], t_start[c + 1]):
             out[n] = t_parts[i]
+            out_lcp[n] = t_lcp[i] if i > t_start[c] else 0
             n += 1
         if with_field:
             for i in range(f_start[c], f_start[c + 1]):
                 out[n] = f_parts[i]
+                out_lcp[n] = f_lcp[i] if i > f_start[c] else 0
                 n += 1
     return n

@@ -133,3 +133,43 @@ def test_assignment_fast_paths_equal_the_search(fixed, joker, at, word, jokers):
     tiles.insert(min(at, len(tiles)), Tile(joker, joker=True))
     pool = TilePool.from_tiles(tiles)
     assert assign_words([word], pool, [jokers]) == search_assignment([word], pool, [jokers])
+
+
+@settings(max_examples=300, deadline=None)
+@given(fixed=st.text(alphabet="aenrt", max_size=9), joker=st.one_of(st.none(), st.text(alphabet="aenrt", min_size=1, max_size=3)),
+       at=st.integers(0, 9), words=st.lists(st.text(alphabet="aenrt", min_size=1, max_size=7), min_size=1, max_size=6),
+       jokers=st.lists(st.integers(0, 1), min_size=6, max_size=6))
+def test_assignment_kernel_equals_the_search(fixed, joker, at, words, jokers):
+    """kernels/tile_assignment.py lays many words at once (no joker, or the field's only flex tile, a joker) exactly
+    as the depth-first search lays each of them, and fails exactly where the search finds no assignment."""
+    import numpy as np
+
+    from kubasolve.games.kubagram.assign import TilePool, search_assignment
+    from kubasolve.games.kubagram.position import Tile
+    from kubasolve.kernels.tile_assignment import assign_rows
+
+    letters = "aenrt"
+    tiles = [Tile(c) for c in fixed]
+    if joker is not None:
+        tiles.insert(min(at, len(tiles)), Tile(joker, joker=True))
+    pool = TilePool.from_tiles(tiles)
+    jokers = [j if joker is not None else 0 for j in jokers[: len(words)]]
+    width = max(len(w) for w in words) + 2
+    codes = np.full((len(words), width), 99, np.uint8)  # past each word: scratch the kernel must not read
+    for i, w in enumerate(words):
+        codes[i, : len(w)] = [letters.index(c) for c in w]
+    fixed_counts = np.array([len(pool.fixed.get(c, ())) for c in letters], np.int64)
+    fixed_tiles = np.zeros((len(letters), max(int(fixed_counts.max()), 1)), np.int64)
+    for c, indices in pool.fixed.items():
+        fixed_tiles[letters.index(c), : len(indices)] = indices
+    mask = sum(1 << letters.index(c) for c in set(joker)) if joker is not None else 0
+    joker_tile = pool.flex[0][0] if joker is not None else -1
+    rows = np.array(list(range(len(words)))[::-1], np.int64)  # any order of rows
+    out = np.full((len(words), width), -7, np.int64)
+    placed = assign_rows(codes, np.array([len(w) for w in words], np.int64), rows, np.array(jokers, np.int64)[rows],
+                         fixed_tiles, fixed_counts, mask, joker_tile, out)
+    for k, row in enumerate(rows.tolist()):
+        expected = search_assignment([words[row]], pool, [jokers[row]])
+        assert bool(placed[k]) == (expected is not None)
+        if expected is not None:
+            assert tuple(out[k, : len(words[row])].tolist()) == expected[0]

@@ -18,7 +18,6 @@ import numpy as np
 from kubasolve.budget import check_work_budget
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
-from kubasolve.games.kubagram.assign import _fixed_only as fixed_only_assignment
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
 from kubasolve.games.kubagram.position import MAX_CHOICE_TILES, MAX_FIELD_TILES, KubagramPosition, TableWord, Tile
 from kubasolve.games.kubagram.rules import KubagramRules
@@ -174,6 +173,7 @@ class KubagramSolver:
         self._tile_facts: dict[str, tuple[int, int, int, int]] = {}  # by a non-joker tile's letters
         self._joker_facts: dict[str, tuple[int, int, int, int]] = {}  # by a joker's letters
         self._table_ok: set[TableWord] = set()
+        self._table_facts: dict[TableWord, tuple[int, int]] = {}
         self.edge_need = lexicon.edge_need()
 
     @property
@@ -208,6 +208,15 @@ class KubagramSolver:
         tile_values.sort(reverse=True)
         topsum = np.fromiter(accumulate(tile_values, initial=0), np.int64, len(tile_values) + 1)
         return _Pool(np.array(counts, np.int64), np.array(masks, np.int64), np.array(jokers, np.int8), topsum, source=tiles)
+
+    def _table_word_facts(self, word: TableWord) -> tuple[int, int]:
+        """(letter sum, current value) of a table word, worked out once per solver."""
+        facts = self._table_facts.get(word)
+        if facts is None:
+            if len(self._table_facts) > 4096:
+                self._table_facts.clear()
+            facts = self._table_facts[word] = (self.rules.letter_sum(word.word), word.value(self.rules))
+        return facts
 
     def _validated_pool(self, position: KubagramPosition) -> _Pool:
         """:meth:`_pool` after validating the position (raises :class:`PositionError`) and noting its tiles and words."""
@@ -350,82 +359,17 @@ class KubagramSolver:
         )
         if budget is not None:
             budget.spend(int(nodes), bool(stopped))
-        bounds = offs.tolist()
-        flat_parts = flat.tolist()
-        # the kernel groups sequences by first letter; part-index order (a prefix first) keeps results stable
-        sequences = sorted(flat_parts[bounds[s] : bounds[s + 1]] for s in range(len(bounds) - 1))
-        if objective == "gain":  # equal gain: taking more from the others is better
-            key = lambda m: (-m.gain, -m.taken, m.word, m.parts)  # noqa: E731
-        else:
-            key = lambda m: (-(m.gain + m.taken), -m.gain, m.word, m.parts)  # noqa: E731
-        builder = _CompoundBuilder(self, position, field, pool)
-        if top and top < len(sequences):
-            return self._top_compounds(builder, sequences, objective, key, top)
+        compounds = _CompoundTable(self, position, field, pool, flat, offs)
+        order = compounds.order(objective)
+        if top:
+            order = order[:top]
+        compounds.prepare(order)
         moves = []
-        for i, seq in enumerate(sequences):
-            if budget is not None and i % 64 == 63 and budget.out_of_time():
-                break  # the compounds built so far
-            move = builder.move(seq)
-            if move is not None:
-                moves.append(move)
-        moves.sort(key=key)
-        return moves[:top] if top else moves
-
-    def _top_compounds(self, builder: _CompoundBuilder, sequences: list[list[int]], objective: Objective, key, top: int) -> list[CompoundMove]:
-        """The ``top`` best compounds without building the others: every sequence gets an optimistic key (its
-        score with the better joker count of the field part, whether or not the tiles allow it); the best key is
-        built, and if its real key is worse it goes back in the heap. Equal to sorting all (ties by sequence)."""
-        import heapq
-
-        r = self.rules
-        position = builder.position
-        table = position.table
-        n_table = len(table)
-        values = builder.values
-        jf, cf = r.joker_factor, r.compound_factor
-        heap: list[tuple[tuple, int]] = []
-        for i, seq in enumerate(sequences):
-            letters = level = table_jokers = own = taken = 0
-            field_jokers = -1
-            for p in seq:
-                letters += builder.letter_sum(p)
-                if p < n_table:
-                    tw = table[p]
-                    level = max(level, tw.level)
-                    table_jokers += tw.jokers
-                    if tw.owner == position.mover:
-                        own += values[p]
-                    else:
-                        taken += values[p]
-                else:
-                    field_jokers = builder.field_jokers(p)
-            parts = tuple(builder.word(p) for p in seq)
-            word = "".join(parts)
-            base = letters + r.length_bonus(len(word))
-            # the better of the field part's joker counts (fj or none), whether or not the tiles allow it
-            joker_counts = (table_jokers,) if field_jokers < 0 else (table_jokers + field_jokers, table_jokers)
-            score = max(base * jf**j if j else base * cf ** (level + 1) for j in joker_counts)
-            gain = score - own
-            first = (-gain, -taken) if objective == "gain" else (-(gain + taken), -gain)
-            heap.append(((*first, word, parts), i))
-        heapq.heapify(heap)
-        built: dict[int, CompoundMove] = {}
-        out: list[CompoundMove] = []
-        while heap and len(out) < top:
-            k, i = heapq.heappop(heap)
-            if i in built:
-                out.append(built[i])
-                continue
-            move = builder.move(sequences[i])
-            if move is None:
-                continue
-            built[i] = move
-            real = key(move)
-            if real == k:
-                out.append(move)
-            else:
-                heapq.heappush(heap, (real, i))
-        return out
+        for n, i in enumerate(order):
+            if budget is not None and n % 64 == 63 and budget.out_of_time():
+                break  # the best compounds built so far
+            moves.append(compounds.move(i))
+        return moves
 
     # ------------------------------------------------------------------ claims
     def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None,
@@ -709,101 +653,214 @@ class KubagramSolver:
         return Claim(tuple(moves), tuple(out_compounds))
 
 
-class _CompoundBuilder:
-    """Builds the CompoundMoves of one compound search, each part's facts (word, letter sum) and each field
-    word's tile assignment worked out once, not once per compound."""
+class _CompoundTable:
+    """The compounds of one compound search, scored as arrays (one row per part sequence) and built into
+    :class:`CompoundMove` objects only on demand, best first: each part's facts (word, letter sum, owner) and each
+    field word's tile assignment are worked out once, not once per compound.
 
-    def __init__(self, solver: KubagramSolver, position: KubagramPosition, field: WordTable | None, pool: _Pool) -> None:
+    A field part can be laid with the joker count the word search found for it (always possible) or with none;
+    with no joker in the table parts a compound may score more without jokers (compound factor ** level), and on
+    equal scores the one without jokers is taken. Whether the field word can be laid without jokers is a letter
+    count check against the fixed tiles (exact when the other field tiles are all jokers; otherwise the few
+    words that fail it are tried with the choice cubes by the assignment search)."""
+
+    def __init__(self, solver: KubagramSolver, position: KubagramPosition, field: WordTable | None, pool: _Pool,
+                 flat: np.ndarray, offs: np.ndarray) -> None:
         r = solver.rules
         self.solver = solver
-        self.rules = r
         self.position = position
         self.field = field
         self.pool = pool
         table = position.table
-        self.n_table = len(table)
-        self.values = [tw.value(r) for tw in table]
-        self._words: dict[int, str] = {p: tw.word for p, tw in enumerate(table)}
-        self._letters: dict[int, int] = {p: r.letter_sum(tw.word) for p, tw in enumerate(table)}
-        self._field_moves: dict[tuple[str, int], WordMove | None] = {}
-        self._jokers_only = all(is_joker for _, _, is_joker in pool.tiles.flex)
-        self._field_letters: list[int] = []
-        if field is not None and len(field):
+        n_table = self.n_table = len(table)
+        n_field = len(field) if field is not None else 0
+        n_parts = n_table + n_field  # + 1 padding part of zeros at index n_parts
+        self._words: list[str] = [tw.word for tw in table]
+        if field is not None and n_field:
+            self._words += _decode_rows(solver.lexicon.alphabet.letters, field)
+        self._field_moves: dict[tuple[int, int], WordMove | None] = {}
+        self._spelled: dict[int, tuple[str, tuple[str, ...]]] = {}
+        self._fixed_tiles: np.ndarray | None = None
+        self._columns: tuple[list[int], ...] | None = None
+        self._field_lengths = field.lengths.astype(np.int64) if field is not None else np.zeros(0, np.int64)
+        # per part (and one padding part of zeros): summed facts and maxed facts
+        SUM_LETTERS, SUM_LENGTH, SUM_JOKERS, SUM_OWN, SUM_TAKEN = range(5)
+        summed = np.zeros((n_parts + 1, 5), np.int64)
+        maxed = np.zeros((n_parts + 1, 2), np.int64)  # level, field row (-1: a table part)
+        maxed[:, 1] = -1
+        mover = position.mover
+        facts = [solver._table_word_facts(tw) for tw in table]  # (letter sum, value)
+        self.values = [v for _, v in facts]
+        self.owners = [tw.owner for tw in table]
+        if n_table:
+            summed[:n_table] = [(s, len(tw.word), tw.jokers, v if tw.owner == mover else 0, 0 if tw.owner == mover else v)
+                                for tw, (s, v) in zip(table, facts)]
+            maxed[:n_table, 0] = [tw.level for tw in table]
+        field_jokers = np.zeros(1, np.int64)
+        if field is not None and n_field:
             # letter sums from the kernel's scores: score = (letters + bonus) * joker_factor ** jokers
-            lengths = field.lengths.astype(np.int64)
-            extra = np.maximum(lengths - r.bonus_from + 1, 0)
+            flen = field.lengths.astype(np.int64)
+            extra = np.maximum(flen - r.bonus_from + 1, 0)
             bonus = r.bonus_step * extra * (extra + 1) // 2
-            mult = np.int64(r.joker_factor) ** field.jokers.astype(np.int64)
-            self._field_letters = (field.scores // mult - bonus).tolist()
-            self._field_jokers: list[int] = field.jokers.tolist()
+            field_jokers = field.jokers.astype(np.int64)
+            summed[n_table:n_parts, SUM_LETTERS] = field.scores // np.int64(r.joker_factor) ** field_jokers - bonus
+            summed[n_table:n_parts, SUM_LENGTH] = flen
+            maxed[n_table:n_parts, 1] = np.arange(n_field)
+        self._part_letters = summed[:, SUM_LETTERS].tolist()
+        # one row per sequence of parts, padded with the zero part
+        bounds = offs.tolist()
+        flat_list = flat.tolist()
+        self._parts = [tuple(flat_list[bounds[s] : bounds[s + 1]]) for s in range(len(bounds) - 1)]
+        sizes = np.diff(offs)
+        n_seq = self.n_seq = len(sizes)
+        width = int(sizes.max()) if n_seq else 0
+        seq = np.full((n_seq, width), n_parts, np.int64)
+        seq[np.arange(width)[None, :] < sizes[:, None]] = flat
+        sums = summed[seq].sum(1)
+        maxes = maxed[seq].max(1) if width else np.zeros((0, 2), np.int64)
+        self.letters = sums[:, SUM_LETTERS]
+        self.level = level = maxes[:, 0] + 1
+        word_length = sums[:, SUM_LENGTH]
+        self.bonus = np.array([r.length_bonus(n) for n in range(int(word_length.max(initial=0)) + 1)], np.int64)[word_length]
+        base = self.letters + self.bonus
+        table_jokers = sums[:, SUM_JOKERS]
+        row = maxes[:, 1]
+        found_jokers = np.where(row >= 0, field_jokers[np.maximum(row, 0)], 0)
+        jf, cf = np.int64(r.joker_factor), np.int64(r.compound_factor)
 
-    def word(self, p: int) -> str:
-        w = self._words.get(p)
-        if w is None:
-            assert self.field is not None
-            w = self._words[p] = self.solver.lexicon.word(int(self.field.word_ids[p - self.n_table]))
-        return w
+        def multiplier(j: np.ndarray) -> np.ndarray:
+            return np.where(j > 0, jf ** np.maximum(j, 0), cf**level)
 
-    def letter_sum(self, p: int) -> int:
-        return self._letters[p] if p < self.n_table else self._field_letters[p - self.n_table]
+        # the field part without jokers where that scores at least as much, if its tiles allow it
+        try_none = (found_jokers > 0) & (multiplier(table_jokers) >= multiplier(table_jokers + found_jokers))
+        if try_none.any():
+            rows = np.unique(row[try_none])
+            plain, _ = self._assign(rows, np.zeros(len(rows), np.int64))
+            ok = np.zeros(n_field, bool)
+            ok[rows] = plain
+            if not all(is_joker for _, _, is_joker in pool.tiles.flex):  # choice cubes may cover what fixed tiles lack
+                for f in rows[~plain].tolist():
+                    ok[f] = self._field_move(f, 0) is not None
+            try_none &= ok[np.maximum(row, 0)]
+        self.field_row = row
+        self.field_jokers = np.where(try_none, 0, found_jokers)
+        self.jokers = table_jokers + self.field_jokers
+        self.multiplier = multiplier(self.jokers)
+        self.score = base * self.multiplier
+        self.own = sums[:, SUM_OWN]
+        self.taken = sums[:, SUM_TAKEN]
 
-    def field_jokers(self, p: int) -> int:
-        return self._field_jokers[p - self.n_table]
+    def _assign(self, rows: np.ndarray, jokers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Field rows laid on tiles by the kernel (0 jokers, or 1 when the field's only flex tile is a joker):
+        (placed flag per row, tile indices per row)."""
+        from kubasolve.kernels.tile_assignment import assign_rows
 
-    def field_move(self, word: str, jokers: int) -> WordMove | None:
-        """The field word with exactly ``jokers`` jokers on concrete tiles, or None when the tiles do not allow it."""
-        key = (word, jokers)
+        field = self.field
+        assert field is not None
+        tiles = self.pool.tiles
+        if self._fixed_tiles is None:
+            code = self.solver._code
+            fixed_counts = self.pool.fixed_counts
+            self._fixed_tiles = np.zeros((len(fixed_counts), max(int(fixed_counts.max(initial=0)), 1)), np.int64)
+            for letter, indices in tiles.fixed.items():
+                self._fixed_tiles[code[letter], : len(indices)] = indices
+        one_joker = len(tiles.flex) == 1 and tiles.flex[0][2]
+        joker_mask, joker_tile = (int(self.pool.flex_masks[0]), tiles.flex[0][0]) if one_joker else (0, -1)
+        out = np.empty((len(rows), max(field.codes.shape[1], 1)), np.int64)
+        placed = assign_rows(field.codes, self._field_lengths, rows, jokers, self._fixed_tiles, self.pool.fixed_counts,
+                             joker_mask, joker_tile, out)
+        return placed.astype(bool), out
+
+    def _field_move(self, row: int, jokers: int) -> WordMove | None:
+        """Field row ``row`` with exactly ``jokers`` jokers on concrete tiles (None: the tiles do not allow it)."""
+        key = (row, jokers)
         if key not in self._field_moves:
-            if jokers == 0 and self._jokers_only:  # no choice cube: fixed tiles alone, or nothing (no search)
-                found = fixed_only_assignment([word], self.pool.tiles)
-            else:
-                found = assign_words([word], self.pool.tiles, [jokers])
+            word = self._words[self.n_table + row]
+            found = assign_words([word], self.pool.tiles, [jokers])
             self._field_moves[key] = self.solver._word(word, found[0], jokers) if found else None
         return self._field_moves[key]
 
-    def move(self, seq: list[int]) -> CompoundMove | None:
-        """The compound of the parts ``seq`` (None: its field part cannot be laid with a joker count that fits)."""
-        r = self.rules
-        n_table = self.n_table
-        table = self.position.table
-        words = []
-        table_idx = []
-        letters = level = table_jokers = 0
-        field_part = -1
-        lost: dict[int, int] = {}
-        for p in seq:
-            words.append(self.word(p))
-            letters += self.letter_sum(p)
-            if p < n_table:
-                tw = table[p]
-                table_idx.append(p)
-                level = max(level, tw.level)
-                table_jokers += tw.jokers
-                lost[tw.owner] = lost.get(tw.owner, 0) + self.values[p]
-            else:
-                field_part = p
-        word = "".join(words)
-        level += 1
+    def order(self, objective: Objective) -> list[int]:
+        """Sequence rows best first by ``objective``, then the other of gain/taken, then word, parts, part indices."""
+        gain = self.score - self.own
+        first, second = (-gain, -self.taken) if objective == "gain" else (-(gain + self.taken), -gain)
+        order = np.lexsort((second, first))
+        tied = (first[order][1:] == first[order][:-1]) & (second[order][1:] == second[order][:-1])
+        out = order.tolist()
+        if tied.any():  # equal numbers: by word, parts, part indices (strings only for the tied rows)
+            ends = np.flatnonzero(np.diff(np.concatenate(([0], tied.view(np.int8), [0]))))
+            for a, b in zip(ends[::2].tolist(), ends[1::2].tolist()):
+                run = out[a : b + 1]
+                out[a : b + 1] = sorted(run, key=lambda i: (*self._word_and_parts(i), self._parts[i]))
+        return out
+
+    def _word_and_parts(self, i: int) -> tuple[str, tuple[str, ...]]:
+        found = self._spelled.get(i)
+        if found is None:
+            words = self._words
+            parts = tuple([words[p] for p in self._parts[i]])
+            found = self._spelled[i] = ("".join(parts), parts)
+        return found
+
+    def prepare(self, rows: list[int]) -> None:
+        """Lay the field words of sequence rows ``rows`` on tiles, all at once (the common cases in a kernel)."""
+        if self.field is None:
+            return
+        row_of, jokers_of = self.field_row.tolist(), self.field_jokers.tolist()
+        wanted = sorted({(row_of[i], jokers_of[i]) for i in rows if row_of[i] >= 0} - self._field_moves.keys())
+        tiles = self.pool.tiles
+        one_joker = len(tiles.flex) == 1 and tiles.flex[0][2]
+        fast = [(f, j) for f, j in wanted if j == 0 or (j == 1 and one_joker)]
+        if fast:
+            fast_rows = np.array([f for f, _ in fast], np.int64)
+            placed, out = self._assign(fast_rows, np.array([j for _, j in fast], np.int64))
+            lengths = self._field_lengths[fast_rows].tolist()
+            for (f, j), ok, assigned, n in zip(fast, placed.tolist(), out.tolist(), lengths):
+                if ok:
+                    self._field_moves[f, j] = self._word_move(f, tuple(assigned[:n]), j)
+        for f, j in wanted:
+            self._field_move(f, j)  # the rest: the assignment search
+
+    def _word_move(self, row: int, tiles: tuple[int, ...], jokers: int) -> WordMove:
+        r = self.solver.rules
+        word = self._words[self.n_table + row]
+        letters = self._part_letters[self.n_table + row]
         bonus = r.length_bonus(len(word))
-        base = letters + bonus
-        jf, cf = r.joker_factor, r.compound_factor
-        jokers = table_jokers
+        mult = r.joker_factor**jokers
+        return WordMove(word, tiles, jokers, letters, bonus, mult, (letters + bonus) * mult)
+
+    def move(self, i: int) -> CompoundMove:
+        """The compound of sequence row ``i`` (its field word laid by :meth:`prepare` or here)."""
+        if self._columns is None:
+            self._columns = tuple(a.tolist() for a in (self.field_row, self.field_jokers, self.level, self.jokers, self.letters,
+                                                        self.bonus, self.multiplier, self.score))
+        rows, field_jokers, level, jokers, letters, bonus, multiplier, score = self._columns
+        word, words = self._word_and_parts(i)
+        n_table = self.n_table
+        table_idx = tuple([p for p in self._parts[i] if p < n_table])
+        owners, values = self.owners, self.values
+        if len(table_idx) == 1:
+            lost: tuple[tuple[int, int], ...] = ((owners[table_idx[0]], values[table_idx[0]]),)
+        else:
+            by_owner: dict[int, int] = {}
+            for p in table_idx:
+                by_owner[owners[p]] = by_owner.get(owners[p], 0) + values[p]
+            lost = tuple(sorted(by_owner.items()))
         field_move = None
-        if field_part >= 0:
-            fw = words[seq.index(field_part)]
-            fj = self.field_jokers(field_part)
-            # with no joker in the table parts, a compound may score more without jokers (2^level)
-            options = sorted({fj, 0}, key=lambda j: -(base * jf ** (table_jokers + j) if table_jokers + j else base * cf**level))
-            for j in options:
-                field_move = self.field_move(fw, j)
-                if field_move is not None:
-                    jokers = table_jokers + j
-                    break
-            if field_move is None:
-                return None
-        mult = jf**jokers if jokers else cf**level
-        return CompoundMove(word, tuple(words), tuple(table_idx), field_move, level, jokers, letters, bonus, mult, base * mult,
-                            tuple(sorted(lost.items())), self.position.mover)
+        row = rows[i]
+        if row >= 0:
+            field_move = self._field_moves.get((row, field_jokers[i])) or self._field_move(row, field_jokers[i])
+            assert field_move is not None  # the word search laid it with these jokers, or the check above did
+        return CompoundMove(word, words, table_idx, field_move, level[i], jokers[i], letters[i], bonus[i], multiplier[i],
+                            score[i], lost, self.position.mover)
+
+
+def _decode_rows(letters: str, table: WordTable) -> list[str]:
+    """The words of a word table with codes, decoded all at once (row ``i``: ``codes[i, :lengths[i]]``)."""
+    width = table.codes.shape[1]
+    chars = np.array([*letters, ""], dtype="<U1")  # the last: blank padding, dropped by numpy's str
+    codes = np.where(np.arange(width)[None, :] < table.lengths[:, None], table.codes, len(letters))
+    return chars[codes].view(f"<U{width}").ravel().tolist()
 
 
 def _value(c: CompoundMove, objective: Objective) -> int:
