@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from kubasolve.errors import RulesError
 from kubasolve.games.colonii.game import ColoniiState, MoveSpec, Referee, TurnAction
-from kubasolve.games.colonii.movegen import Turn
+from kubasolve.games.colonii.movegen import Turn, TurnBudget
 from kubasolve.games.colonii.table import ColoniiPosition, Group, MoveKind, apply_move
 
 __all__ = ["GreedyPolicy", "PlannerPolicy", "RandomPolicy", "make_policy", "policy_names"]
@@ -50,7 +50,8 @@ class RandomPolicy:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def turn(self, referee: Referee, state: ColoniiState) -> TurnAction:
+    def turn(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> TurnAction:
+        """A random move (instant: ``budget`` is not used)."""
         pos = state.position()
         table = referee.solver.move_table(pos)
         if not len(table):
@@ -65,8 +66,9 @@ class GreedyPolicy:
 
     name: str = "greedy"
 
-    def turn(self, referee: Referee, state: ColoniiState) -> TurnAction:
-        best = referee.solver.best_turn(state.position())
+    def turn(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> TurnAction:
+        """The best turn (within ``budget``: the best found by then)."""
+        best = referee.solver.best_turn(state.position(), budget=budget)
         return _action(best) if best.moves else _exchange(referee, state)
 
 
@@ -102,14 +104,16 @@ class PlannerPolicy:
         at_risk = sum(g.stake * self.risk(g, rules.value(g.words[0])) for g in table if g.owner == me)
         return turn.gain + turn.taken + self.keep_weight * kept - at_risk
 
-    def candidates(self, referee: Referee, state: ColoniiState) -> list[Turn]:
+    def candidates(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> list[Turn]:
+        """The turns the planner compares; ``budget`` bounds their best-turn searches in all."""
         solver = referee.solver
         pos = state.position()
-        out = [solver.best_turn(pos, "gain"), solver.best_turn(pos, "swing"), solver.best_turn(pos, max_moves=1)]
+        out = [solver.best_turn(pos, "gain", budget=budget), solver.best_turn(pos, "swing", budget=budget),
+               solver.best_turn(pos, max_moves=1, budget=budget)]
         values = referee.rules.letter_values
         low = "".join(c for c in pos.hand if values[c] < self.high)
         if low != pos.hand:
-            out.append(solver.best_turn(ColoniiPosition(pos.table, low, pos.mover, pos.n_players)))
+            out.append(solver.best_turn(ColoniiPosition(pos.table, low, pos.mover, pos.n_players), budget=budget))
         # the best conquest on its own, if any
         conquests = [m for m in solver.all_moves(pos, "swing", top=20) if m.kind in (MoveKind.CONQUEST_A, MoveKind.CONQUEST_B)]
         if conquests:
@@ -120,8 +124,9 @@ class PlannerPolicy:
             out.append(Turn((starts[0],)))
         return [t for t in out if t.moves]
 
-    def turn(self, referee: Referee, state: ColoniiState) -> TurnAction:
-        options = self.candidates(referee, state)
+    def turn(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> TurnAction:
+        """The candidate turn the planner values most (``budget``: see :meth:`candidates`)."""
+        options = self.candidates(referee, state, budget)
         if not options:
             return _exchange(referee, state, keep_high=True)
         scored = [(self._evaluate(referee, state, t), -k, t) for k, t in enumerate(options)]

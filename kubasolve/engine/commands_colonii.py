@@ -13,6 +13,7 @@ from kubasolve.engine.registry import (
     GameParams,
     LexiconName,
     Meta,
+    MoveTimeMs,
     Name,
     Params,
     Session,
@@ -33,6 +34,24 @@ Letter = Annotated[str, Meta(min_length=1, max_length=1)]
 Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
 AiName = Literal["random", "greedy", "planner"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
+DEFAULT_MOVETIME_MS = 10_000
+"""Best-turn searches (``colonii.best-turn``, ``colonii.legal-moves``, ``colonii.ai-move``) without a budget stop after this
+long (``proven_optimal`` false): most 30-card hands are proven within 0.1-2 s, but some take longer (measured 9.5 s for
+3 moves from 30 cards on an empty table, and more when no turn uses almost every card)."""
+MAX_TURN_NODES = 3 * 10**11
+"""Largest ``max_nodes``: about 10 minutes of best-turn search at the fastest rate measured (550 million nodes/s), like
+the ``movetime_ms`` cap."""
+TurnNodes = Annotated[int, Meta(ge=1, le=MAX_TURN_NODES, description="best-turn search nodes in all (a node: one move tested "
+                                                                      "against the cards left); answers with the best turn found")]
+
+
+def _budget(p: PositionParams | LegalMovesParams | AiMoveParams) -> Any:
+    """The request's :class:`TurnBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
+    from kubasolve.games.colonii.movegen import TurnBudget
+
+    if p.movetime_ms is None and p.max_nodes is None:
+        return TurnBudget(movetime_ms=DEFAULT_MOVETIME_MS)
+    return TurnBudget(p.max_nodes, p.movetime_ms)
 
 
 class ColoniiRulesSpec(Params):
@@ -69,6 +88,8 @@ class PositionParams(Params):
     objective: Literal["gain", "swing"] = "gain"
     rules: ColoniiRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "ro"
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: TurnNodes | None = None
 
 
 class MovesParams(PositionParams):
@@ -110,10 +131,13 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
 @command("colonii.best-turn", BestTurnParams)
 def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
     """The best combined turn: up to ``max_moves`` (default the rules', at most 3) moves on disjoint
-    cards, exact; new words first (they make moves on others' words legal)."""
+    cards, new words first (they make moves on others' words legal). Exact, or within the budget
+    (``movetime_ms``, ``max_nodes``; default 10 s) the best turn found by then, ``proven_optimal`` false
+    if it ran out; ``nodes``: the search nodes spent."""
     solver, position = _solver_and_position(p)
-    turn = solver.best_turn(position, p.objective, None if p.max_moves is UNSET else p.max_moves)
-    return turn.to_dict()
+    budget = _budget(p)
+    turn = solver.best_turn(position, p.objective, None if p.max_moves is UNSET else p.max_moves, budget)
+    return {**turn.to_dict(), "nodes": budget.nodes}
 
 
 # ------------------------------------------------------------------------------------------------ games
@@ -136,6 +160,8 @@ class NewGameParams(Params):
 class LegalMovesParams(GameParams):
     top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
     objective: Literal["gain", "swing"] = "gain"
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: TurnNodes | None = None
 
 
 class MoveOfTurn(Params):
@@ -162,6 +188,8 @@ class AiMoveParams(GameParams):
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     apply: Annotated[bool, Meta(description="apply the chosen turn (false: only show it)")] = True
     state: WithState = True
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: TurnNodes | None = None
 
 
 def _game(p: GameParams, session: Session) -> ColoniiSessionGame:
@@ -199,7 +227,8 @@ def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
 
 @command("colonii.legal-moves", LegalMovesParams)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best legal single moves of the player to build, and the best combined turn."""
+    """The ``top`` best legal single moves of the player to build, and the best combined turn (within the budget,
+    like ``colonii.best-turn``)."""
     game = _game(p, session)
     if game.state.over:
         raise IllegalMoveError("the game is over")
@@ -207,7 +236,7 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     solver = game.referee.solver
     found = solver.all_moves(pos, p.objective, p.top)
     return {"game": p.game, "player": game.state.current, "hand": pos.hand, "moves": [m.to_dict() for m in found],
-            "best_turn": solver.best_turn(pos, p.objective).to_dict()}
+            "best_turn": solver.best_turn(pos, p.objective, budget=_budget(p)).to_dict()}
 
 
 @command("colonii.apply-move", ApplyMoveParams)
@@ -220,13 +249,16 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 
 @command("colonii.ai-move", AiMoveParams)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` choose the turn of the player to build; ``apply`` (default true) applies it."""
+    """Let AI ``ai`` choose the turn of the player to build; ``apply`` (default true) applies it. The budget
+    (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's best-turn searches in all: when it runs out
+    the AI chooses among the best turns found by then, ``proven_optimal`` false."""
     from kubasolve.ai.colonii import make_policy
 
     game = _game(p, session)
     if game.state.over:
         raise IllegalMoveError("the game is over")
-    action = make_policy(p.ai, p.seed).turn(game.referee, game.state)
+    budget = _budget(p)
+    action = make_policy(p.ai, p.seed).turn(game.referee, game.state, budget)
     if p.apply:
         game.state = game.referee.apply(game.state, action)
-    return game_answer(p.game, game, p.state, action=action.to_dict())
+    return game_answer(p.game, game, p.state, action=action.to_dict(), proven_optimal=not budget.exhausted)

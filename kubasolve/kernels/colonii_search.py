@@ -9,7 +9,12 @@ letters come from the hand; adding the path rank to the ranks it returns gives a
 ``best_turn`` picks up to three moves on disjoint cards and distinct table targets that maximise the
 summed key. Moves arrive sorted by key, best first; a depth-first search over index triples
 ``i < j < k`` stops a level as soon as the chosen keys plus the current key times the slots left
-cannot beat the incumbent (later keys are no larger), so it is exact. Card multisets are packed one
+cannot beat the incumbent (later keys are no larger), so it is exact. A second bound skips a branch
+when even every card left in the hand plus the largest extras (stakes, bonuses: what a key holds
+beyond its cards' letter values) cannot beat the incumbent: a turn that spends the whole hand on the
+best stakes is proven at once instead of after every triple. The search counts its nodes (fit tests)
+and stops at a node limit with its resume point, so a caller can cut it into slices, check the clock
+between them and keep the best turn found when the budget runs out. Card multisets are packed one
 letter per byte with a guard bit (``pack_cards``): a set of cards fits the hand iff subtracting
 it from the guarded hand leaves every guard bit set (no borrow), four 64-bit words per test. Moves on
 other players' groups count only if the player owns a group or the turn also builds a new word.
@@ -129,24 +134,48 @@ def _minus(have, need, out):
 
 
 @njit(cache=True)
-def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max_moves):
-    """Indices (up to 3, -1 padded) of the best set of moves and its summed key (0: no move).
+def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max_moves, card_key, hand_card_key,
+              extra_bound, state, sel, node_limit):
+    """Continue the search for the best set of up to ``max_moves`` moves for at most ``node_limit``
+    nodes (fit tests); returns (nodes spent, finished).
 
     ``keys`` sorted non-increasing and > 0; ``targets[i] = -1`` for a new word (those may repeat).
+    ``state`` = (i, j, k, best key sum) is where the search stands: (0, 0, 0, key of ``sel``) starts it,
+    a call that runs out of nodes leaves the point to resume at (j = 0: move ``i`` not entered yet;
+    k = 0: pair ``i, j`` not entered yet) and the incumbent in ``state[3]`` and ``sel`` (indices, -1
+    padded), so a search cut into several calls does exactly what one call does.
+
+    Value bound: ``keys[m] = card_key[m] + extra`` with ``card_key`` additive over cards (letter values
+    times the tie factor) and ``extra >= 0``; ``extra_bound[s]`` bounds the extras of any ``s`` moves.
+    Moves still to add use cards not yet taken, so they add at most the hand's ``card_key`` left plus
+    ``extra_bound[slots]``; a branch that cannot beat the incumbent so is skipped (exact).
     """
     n = keys.shape[0]
-    best = np.int64(0)
-    sel = np.full(3, -1, np.int64)
+    i0 = state[0]
+    j0 = state[1]
+    k0 = state[2]
+    best = state[3]
+    nodes = np.int64(0)
     h0 = np.empty(PACK_WORDS, np.uint64)
     for w in range(PACK_WORDS):
         h0[w] = hand_packed[w] | GUARD
     h1 = np.empty(PACK_WORDS, np.uint64)
     h2 = np.empty(PACK_WORDS, np.uint64)
     h3 = np.empty(PACK_WORDS, np.uint64)
-    for i in range(n):
+    ceiling = hand_card_key + extra_bound[max_moves]  # no turn beats it: reaching it ends the search
+    for i in range(i0, n):
         ki = keys[i]
-        if ki * max_moves <= best:
+        if ki * max_moves <= best or ceiling <= best:
             break
+        resumed_i = i == i0 and j0 > 0
+        if not resumed_i:
+            if nodes >= node_limit:
+                state[0] = i
+                state[1] = 0
+                state[2] = 0
+                state[3] = best
+                return nodes, False
+            nodes += 1
         if not _minus(h0, packed[i], h1):
             continue
         if ki > best and (has_own or not on_other[i]):
@@ -154,12 +183,22 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
             sel[0] = i
             sel[1] = -1
             sel[2] = -1
-        if max_moves < 2:
+        if max_moves < 2 or ki + hand_card_key - card_key[i] + extra_bound[max_moves - 1] <= best:
             continue
-        for j in range(i + 1, n):
+        left_i = hand_card_key - card_key[i]
+        for j in range(j0 if resumed_i else i + 1, n):
             kj = keys[j]
-            if ki + kj * (max_moves - 1) <= best:
+            if ki + kj * (max_moves - 1) <= best or ceiling <= best:
                 break
+            resumed_j = resumed_i and j == j0 and k0 > 0
+            if not resumed_j:
+                if nodes >= node_limit:
+                    state[0] = i
+                    state[1] = j
+                    state[2] = 0
+                    state[3] = best
+                    return nodes, False
+                nodes += 1
             if targets[j] >= 0 and targets[j] == targets[i]:
                 continue
             if not _minus(h1, packed[j], h2):
@@ -170,12 +209,19 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
                 sel[0] = i
                 sel[1] = j
                 sel[2] = -1
-            if max_moves < 3:
+            if max_moves < 3 or ki + kj + left_i - card_key[j] + extra_bound[1] <= best:
                 continue
-            for k in range(j + 1, n):
+            for k in range(k0 if resumed_j else j + 1, n):
                 kk = keys[k]
                 if ki + kj + kk <= best:
                     break
+                if nodes >= node_limit:
+                    state[0] = i
+                    state[1] = j
+                    state[2] = k
+                    state[3] = best
+                    return nodes, False
+                nodes += 1
                 if targets[k] >= 0 and (targets[k] == targets[i] or targets[k] == targets[j]):
                     continue
                 if not _minus(h2, packed[k], h3):
@@ -186,4 +232,8 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
                     sel[0] = i
                     sel[1] = j
                     sel[2] = k
-    return sel, best
+                    if best >= ceiling:
+                        break
+    state[0] = n
+    state[3] = best
+    return nodes, True

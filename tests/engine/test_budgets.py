@@ -100,3 +100,59 @@ def test_rummikub_simulate_takes_a_deterministic_node_budget() -> None:
     b = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
     assert a["ok"] and a["result"] == b["result"]
     assert ask("rummikub.simulate", games=1, max_nodes=0)["error"]["key"] == "params.max_nodes"
+
+
+COLONII_30 = {"hand": "aaeeiioouurrsstnnlmcpdăâîștțbv", "max_moves": 3,
+              "table": [{"words": ["cal"], "owner": 1, "stake": 4}, {"words": ["ziar"], "owner": 1, "stake": 6},
+                        {"words": ["tac"], "owner": 0, "stake": 4}, {"words": ["mare", "erou"], "owner": 1}]}
+
+
+def _colonii_legal(result: dict[str, Any], request: dict[str, Any]) -> None:
+    """The answered turn replays move by move through the rules (``judge``) on the request's position."""
+    from kubasolve import load_lexicon
+    from kubasolve.games.colonii.rules import ColoniiRules
+    from kubasolve.games.colonii.table import ColoniiPosition, Group, apply_move, judge, remove_cards
+
+    rules, lex = ColoniiRules(), load_lexicon("ro")
+    table = tuple(Group(tuple(g["words"]), g["owner"], g.get("stake", 0)) for g in request["table"])
+    hand = request["hand"]
+    for m in result["moves"]:
+        judged = judge(ColoniiPosition(table, hand, 0, 2), m["play"], m.get("target"), m["word"], rules, lex)
+        assert judged.cards == m["cards"] and list(judged.deltas) == m["deltas"]
+        table, hand = apply_move(table, judged, rules), remove_cards(hand, judged.cards)
+
+
+def test_colonii_best_turn_answers_the_best_found_within_its_budget() -> None:
+    ask = Client()
+    cut = ask("colonii.best-turn", **COLONII_30, max_nodes=1000)["result"]
+    assert cut["proven_optimal"] is False and cut["nodes"] == 1000 and cut["moves"]
+    _colonii_legal(cut, COLONII_30)
+    assert ask("colonii.best-turn", **COLONII_30, max_nodes=1000)["result"] == cut  # a node budget is deterministic
+    timed = ask("colonii.best-turn", **COLONII_30, movetime_ms=20)["result"]  # the slow case answers (legal) all the same
+    _colonii_legal(timed, COLONII_30)
+    small = {"hand": "oriferânjet", "table": COLONII_30["table"][:3]}
+    exact = ask("colonii.best-turn", **small)["result"]  # no budget: the engine's default (10 s), ample here
+    roomy = ask("colonii.best-turn", **small, max_nodes=10**9, movetime_ms=600_000)["result"]
+    assert exact["proven_optimal"] is True and {**roomy, "nodes": 0} == {**exact, "nodes": 0}
+    for bad in (0, -1, "5", True, 1.5):
+        for name in ("max_nodes", "movetime_ms"):
+            answer = ask("colonii.best-turn", **small, **{name: bad})
+            assert answer["error"]["code"] == "bad-request" and answer["error"]["key"] == f"params.{name}", (name, bad)
+
+
+def test_colonii_ai_move_and_legal_moves_take_a_budget() -> None:
+    ask = Client()
+    gid = ask("colonii.new-game", seed=3, rules={"hand_size": 30})["result"]["game"]
+    before = ask("colonii.state", game=gid)["result"]["state"]
+    one = ask("colonii.ai-move", game=gid, ai="greedy", max_nodes=50, apply=False, state=False)
+    again = ask("colonii.ai-move", game=gid, ai="greedy", max_nodes=50, apply=False, state=False)
+    assert one["ok"] and one["result"]["action"] == again["result"]["action"]  # a node budget is deterministic
+    assert isinstance(one["result"]["proven_optimal"], bool)
+    assert ask("colonii.state", game=gid)["result"]["state"] == before
+    played = ask("colonii.ai-move", game=gid, ai="planner", max_nodes=50, state=False)
+    assert played["ok"] and played["result"]["turn"] == before["turn"] + 1, played  # the referee accepted it
+    hint = ask("colonii.legal-moves", game=gid, top=3, max_nodes=1)["result"]["best_turn"]
+    assert "proven_optimal" in hint
+    for bad in (0, -1, "5", True, 1.5):
+        assert ask("colonii.ai-move", game=gid, max_nodes=bad)["error"]["key"] == "params.max_nodes", bad
+        assert ask("colonii.legal-moves", game=gid, movetime_ms=bad)["error"]["key"] == "params.movetime_ms", bad

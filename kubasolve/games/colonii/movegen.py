@@ -5,16 +5,19 @@ come from one kernel, the Kubagram pool word search (``kernels/word_search.searc
 at a trie node: at the root for new words, at a table word's node for its extensions, at the node
 of a group's last letter for perpendicular (chained) words. The results stay in flat arrays
 (:class:`MoveTable`) until a caller asks for :class:`~kubasolve.games.colonii.table.ColoniiMove`
-objects; ``best_turn`` searches them exactly (``kernels/colonii_search.best_turn``).
+objects; ``best_turn`` searches them exactly (``kernels/colonii_search.best_turn``), or within a
+:class:`TurnBudget` (the best turn found by then, ``proven_optimal`` false if it ran out).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
+from kubasolve.budget import check_work_budget
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiMove, ColoniiPosition, MoveKind, judge
@@ -27,6 +30,40 @@ KINDS = (MoveKind.NEW, MoveKind.EXTEND, MoveKind.CONQUEST_A, MoveKind.COLONY_STA
 KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 _TIE = np.int64(1) << np.int64(24)
 _NO_BONUS = 255  # word_search length bonus starts beyond any word: colonii has none
+_UNLIMITED = 1 << 62
+
+
+class TurnBudget:
+    """A work budget for one request (a ``best_turn``, or an AI turn that makes several), shared by its searches.
+
+    ``max_nodes`` caps the best-turn search nodes in all (a node: one move tested against the cards left),
+    ``movetime_ms`` the wall time from the budget's creation. The kernel runs in slices of at most
+    :attr:`SLICE_NODES` nodes when there is a deadline, and the clock is read between slices. Move
+    generation (every legal move of the position, before the search) is not cut: tens of milliseconds,
+    up to about a second for a 30-card hand. ``exhausted``: a search ran out (its turn is the best found,
+    not proven best); ``nodes``: what was spent. A node budget alone is deterministic.
+    """
+
+    SLICE_NODES = 1 << 20
+    """Nodes between two clock reads: measured 60-500 million nodes/s, so a slice takes about 2-20 ms."""
+
+    def __init__(self, max_nodes: int | None = None, movetime_ms: float | None = None) -> None:
+        check_work_budget(max_nodes, movetime_ms)
+        self.max_nodes = max_nodes
+        self.movetime_ms = movetime_ms
+        self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
+        self.nodes = 0
+        self.exhausted = False
+
+    def node_limit(self) -> int:
+        """Nodes the next kernel call may enter (0, and exhausted, once the budget is spent)."""
+        limit = _UNLIMITED if self.max_nodes is None else self.max_nodes - self.nodes
+        if self.deadline is not None:
+            limit = min(limit, self.SLICE_NODES) if time.perf_counter() < self.deadline else 0
+        if limit <= 0:
+            self.exhausted = True
+            return 0
+        return limit
 
 
 @dataclass(frozen=True)
@@ -81,6 +118,8 @@ class Turn:
     """A combined turn: moves on disjoint cards, applied in this order (new words first)."""
 
     moves: tuple[ColoniiMove, ...] = ()
+    proven_optimal: bool = field(default=True, compare=False)
+    """False when a budget cut the search: the best turn found by then (always legal)."""
 
     @property
     def gain(self) -> int:
@@ -95,7 +134,8 @@ class Turn:
         return "".join(m.cards for m in self.moves)
 
     def to_dict(self) -> dict[str, object]:
-        return {"gain": self.gain, "taken": self.taken, "cards": self.cards, "moves": [m.to_dict() for m in self.moves]}
+        return {"gain": self.gain, "taken": self.taken, "cards": self.cards, "moves": [m.to_dict() for m in self.moves],
+                "proven_optimal": self.proven_optimal}
 
 
 class ColoniiSolver:
@@ -271,10 +311,13 @@ class ColoniiSolver:
         return self.moves(table, position, order)
 
     # ------------------------------------------------------------------ best turn
-    def best_turn(self, position: ColoniiPosition, objective: Objective = "gain", max_moves: int | None = None) -> Turn:
+    def best_turn(self, position: ColoniiPosition, objective: Objective = "gain", max_moves: int | None = None,
+                  budget: TurnBudget | None = None, value_bound: bool = True) -> Turn:
         """The best combined turn: up to ``max_moves`` (default the rules' ``max_turn_moves``, at
         most 3) moves on disjoint cards and distinct table groups, maximising the summed objective.
-        Exact: every such set is covered by the kernel's branch-and-bound."""
+        Exact: every such set is covered by the kernel's branch-and-bound. With a ``budget`` that runs
+        out, the best turn found by then (at least the best legal single move) with ``proven_optimal``
+        false. ``value_bound=False`` turns off the kernel's card-value bound (for tests: same answer)."""
         from kubasolve.kernels.colonii_search import best_turn, keep_useful, pack_cards
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
@@ -296,12 +339,51 @@ class ColoniiSolver:
         order, sub, packed = order[useful], sub.select(useful), packed[useful]
         hand = pack_cards(np.array([[self._code[c] for c in position.hand]], np.uint8), np.array([len(position.hand)], np.int64))[0]
         is_new = sub.kind == KIND_CODE[MoveKind.NEW]
-        sel, _value = best_turn(keys[order], packed, sub.target.astype(np.int64), sub.on_other, is_new, hand, position.has_own(), limit)
+        sorted_keys = keys[order]
+        targets = sub.target.astype(np.int64)
+        card_key, hand_card_key, extra_bound = self._value_bound(sub, sorted_keys, position.hand, value_bound)
+        state = np.zeros(4, np.int64)
+        sel = np.full(3, -1, np.int64)
+        finished = False
+        while not finished:
+            nodes = _UNLIMITED if budget is None else budget.node_limit()
+            if nodes == 0:
+                break
+            spent, finished = best_turn(sorted_keys, packed, targets, sub.on_other, is_new, hand, position.has_own(), limit,
+                                        card_key, hand_card_key, extra_bound, state, sel, nodes)
+            if budget is not None:
+                budget.nodes += int(spent)
+        legal_single = np.flatnonzero(~sub.on_other) if not position.has_own() else np.arange(1)
+        if not finished and len(legal_single) and sorted_keys[legal_single[0]] > state[3]:
+            sel[:] = (legal_single[0], -1, -1)  # nothing better found yet: the best single move
         rows = [int(s) for s in sel if s >= 0]
         if not rows:
-            return Turn()
+            return Turn(proven_optimal=finished)
         rows.sort(key=lambda r: (0 if is_new[r] else 1, r))  # new words first: they make the others legal
-        return Turn(tuple(self.moves(sub, position, rows)))
+        return Turn(tuple(self.moves(sub, position, rows)), proven_optimal=finished)
+
+    def _value_bound(self, sub: MoveTable, keys: np.ndarray, hand: str, enabled: bool) -> tuple[np.ndarray, int, np.ndarray]:
+        """The kernel's card-value bound: per move the part of its key owed to its cards (letter values
+        times the tie factor: every objective counts the cards' values once in its leading term), the
+        hand's total, and for ``s`` = 0..3 moves the largest sum of the rest (stakes, bonuses, tie terms):
+        the largest such extra per table group (moves in a turn have distinct groups), new words' largest
+        as often as wanted. ``enabled=False``: a bound that prunes nothing."""
+        width = sub.cards.shape[1]
+        used = np.arange(width)[None, :] < sub.n_cards[:, None]
+        card_key = np.where(used, self.values[np.where(used, sub.cards, 0)], 0).sum(axis=1).astype(np.int64) * _TIE  # past n_cards: unset
+        extra = keys - card_key
+        if not enabled or not len(keys) or extra.min() < 0:
+            return card_key, _UNLIMITED, np.zeros(4, np.int64)
+        hand_card_key = int(sum(self.rules.letter_values[c] for c in hand) * _TIE)
+        on_group = sub.target >= 0
+        per_group = np.zeros(int(sub.target.max()) + 1 if on_group.any() else 0, np.int64)
+        np.maximum.at(per_group, sub.target[on_group], extra[on_group])
+        new_best = int(extra[~on_group].max()) if (~on_group).any() else 0
+        candidates = sorted([int(x) for x in per_group] + [new_best] * 3, reverse=True)
+        extra_bound = np.zeros(4, np.int64)
+        for s in range(1, 4):
+            extra_bound[s] = max(extra_bound[s - 1], extra_bound[s - 1] + candidates[s - 1] if s <= len(candidates) else 0)
+        return card_key, hand_card_key, extra_bound
 
     def check(self, position: ColoniiPosition, move: ColoniiMove) -> ColoniiMove:
         """Re-judge a generated move with the rule statement (:func:`judge`); raises if they disagree."""
@@ -331,9 +413,9 @@ def all_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules |
 
 
 def best_turn(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules | None = None, objective: Objective = "gain",
-              max_moves: int | None = None) -> Turn:
+              max_moves: int | None = None, budget: TurnBudget | None = None) -> Turn:
     """The best combined turn (see :meth:`ColoniiSolver.best_turn`)."""
-    return solver_for(lexicon, rules).best_turn(position, objective, max_moves)
+    return solver_for(lexicon, rules).best_turn(position, objective, max_moves, budget)
 
 
-__all__ = ["KINDS", "ColoniiSolver", "MoveTable", "Objective", "Turn", "all_moves", "best_turn", "solver_for"]
+__all__ = ["KINDS", "ColoniiSolver", "MoveTable", "Objective", "Turn", "TurnBudget", "all_moves", "best_turn", "solver_for"]

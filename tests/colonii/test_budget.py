@@ -1,0 +1,111 @@
+"""Best turns within a work budget (issue 8) and the kernel's card-value bound against the unpruned search."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubasolve.errors import PositionError
+from kubasolve.games.colonii.movegen import ColoniiSolver, Turn, TurnBudget
+from kubasolve.games.colonii.reference import reference_best_turn, turn_key
+from kubasolve.games.colonii.rules import ColoniiRules
+from kubasolve.games.colonii.table import ColoniiPosition, Group, apply_move, judge, remove_cards
+from kubasolve.lexicon import Lexicon
+
+from .test_movegen import cases
+
+HAND_30 = "aaeeiioouurrsstnnlmcpdăâîștțbv"
+TABLE = (Group(("cal",), 1, 4), Group(("ziar",), 1, 6), Group(("tac",), 0, 4), Group(("mare", "erou"), 1))
+
+
+def assert_legal(turn: Turn, pos: ColoniiPosition, rules: ColoniiRules, lex: Lexicon) -> None:
+    """Replaying the turn move by move through the rules (:func:`judge`) accepts every move as given."""
+    table, hand = pos.table, pos.hand
+    for m in turn.moves:
+        judged = judge(ColoniiPosition(table, hand, pos.mover, pos.n_players), m.play, m.target, m.word, rules, lex)
+        assert (judged.kind, judged.cards, judged.deltas) == (m.kind, m.cards, m.deltas)
+        table, hand = apply_move(table, judged, rules), remove_cards(hand, judged.cards)
+    assert not Counter(turn.cards) - Counter(pos.hand)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3), st.integers(1, 6))
+def test_a_search_cut_into_slices_finds_the_same_turn(case, objective, max_moves, slice_nodes) -> None:
+    lex, rules, pos = case
+    solver = ColoniiSolver(lex, rules)
+    whole = solver.best_turn(pos, objective, max_moves)
+    budget = TurnBudget(movetime_ms=600_000)
+    budget.SLICE_NODES = slice_nodes  # resumed after every few nodes
+    sliced = solver.best_turn(pos, objective, max_moves, budget)
+    assert sliced == whole and sliced.proven_optimal and whole.proven_optimal
+    assert turn_key(sliced.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3))
+def test_the_value_bound_changes_no_answer(case, objective, max_moves) -> None:
+    lex, rules, pos = case
+    solver = ColoniiSolver(lex, rules)
+    unpruned = solver.best_turn(pos, objective, max_moves, value_bound=False)
+    assert turn_key(solver.best_turn(pos, objective, max_moves).moves, objective) == turn_key(unpruned.moves, objective)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases(), st.sampled_from(["gain", "swing"]), st.integers(2, 3))
+def test_more_nodes_never_give_a_worse_turn_and_every_turn_is_legal(case, objective, max_moves) -> None:
+    lex, rules, pos = case
+    solver = ColoniiSolver(lex, rules)
+    exact = turn_key(solver.best_turn(pos, objective, max_moves).moves, objective)
+    keys = []
+    for nodes in (1, 2, 5, 20, 100, 10**6):
+        turn = solver.best_turn(pos, objective, max_moves, TurnBudget(max_nodes=nodes))
+        assert_legal(turn, pos, rules, lex)
+        keys.append(turn_key(turn.moves, objective))
+        assert turn.proven_optimal is False or keys[-1] == exact
+    assert keys == sorted(keys) and keys[-1] <= exact
+    single = turn_key(solver.best_turn(pos, objective, 1).moves, objective)
+    assert keys[0] >= single  # the best legal single move stands in for an unfinished search
+
+
+def test_real_lexicon_value_bound_equals_the_unpruned_search(ro) -> None:
+    rules = ColoniiRules()
+    solver = ColoniiSolver(ro, rules)
+    deck = [c for c, n in rules.card_counts.items() for _ in range(n)]
+    for seed in range(6):
+        rng = random.Random(seed)
+        hand = "".join(rng.sample(deck, 14))
+        pos = ColoniiPosition(TABLE if seed % 2 else (), hand, 0, 2)
+        for objective in ("gain", "swing"):
+            pruned = solver.best_turn(pos, objective, 3)
+            unpruned = solver.best_turn(pos, objective, 3, value_bound=False)
+            assert turn_key(pruned.moves, objective) == turn_key(unpruned.moves, objective), hand
+            assert pruned.proven_optimal and unpruned.proven_optimal
+
+
+def test_thirty_cards_in_three_moves_are_proven_or_cut_by_the_budget(ro) -> None:
+    """The issue's slow case (about a minute before the value bound): every card and both best stakes used."""
+    rules = ColoniiRules()
+    solver = ColoniiSolver(ro, rules)
+    pos = ColoniiPosition(TABLE, HAND_30, 0, 2)
+    exact = solver.best_turn(pos, "gain", 3)
+    assert exact.proven_optimal and sorted(exact.cards) == sorted(HAND_30) and exact.taken == 6 + 4
+    tiny = TurnBudget(max_nodes=1000)
+    cut = solver.best_turn(pos, "gain", 3, tiny)
+    assert cut.proven_optimal is False and tiny.nodes == 1000 and tiny.exhausted
+    assert_legal(cut, pos, rules, ro)
+    assert cut == solver.best_turn(pos, "gain", 3, TurnBudget(max_nodes=1000))  # a node budget is deterministic
+    roomy = solver.best_turn(pos, "gain", 3, TurnBudget(max_nodes=10**11, movetime_ms=600_000))
+    assert roomy == exact and roomy.proven_optimal
+
+
+@pytest.mark.parametrize("bad", [{"max_nodes": 0}, {"max_nodes": -1}, {"max_nodes": "5"}, {"max_nodes": True},
+                                 {"max_nodes": 1.5}, {"movetime_ms": 0}, {"movetime_ms": -1}, {"movetime_ms": "5"},
+                                 {"movetime_ms": True}])
+def test_bad_budgets_are_refused_by_name(bad: dict[str, object]) -> None:
+    (name,) = bad
+    with pytest.raises(PositionError, match=name):
+        TurnBudget(**bad)  # type: ignore[arg-type]
