@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -31,7 +31,7 @@ class Board:
     ``blank`` bool (the tile is a blank standing for that letter). Treat it as immutable:
     :meth:`with_tiles` returns a new board."""
 
-    __slots__ = ("alphabet", "blank", "letters")
+    __slots__ = ("_flat", "alphabet", "blank", "letters")
 
     def __init__(self, letters: np.ndarray, blank: np.ndarray, alphabet: Alphabet | str) -> None:
         letters = np.asarray(letters, dtype=np.int8)
@@ -47,6 +47,15 @@ class Board:
         blank.flags.writeable = False
         self.letters = letters
         self.blank = blank
+        self._flat: tuple[np.ndarray, np.ndarray, str] | None = None
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray, str]:
+        """(letters, blank flags, squares as text) cell by cell (``r * cols + c``), as the kernels take them;
+        the text has ``.``, ``A``-``Z`` and ``a``-``z`` (a blank). Made once per board."""
+        if self._flat is None:
+            text = "".join(self.to_rows())
+            self._flat = (np.ascontiguousarray(self.letters.reshape(-1)), np.ascontiguousarray(self.blank.reshape(-1)), text)
+        return self._flat
 
     @classmethod
     def empty(cls, rows: int, cols: int, alphabet: Alphabet | str) -> Board:
@@ -145,6 +154,11 @@ class Geometry:
     @property
     def max_line(self) -> int:
         return int(self.lines.shape[1])
+
+    @cached_property
+    def line_cells(self) -> list[list[int]]:
+        """``lines`` as Python lists (for decoding moves one by one)."""
+        return self.lines.tolist()
 
 
 @lru_cache(maxsize=8)

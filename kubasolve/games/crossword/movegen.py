@@ -162,9 +162,9 @@ def _graph(lexicon: Lexicon, layout: BoardLayout):
 
 
 def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> tuple[_Setup, Any, np.ndarray, int]:
-    if board.shape != (layout.rows, layout.cols):
+    if board.letters.shape != (layout.rows, layout.cols):
         raise PositionError(f"the board is {board.shape[0]}x{board.shape[1]}, the layout {layout.name!r} is {layout.rows}x{layout.cols}")
-    if board.alphabet.letters != lexicon.alphabet.letters:
+    if board.alphabet is not lexicon.alphabet and board.alphabet.letters != lexicon.alphabet.letters:
         raise PositionError("the board and the lexicon use different alphabets")
     s = _setup(lexicon, layout, tiles)
     alpha = lexicon.alphabet
@@ -198,8 +198,7 @@ def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tile
 def _run(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, bingo_bonus: int, mode: int, capacity: int) -> tuple[int, int, np.ndarray, np.ndarray, Any]:
     generate = _KERNEL[0] if _KERNEL else _kernel()
     s, geo, counts, n_blanks = _inputs(board, rack, lexicon, layout, tiles)
-    letters = np.ascontiguousarray(board.letters.reshape(-1))
-    blank = np.ascontiguousarray(board.blank.reshape(-1))
+    letters, blank, _ = board.flat()
     while True:
         out_meta, out_tiles = _buffers(capacity, geo.max_line)
         # on a symmetric layout the kernel generates an empty board's across moves only (mirror)
@@ -255,25 +254,8 @@ def count_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, 
 
 
 def _decode(board: Board, geo: Any, layout: BoardLayout, meta_row: np.ndarray, tile_row: np.ndarray, rack_size: int, lexicon: Lexicon) -> Placement:
-    line, start, end, score = meta_row.tolist()
-    letters = lexicon.alphabet.letters
-    direction = "across" if int(geo.line_dir[line]) == 0 else "down"
-    word = []
-    placed = []
-    cells = geo.lines[line].tolist()
-    row_tiles = tile_row.tolist()
-    for p in range(start, end + 1):
-        r, c = divmod(cells[p], layout.cols)
-        t = row_tiles[p]
-        if t < 0:
-            word.append(board.square(r, c))
-        else:
-            ch = letters[t & ~BLANK_FLAG]
-            ch = ch if t & BLANK_FLAG else ch.upper()
-            word.append(ch)
-            placed.append((r, c, ch))
-    r0, c0 = divmod(cells[start], layout.cols)
-    return Placement(r0, c0, direction, "".join(word), tuple(placed), score, len(placed) == rack_size)
+    return _placement(board.flat()[2], geo.line_cells, geo.line_dir, layout.cols, meta_row.tolist(), tile_row.tolist(), rack_size,
+                      lexicon.alphabet.letters)
 
 
 def generate_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, top: int | None = None, bingo_bonus: int = 50) -> MoveList:
@@ -311,10 +293,41 @@ def exchanges(rack: str, tiles: TileSet) -> list[str]:
 
 def best_move(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Placement | None:
     """The highest-scoring placement (branch and bound; ties: some move of the best score), or None."""
-    _, best, meta, out_tiles, geo = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 1, 1)
+    generate = _KERNEL[0] if _KERNEL else _kernel()
+    s, geo, counts, n_blanks = _inputs(board, rack, lexicon, layout, tiles)
+    letters, blank, text = board.flat()
+    out = getattr(_LOCAL, "best", None)
+    if out is None or out[1].shape[1] != geo.max_line:
+        out = _LOCAL.best = (np.zeros((1, 4), np.int32), np.full((1, geo.max_line), -1, np.int8))
+    out_meta, out_tiles = out
+    _, best, _ = generate(s.nodes, letters, blank, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+                          s.letter_mult, s.word_mult, s.centre, s.values, counts, n_blanks, tiles.rack_size, bingo_bonus,
+                          1, s.symmetric, out_meta, out_tiles, s.letter_keys, s.word_set)
     if best < 0:
         return None
-    return _decode(board, geo, layout, meta[0], out_tiles[0], tiles.rack_size, lexicon)
+    return _placement(text, geo.line_cells, geo.line_dir, layout.cols, out_meta[0].tolist(), out_tiles[0].tolist(),
+                      tiles.rack_size, lexicon.alphabet.letters)
+
+
+def _placement(text: str, line_cells: list[list[int]], line_dir: np.ndarray, cols: int, meta: list[int], row_tiles: list[int],
+               rack_size: int, letters: str) -> Placement:
+    """The Placement of one kernel record (``meta``: line, start, end, score; ``row_tiles`` per line position)."""
+    line, start, end, score = meta
+    cells = line_cells[line]
+    word = []
+    placed = []
+    for p in range(start, end + 1):
+        t = row_tiles[p]
+        if t < 0:
+            word.append(text[cells[p]])
+        else:
+            ch = letters[t & ~BLANK_FLAG]
+            ch = ch if t & BLANK_FLAG else ch.upper()
+            word.append(ch)
+            r, c = divmod(cells[p], cols)
+            placed.append((r, c, ch))
+    r0, c0 = divmod(cells[start], cols)
+    return Placement(r0, c0, "across" if line_dir[line] == 0 else "down", "".join(word), tuple(placed), score, len(placed) == rack_size)
 
 
 def raw_generator(lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> Any:
