@@ -11,6 +11,7 @@ from kubasolve.engine.registry import (
     GameParams,
     LexiconName,
     Meta,
+    MoveTimeMs,
     Name,
     Params,
     Session,
@@ -29,6 +30,14 @@ Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
 AiName = Literal["score", "equity", "sim"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
+DEFAULT_MOVETIME_MS = 10_000
+"""``crossword.ai-move`` without a time budget (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after
+this long: the defaults take 0.2-1 s, but ``sim`` may be asked for 1000 iterations x 50 candidates and the endgame
+solver for 10^7 nodes (~36,000 nodes/s measured: minutes)."""
+MAX_ENDGAME_NODES = 10_000_000
+EndgameNodes = Annotated[int, Meta(ge=1, le=MAX_ENDGAME_NODES, description="empty bag: node budget of the exact endgame solver")]
+TIME_ALIASES = {"time_limit": "sim", "endgame_time": "equity"}
+"""Older per-AI time budgets in seconds, kept as aliases of ``movetime_ms`` (the whole move, in milliseconds)."""
 
 
 class CrosswordRulesSpec(Params):
@@ -134,12 +143,35 @@ class AiMoveParams(GameParams):
     iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
     plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
-    time_limit: Annotated[float, Meta(gt=0, le=60, description="sim: seconds at most (results then depend on timing)")] | UnsetType = UNSET
+    movetime_ms: MoveTimeMs | UnsetType = UNSET
+    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 3000)")] | UnsetType = UNSET
+    time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
     endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
-    endgame_nodes: Annotated[int, Meta(ge=1, le=10_000_000, description="empty bag: node budget of the exact endgame solver")] = 3000
-    endgame_time: Annotated[float, Meta(gt=0, le=60, description="equity, empty bag: seconds at most for the endgame solver (sim: time_limit)")] | UnsetType = UNSET
+    endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
+    endgame_time: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (equity)")] | UnsetType = UNSET
     apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
     state: WithState = True
+
+
+def _budget(p: AiMoveParams) -> tuple[int, float]:
+    """(endgame nodes, seconds for the move) from ``max_nodes``/``movetime_ms`` or their aliases ``endgame_nodes`` and
+    ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused."""
+    from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES
+
+    if p.max_nodes is not UNSET and p.endgame_nodes is not UNSET:
+        raise KubasolveError("params: give max_nodes or its alias endgame_nodes, not both", key="params.endgame_nodes")
+    times = [name for name in ("movetime_ms", *TIME_ALIASES) if getattr(p, name) is not UNSET]
+    if len(times) > 1:
+        raise KubasolveError(f"params: give one time budget, not {' and '.join(times)} (time_limit and endgame_time are "
+                             "aliases of movetime_ms in seconds)", key=f"params.{times[-1]}")
+    nodes = p.max_nodes if p.max_nodes is not UNSET else p.endgame_nodes if p.endgame_nodes is not UNSET else DEFAULT_ENDGAME_NODES
+    if p.movetime_ms is not UNSET:
+        seconds = p.movetime_ms / 1000
+    elif times:
+        seconds = getattr(p, times[0])
+    else:
+        seconds = DEFAULT_MOVETIME_MS / 1000
+    return nodes, seconds
 
 
 def _game(p: GameParams, session: Session) -> CrosswordSessionGame:
@@ -211,19 +243,22 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 @command("crossword.ai-move", AiMoveParams)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """Let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x ``candidates``
-    best replies and an optional ``time_limit``); ``apply`` (default true) applies it."""
+    best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the endgame
+    solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame solver
+    (default 3000; alias ``endgame_nodes``)."""
     from kubasolve.ai.crossword import make_policy
 
     game = _game(p, session)
     if game.state.over:
         raise IllegalMoveError("the game is over")
+    nodes, seconds = _budget(p)
     options: dict[str, Any] = {}
     if p.ai in ("equity", "sim"):
-        options = {"endgame_mode": p.endgame, "endgame_nodes": p.endgame_nodes}
-    if p.ai == "equity" and p.endgame_time is not UNSET:
-        options["endgame_time"] = p.endgame_time
+        options = {"endgame_mode": p.endgame, "endgame_nodes": nodes}
+    if p.ai == "equity":
+        options["endgame_time"] = seconds
     if p.ai == "sim":
-        options.update(iterations=p.iterations, candidates=p.candidates, time_limit=None if p.time_limit is UNSET else p.time_limit)
+        options.update(iterations=p.iterations, candidates=p.candidates, time_limit=seconds)
         if p.plies is not UNSET:
             options["plies"] = p.plies
     action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)

@@ -156,3 +156,32 @@ def test_colonii_ai_move_and_legal_moves_take_a_budget() -> None:
     for bad in (0, -1, "5", True, 1.5):
         assert ask("colonii.ai-move", game=gid, max_nodes=bad)["error"]["key"] == "params.max_nodes", bad
         assert ask("colonii.legal-moves", game=gid, movetime_ms=bad)["error"]["key"] == "params.movetime_ms", bad
+
+
+def test_crossword_ai_move_takes_movetime_ms_and_max_nodes_and_the_old_keys_as_aliases() -> None:
+    ask = Client()
+    gid = ask("crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
+    for _ in range(60):  # to an empty bag: the endgame solver decides
+        out = ask("crossword.ai-move", game=gid, ai="score")["result"]
+        if not out["state"]["bag"] or out["state"]["over"]:
+            break
+    assert not out["state"]["over"] and not out["state"]["bag"]
+    quiet = {"game": gid, "apply": False, "state": False}
+    for ai in ("equity", "sim"):
+        by_name = ask("crossword.ai-move", **quiet, ai=ai, max_nodes=200)["result"]["action"]
+        assert by_name == ask("crossword.ai-move", **quiet, ai=ai, endgame_nodes=200)["result"]["action"]  # the alias
+        assert by_name == ask("crossword.ai-move", **quiet, ai=ai, max_nodes=200, movetime_ms=600_000)["result"]["action"]
+    default = ask("crossword.ai-move", **quiet, ai="equity")["result"]["action"]  # 3000 nodes: a deeper search here
+    assert default != by_name, "the position no longer tells 200 nodes from 3000: pick another seed"
+    one = ask("crossword.ai-move", **quiet, ai="equity", max_nodes=1)["result"]["action"]
+    assert one["type"] in ("place", "pass")  # one node still answers a move
+    timed = ask("crossword.ai-move", game=gid, ai="equity", max_nodes=10**7, movetime_ms=50, state=False)
+    assert timed["ok"] and timed["result"]["turn"] == out["state"]["turn"] + 1  # the referee accepted it
+    for both in ({"max_nodes": 5, "endgame_nodes": 5}, {"movetime_ms": 100, "time_limit": 1.0},
+                 {"movetime_ms": 100, "endgame_time": 1.0}, {"time_limit": 1.0, "endgame_time": 1.0}):
+        err = ask("crossword.ai-move", game=gid, **both)["error"]
+        assert err["code"] == "bad-request" and err["key"] == f"params.{list(both)[1]}", both
+    for bad in (0, -1, "5", True, 1.5):
+        for name in ("max_nodes", "movetime_ms"):
+            err = ask("crossword.ai-move", game=gid, **{name: bad})["error"]
+            assert err["code"] == "bad-request" and err["key"] == f"params.{name}", (name, bad)
