@@ -52,6 +52,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--objective", choices=("gain", "swing"), default="gain",
                    help="gain: own points (ties: more taken); swing: own points plus points taken from others")
     b.add_argument("--max-moves", type=count(1, 3), default=None, help="moves in the best turn (1-3; default the rules')")
+    b.add_argument("--movetime-ms", type=count(1, 600_000), default=None,
+                   help="time budget of the best-turn search in ms (default none: exact); then the best turn found so far")
+    b.add_argument("--max-nodes", type=count(1, 3 * 10**11), default=None,
+                   help="node budget of the best-turn search (deterministic; default none: exact)")
     add_rules_argument(b, RULES_DOC)
     add_lexicon_argument(b, "ro")
     add_json_argument(b)
@@ -108,7 +112,7 @@ def run_best(args: argparse.Namespace) -> int:
     """Handler of ``colonii best``."""
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.errors import PositionError
-    from kubasolve.games.colonii.movegen import solver_for
+    from kubasolve.games.colonii.movegen import TurnBudget, solver_for
     from kubasolve.games.colonii.table import ColoniiPosition
 
     rules = _rules(args.rules)
@@ -119,7 +123,8 @@ def run_best(args: argparse.Namespace) -> int:
     solver = solver_for(_lexicon(args.lexicon, rules), rules)
     moves = solver.all_moves(position, args.objective, args.top or None)
     count = len(solver.move_table(position))
-    turn = solver.best_turn(position, args.objective, args.max_moves)
+    budget = TurnBudget(args.max_nodes, args.movetime_ms) if args.max_nodes or args.movetime_ms else None
+    turn = solver.best_turn(position, args.objective, args.max_moves, budget)
     if args.json:
         emit_json({"ok": True, "count": count, "best_turn": turn.to_dict(), "moves": [m.to_dict() for m in moves]})
         return 0
@@ -129,7 +134,8 @@ def run_best(args: argparse.Namespace) -> int:
         print()
     rows = [[k + 1, m.kind.value, "" if m.target is None else m.target, m.word.upper(), m.cards, m.gain, m.taken] for k, m in enumerate(moves)]
     print(format_table(["#", "move", "group", "word", "cards", "gain", "taken"], rows))
-    print(f"\n{count} legal moves. Best turn: +{turn.gain} points, {turn.taken} taken from others"
+    print(f"\n{count} legal moves. Best turn{'' if turn.proven_optimal else ' found (budget ran out, not proven)'}: "
+          f"+{turn.gain} points, {turn.taken} taken from others"
           + "".join(f"\n  {m.kind.value} {m.word.upper()}{'' if m.target is None else f' on group {m.target}'}: cards {m.cards}, +{m.gain}"
                     for m in turn.moves))
     return 0

@@ -27,6 +27,19 @@ def test_cli_best_finds_the_rulebook_conquests(capsys: pytest.CaptureFixture[str
     kinds = {(m["kind"], m["word"]) for m in out["best_turn"]["moves"]}
     assert kinds == {("conquest-a", "calorifer"), ("conquest-b", "rânjet")} and out["best_turn"]["gain"] == 24
     assert out["count"] > 100 and len(out["moves"]) == 10
+    assert out["best_turn"]["proven_optimal"] is True
+
+
+def test_cli_best_takes_a_node_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["colonii", "best", "aaeeiioouurrsstnnlmcpdăâîștțbv", "--table", "cal:1:4", "ziar:1:6", "tac:0", "--max-moves", "3"]
+    assert main([*args, "--max-nodes", "100", "--json"]) == 0
+    turn = json.loads(capsys.readouterr().out)["best_turn"]
+    assert turn["proven_optimal"] is False and turn["moves"]
+    assert main([*args, "--max-nodes", "100"]) == 0
+    assert "budget ran out, not proven" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        main([*args, "--max-nodes", "0"])
+    assert refused.value.code == 2 and "--max-nodes" in capsys.readouterr().err
 
 
 def test_cli_best_reads_colonies_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
