@@ -704,7 +704,7 @@ def _solve_dp(
         budget.spend(int(nodes))
         return int(found), int(score), dec, int(nodes)
 
-    direction = _Direction(mirrored=_Direction.guess(rack_counts, rules))
+    direction = _Direction(mirrored=_Direction.guess(rack_counts, table_counts, rules))
 
     def run(c: _Search, threshold: int, more_rounds: bool) -> tuple[int, int, np.ndarray, bool]:
         """(found, score, decisions, mirrored) of the best layout of ``c`` above ``threshold``. A search with
@@ -962,14 +962,21 @@ class _Direction:
     """Nodes of the cheaper order in the last search run both ways (-1: none yet)."""
 
     @staticmethod
-    def guess(rack_counts: np.ndarray, rules: RummikubRules) -> bool:
-        """The first order to try: mirrored when the rack's numbered tiles lie above the middle number on
-        average (the bound then tightens sooner going down: on 243 generated big positions this picked the
-        cheaper order of the costly searches in all but one or two per mode, against about half going up
-        only)."""
+    def guess(rack_counts: np.ndarray, table_counts: np.ndarray, rules: RummikubRules) -> bool:
+        """The first order to try: mirrored when the rack's numbered tiles lie higher on average than the
+        table's (than the middle number on an empty table). Simulated from both orders' costs of every search
+        on 483 generated big positions, this start (then learning as above) has the worst case of an oracle
+        that picks the cheaper order of each search, in all four settings (free / strict, tiles / value);
+        against the rack above the middle number: 12.6 / 10.6 / 14.3 / 13.2 -> 11.8 / 6.4 / 5.4 / 13.2 ms."""
         numbers = np.arange(rules.joker) % rules.numbers + 1
-        tiles = int(rack_counts[: rules.joker].sum())
-        return tiles > 0 and 2 * int(rack_counts[: rules.joker] @ numbers) > (rules.numbers + 1) * tiles
+        rack = rack_counts[: rules.joker]
+        table = table_counts[: rules.joker]
+        n_rack, n_table = int(rack.sum()), int(table.sum())
+        if not n_rack:
+            return False
+        if not n_table:
+            return 2 * int(rack @ numbers) > (rules.numbers + 1) * n_rack
+        return int(rack @ numbers) * n_table > int(table @ numbers) * n_rack
 
     REMEASURE_BELOW = 500
     PINNED: bool | None = None
