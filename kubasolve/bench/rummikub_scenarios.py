@@ -232,7 +232,7 @@ def scenarios() -> list[Scenario]:
             setup=functools.partial(
                 lambda m: _slowest_position(kubasolve_call(m), list(big_instances().values())), mode
             ),
-            description=f"kubasolve on its slowest of the {BIG_FAMILY + 3} big-table positions, {mode}",
+            description=f"kubasolve on its slowest of the {len(big_instances())} big-table positions, {mode}",
         ))
     return out
 
@@ -389,13 +389,15 @@ BIG_MODES = ("tiles", "value")
 
 
 def big_instances(n: int = BIG_FAMILY) -> dict[str, Any]:
-    """The worst-case positions: the issue's three (two rack jokers, the whole rack can go out) and ``n`` of
-    :func:`~kubasolve.games.rummikub.instances.big_family` (tables of 0-92 tiles, two jokers anywhere)."""
-    from kubasolve.games.rummikub.instances import big_family, issue_instances
+    """The worst-case positions: the issue's three (two rack jokers, the whole rack can go out), ``n`` of
+    :func:`~kubasolve.games.rummikub.instances.big_family` (tables of 0-92 tiles, two jokers anywhere) and the
+    four slowest of a wider sweep of that family (:func:`~kubasolve.games.rummikub.instances.hard_instances`)."""
+    from kubasolve.games.rummikub.instances import big_family, hard_instances, issue_instances
 
     out: dict[str, Any] = dict(issue_instances())
     for i, inst in enumerate(big_family(n)):
         out[f"family {i}"] = inst
+    out.update(hard_instances())
     return out
 
 

@@ -396,12 +396,17 @@ def test_each_number_order_agrees_with_the_integer_programme_on_full_size_positi
 
 # --- big tables with jokers (issue 9: the slow corner) --------------------------------------------------
 def _big_positions() -> list[tuple[str, object]]:
-    from kubasolve.games.rummikub.instances import big_family, issue_instances
+    from kubasolve.games.rummikub.instances import big_family, hard_instances, issue_instances
 
     family = big_family(40)
-    # the issue's three, and family positions that need a rack joker, keep one on the table, or leave tiles
-    # (15, 16, 20: the slowest, 20-35 ms before the DP's mirrored number order, ~1-3 ms after)
-    return list(issue_instances().items()) + [(f"family {i}", family[i]) for i in (1, 6, 14, 15, 16, 20, 26)]
+    # the issue's three, family positions that need a rack joker, keep one on the table, or leave tiles (15, 16,
+    # 20: the slowest, 20-35 ms before the DP's mirrored number order, ~1-3 ms after), and the slowest four of
+    # a wider sweep
+    return (
+        list(issue_instances().items())
+        + [(f"family {i}", family[i]) for i in (1, 6, 14, 15, 16, 20, 26)]
+        + list(hard_instances().items())
+    )
 
 
 @pytest.mark.parametrize("retrieval", ["free", "strict"])

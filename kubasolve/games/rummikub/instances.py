@@ -138,6 +138,17 @@ def big_family(n: int, seed: int = 0, rules: RummikubRules | None = None) -> lis
     return out
 
 
+HARD_FAMILY_POSITIONS = ((3, 38), (3, 67), (17, 118), (19, 16))
+"""(seed, index) of the slowest :func:`big_family` positions in a sweep of 840 (``big_family(120, seed)`` for
+seeds 0, 3, 7, 11, 13, 17 and 19): the only ones over 10 ms of CPU for the DP (11-20 ms at load ~1.5) in some
+setting (free / strict retrieval, tiles / value)."""
+
+
+def hard_instances(rules: RummikubRules | None = None) -> dict[str, Instance]:
+    """The positions of :data:`HARD_FAMILY_POSITIONS`, named ``seed S #I``."""
+    return {f"seed {s} #{i}": big_family(i + 1, seed=s, rules=rules)[i] for s, i in HARD_FAMILY_POSITIONS}
+
+
 def issue_instances(rules: RummikubRules | None = None) -> dict[str, Instance]:
     """The positions of issue 9 (two rack jokers, the whole rack can go out): a 92-tile table with a rack of
     14, a 78-tile table with a rack of 28, and an empty table with all 106 tiles on the rack."""
