@@ -592,7 +592,8 @@ def _solve_dp(
 
     Every search only looks for layouts that beat the best so far (branch and bound). Joker-free searches
     run first (cheap lower bounds): strict joker retrieval runs every variant (:func:`_variants`); free
-    retrieval with table jokers first lays them as the tiles they stand for. Searches with jokers (their
+    retrieval with table jokers first lays them as the tiles they stand for (also with the rack jokers, one
+    joker fewer to place than the free search). Searches with jokers (their
     states multiply) then go by the count of jokers to place, fewest first, the most promising case first
     within a count. Those with the fewest jokers deepen together: in round ``i`` each looks only for layouts
     within ``gap_i`` of their common upper bound, the gap growing until a round finds one; a search returns
@@ -626,8 +627,8 @@ def _solve_dp(
                 # one rack joker first: a small state space, and with the other joker added a close incumbent
                 searches.append((var, 1))
         if j_optional or jf:
-            if free_jokers and var != _PLAIN:
-                continue  # the kept-jokers case only gives the free search a first bound
+            # (free table jokers: the kept-jokers case with the rack jokers has one joker fewer to place, so
+            # fewer states, and often already places the whole rack: the free search is then skipped)
             searches.append((var, j_optional))
 
     def prepare(var: _Variant, jo: int) -> _Search:
