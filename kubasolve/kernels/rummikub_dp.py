@@ -124,7 +124,9 @@ def solve_layout(
     Branch and bound: a node whose score plus everything still playable (``potential[j, v * k + c]``: the
     weights of the rack tiles after number ``v``, colour ``c`` that could still be played with ``j`` jokers
     left, see :func:`upper_potential`; plus every rack joker) cannot exceed ``floor`` (the score of a known
-    layout) is dropped; found is 0 when nothing beats ``floor``.
+    layout) is dropped; found is 0 when nothing beats ``floor``. A negative ``joker_weight`` (a played rack
+    joker costs: the tie-break that keeps jokers) counts in that bound as soon as the jokers used exceed the
+    forced ones (the final score subtracts at least that much).
 
     Dominance: after each number, a state is dropped when the layer holds a state that can do everything it
     can, with at least its score: one of its colours with a run one length class longer or one more complete
@@ -167,6 +169,7 @@ def solve_layout(
     hi = 1
     opt_starts = states[:, 0].copy()
     joker_pot = jokers_optional * max(0, joker_weight)
+    joker_cost = max(0, -joker_weight)  # a played optional joker that costs: the bound subtracts it as soon as laid
     group_room = np.zeros(k + 1, dtype=np.int64)
     short_runs = np.zeros(n_states, dtype=np.int64)
     for st in range(n_states):
@@ -238,7 +241,7 @@ def solve_layout(
                                 rem = 0
                             else:
                                 rem = potential[j_left - jr, v * k + c + 1]
-                            if score + rem + joker_pot <= floor:
+                            if score + rem + joker_pot - joker_cost * max(0, jused + jr - jokers_forced) <= floor:
                                 continue
                             new_meld = meld
                             if meld_min > 0:
@@ -287,6 +290,11 @@ def solve_layout(
                 else:
                     jg_max = 0 if last else j_left
                     for jg in range(jg_max + 1):
+                        if jg > 0 and joker_cost > 0:
+                            # a costly optional joker in a group: the bound again, with its cost
+                            rem = potential[j_left - jg, v * k + k]
+                            if base_score + rem - joker_cost * max(0, jused + jg - jokers_forced) <= floor:
+                                continue
                         tg = g_sum + jg
                         if tg > 0:
                             lower = max(g_max, (tg + k - 1) // k)
