@@ -12,7 +12,9 @@ summed key. Moves arrive sorted by key, best first; a depth-first search over in
 cannot beat the incumbent (later keys are no larger), so it is exact. A second bound skips a branch
 when even every card left in the hand plus the largest extras (stakes, bonuses: what a key holds
 beyond its cards' letter values) cannot beat the incumbent: a turn that spends the whole hand on the
-best stakes is proven at once instead of after every triple. The search counts its nodes (fit tests)
+best stakes is proven at once instead of after every triple; and the second and third moves are
+looked for only from the largest key the cards left can carry (a binary search over the sorted
+keys). The search counts its nodes (fit tests)
 and stops at a node limit with its resume point, so a caller can cut it into slices, check the clock
 between them and keep the best turn found when the budget runs out. Card multisets are packed one
 letter per byte with a guard bit (``pack_cards``): a set of cards fits the hand iff subtracting
@@ -134,6 +136,20 @@ def _minus(have, need, out):
 
 
 @njit(cache=True)
+def _first_at_most(keys, start, cap):
+    """The first index ``>= start`` whose key is ``<= cap`` (``keys`` non-increasing; ``n`` if none)."""
+    lo = start
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] <= cap:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
 def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max_moves, card_key, hand_card_key,
               extra_bound, state, sel, node_limit):
     """Continue the search for the best set of up to ``max_moves`` moves for at most ``node_limit``
@@ -148,7 +164,10 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
     Value bound: ``keys[m] = card_key[m] + extra`` with ``card_key`` additive over cards (letter values
     times the tie factor) and ``extra >= 0``; ``extra_bound[s]`` bounds the extras of any ``s`` moves.
     Moves still to add use cards not yet taken, so they add at most the hand's ``card_key`` left plus
-    ``extra_bound[slots]``; a branch that cannot beat the incumbent so is skipped (exact).
+    ``extra_bound[slots]``; a branch that cannot beat the incumbent so is skipped (exact). For the same
+    reason a move that fits the cards left has a key of at most their ``card_key`` plus ``extra_bound[1]``,
+    so the second and third levels start at the first such key (binary search) instead of scanning the
+    larger keys, none of which fits.
     """
     n = keys.shape[0]
     i0 = state[0]
@@ -186,7 +205,7 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
         if max_moves < 2 or ki + hand_card_key - card_key[i] + extra_bound[max_moves - 1] <= best:
             continue
         left_i = hand_card_key - card_key[i]
-        for j in range(j0 if resumed_i else i + 1, n):
+        for j in range(j0 if resumed_i else _first_at_most(keys, i + 1, left_i + extra_bound[1]), n):
             kj = keys[j]
             if ki + kj * (max_moves - 1) <= best or ceiling <= best:
                 break
@@ -211,7 +230,7 @@ def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max
                 sel[2] = -1
             if max_moves < 3 or ki + kj + left_i - card_key[j] + extra_bound[1] <= best:
                 continue
-            for k in range(k0 if resumed_j else j + 1, n):
+            for k in range(k0 if resumed_j else _first_at_most(keys, j + 1, left_i - card_key[j] + extra_bound[1]), n):
                 kk = keys[k]
                 if ki + kj + kk <= best:
                     break
