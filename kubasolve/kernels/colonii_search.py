@@ -86,6 +86,19 @@ def pack_cards(codes, lengths):
 
 
 @njit(cache=True)
+def card_values(codes, lengths, values):
+    """Row ``i``: the summed ``values`` of the letters ``codes[i, :lengths[i]]`` (the cards a move takes)."""
+    n = lengths.shape[0]
+    out = np.zeros(n, np.int64)
+    for i in range(n):
+        total = np.int64(0)
+        for t in range(lengths[i]):
+            total += values[codes[i, t]]
+        out[i] = total
+    return out
+
+
+@njit(cache=True)
 def keep_useful(order, packed, targets, on_other, per_group):
     """Keep mask over moves (sorted best first): per (cards, on_other) group, the first
     ``per_group`` moves with distinct targets (new words, target -1, count as distinct).
