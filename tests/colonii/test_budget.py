@@ -109,3 +109,19 @@ def test_bad_budgets_are_refused_by_name(bad: dict[str, object]) -> None:
     (name,) = bad
     with pytest.raises(PositionError, match=name):
         TurnBudget(**bad)  # type: ignore[arg-type]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 30), max_size=12), min_size=1, max_size=20), st.lists(st.integers(0, 50), min_size=31, max_size=31))
+def test_card_values_sum_the_letters_of_each_move(rows: list[list[int]], values: list[int]) -> None:
+    import numpy as np
+
+    from kubasolve.kernels.colonii_search import card_values
+
+    width = max([1] + [len(r) for r in rows])
+    codes = np.full((len(rows), width), 255, np.uint8)  # past a row's length: garbage the kernel must not read
+    for i, r in enumerate(rows):
+        codes[i, : len(r)] = r
+    lengths = np.array([len(r) for r in rows], np.int16)
+    got = card_values(codes, lengths, np.array(values, np.int64))
+    assert got.tolist() == [sum(values[c] for c in r) for r in rows]
