@@ -610,7 +610,6 @@ def _solve_dp(
     scale = j_optional + 1
     meld = rules.min_first_meld if first_meld else 0
     tile_w = weights[:joker] * scale
-    tile_w_r = _mirror_numbers(tile_w, rules)
     joker_w = int(weights[joker]) * scale - 1
     variants = _variants(table, rack_counts, rules, first_meld)
     free_jokers = 0 if first_meld or variants != [_PLAIN] else int(table_counts[joker])
@@ -648,12 +647,7 @@ def _solve_dp(
         mirror = None
         if not meld and jf + jo:
             # the same search with the numbers in reverse order (first melds count points by number: not mirrored)
-            forced_r, optional_r = _mirror_numbers(forced, rules), _mirror_numbers(optional, rules)
-            mirror = (
-                forced_r,
-                optional_r,
-                upper_potential(forced_r, optional_r, tile_w_r, rules.colours, rules.numbers, rules.min_set_size, jf + jo),
-            )
+            mirror = (_mirror_numbers(forced, rules), _mirror_numbers(optional, rules))
         return _Search(
             var=var,
             jo=jo,
@@ -673,6 +667,8 @@ def _solve_dp(
     # tables the extra rounds and probes cost more than they save
     big = int(table_counts.sum() + rack_counts.sum()) >= _DEEPEN_JOKER_FREE_FROM
 
+    mirrored_arrays: dict[str, np.ndarray] = {}
+
     def kernel(c: _Search, mirrored: bool, threshold: int, node_limit: int) -> tuple[int, int, np.ndarray, int]:
         states, nxt, dominators = _dp_tables(rules.min_set_size, c.slots)
         if not big:
@@ -680,8 +676,15 @@ def _solve_dp(
         forced, optional, weights_, potential = c.forced, c.optional, tile_w, c.potential
         if mirrored:
             assert c.mirror is not None
-            forced, optional, potential = c.mirror
-            weights_ = tile_w_r
+            forced, optional = c.mirror
+            if "weights" not in mirrored_arrays:
+                mirrored_arrays["weights"] = _mirror_numbers(tile_w, rules)
+            weights_ = mirrored_arrays["weights"]
+            if "potential" not in c.mirrored_potential:  # only when this search runs mirrored
+                c.mirrored_potential["potential"] = upper_potential(
+                    forced, optional, weights_, rules.colours, rules.numbers, rules.min_set_size, c.jf + c.jo
+                )
+            potential = c.mirrored_potential["potential"]
         found, score, dec, nodes = solve_layout(
             forced,
             optional,
@@ -705,7 +708,7 @@ def _solve_dp(
         budget.spend(int(nodes))
         return int(found), int(score), dec, int(nodes)
 
-    direction = _Direction(mirrored=_Direction.guess(rack_counts, table_counts, rules))
+    direction = _Direction()
 
     def run(c: _Search, threshold: int, more_rounds: bool) -> tuple[int, int, np.ndarray, bool]:
         """(found, score, decisions, mirrored) of the best layout of ``c`` above ``threshold``. A search with
@@ -755,6 +758,8 @@ def _solve_dp(
         return cand
 
     configs = [prepare(var, jo) for var, jo in searches]
+    if any(c.mirror is not None for c in configs):
+        direction.mirrored = _Direction.guess(rack_counts, table_counts, rules)
     if not all(_dp_fits(rules, c.cmax, c.slots, c.jf + c.jo) for c in configs):
         return None  # the integer programme takes over
     positive = tile_w[rack_counts[:joker] > 0]
@@ -937,10 +942,12 @@ class _Search:
     upper: int
     """Upper bound of the search's score (bonus included)."""
     potential: np.ndarray
-    mirror: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-    """(forced, optional, potential) with the numbers in reverse order (``n`` first): runs read backwards are
+    mirror: tuple[np.ndarray, np.ndarray] | None = None
+    """(forced, optional) with the numbers in reverse order (``n`` first): runs read backwards are
     runs, so the same search can go from ``n`` down to 1, often far cheaper when jokers are in play (the
     bound's look-ahead is not symmetric); None when not offered (no jokers, or a first meld)."""
+    mirrored_potential: dict[str, np.ndarray] = field(default_factory=dict, compare=False)
+    """The mirrored search's ``potential``, worked out when it first runs."""
 
 
 def _mirror_numbers(counts: np.ndarray, rules: RummikubRules) -> np.ndarray:
