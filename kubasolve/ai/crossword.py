@@ -166,13 +166,17 @@ class EquityPolicy:
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     endgame_time: float | None = None
     """Seconds per endgame turn at most (then the result depends on the machine's speed)."""
+    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
+    """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        self.last_endgame = None
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
         if not state.bag and self.endgame:
-            return endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
+            return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
@@ -182,17 +186,24 @@ def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", n
                  seconds: float | None = None) -> CrosswordAction:
     """The endgame move (bag empty) by ``mode``: ``exact`` (the solver within ``nodes`` / ``seconds``)
     or ``bounded`` (:func:`endgame_move`). More than two players: the best score."""
+    return solved_endgame_turn(referee, state, mode, nodes, seconds)[0]
+
+
+def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
+                        seconds: float | None = None) -> tuple[CrosswordAction, Any]:
+    """:func:`endgame_turn` and the exact solver's result (``EndgameResult``, with ``proven``) when it chose the move."""
     if mode not in ENDGAME_MODES:
         raise RulesError(f"endgame mode must be one of {', '.join(ENDGAME_MODES)}, got {mode!r}")
     if state.n_players != 2:
-        return ScorePolicy().turn(referee, state)
+        return ScorePolicy().turn(referee, state), None
     if mode == "bounded":
-        return endgame_move(referee, state)
+        return endgame_move(referee, state), None
     from kubasolve.ai.crossword_endgame import solve_endgame
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES
-    return solve_endgame(referee, state, node_limit=nodes, time_limit=seconds).action()
+    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds)
+    return result.action(), result
 
 
 @dataclass
@@ -212,13 +223,17 @@ class SimPolicy:
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
+    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
+    """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        self.last_endgame = None
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
         if not state.bag:
-            return endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+            return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
         if len(cands) <= 1:

@@ -245,7 +245,8 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """Let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x ``candidates``
     best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the endgame
     solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame solver
-    (default 3000; alias ``endgame_nodes``)."""
+    (default 3000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
+    ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
     from kubasolve.ai.crossword import make_policy
 
     game = _game(p, session)
@@ -261,7 +262,10 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         options.update(iterations=p.iterations, candidates=p.candidates, time_limit=seconds)
         if p.plies is not UNSET:
             options["plies"] = p.plies
-    action = make_policy(p.ai, p.seed, **options).turn(game.referee, game.state)
+    policy = make_policy(p.ai, p.seed, **options)
+    action = policy.turn(game.referee, game.state)
+    solved = getattr(policy, "last_endgame", None)
     if p.apply:
         game.state = game.referee.apply(game.state, action)
-    return game_answer(p.game, game, p.state, action=action.to_dict())
+    extra = {} if solved is None else {"proven_optimal": solved.proven}
+    return game_answer(p.game, game, p.state, action=action.to_dict(), **extra)

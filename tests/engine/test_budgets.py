@@ -175,8 +175,6 @@ def test_crossword_ai_move_takes_movetime_ms_and_max_nodes_and_the_old_keys_as_a
     assert default != by_name, "the position no longer tells 200 nodes from 3000: pick another seed"
     one = ask("crossword.ai-move", **quiet, ai="equity", max_nodes=1)["result"]["action"]
     assert one["type"] in ("place", "pass")  # one node still answers a move
-    timed = ask("crossword.ai-move", game=gid, ai="equity", max_nodes=10**7, movetime_ms=50, state=False)
-    assert timed["ok"] and timed["result"]["turn"] == out["state"]["turn"] + 1  # the referee accepted it
     for both in ({"max_nodes": 5, "endgame_nodes": 5}, {"movetime_ms": 100, "time_limit": 1.0},
                  {"movetime_ms": 100, "endgame_time": 1.0}, {"time_limit": 1.0, "endgame_time": 1.0}):
         err = ask("crossword.ai-move", game=gid, **both)["error"]
@@ -185,3 +183,11 @@ def test_crossword_ai_move_takes_movetime_ms_and_max_nodes_and_the_old_keys_as_a
         for name in ("max_nodes", "movetime_ms"):
             err = ask("crossword.ai-move", game=gid, **{name: bad})["error"]
             assert err["code"] == "bad-request" and err["key"] == f"params.{name}", (name, bad)
+    # proven_optimal comes with a move the exact endgame solver chose: two plies later 3000 nodes prove it, one does not
+    assert "proven_optimal" not in ask("crossword.ai-move", **quiet, ai="score")["result"]
+    for _ in range(2):
+        assert ask("crossword.ai-move", game=gid, ai="equity", max_nodes=3000, state=False)["result"]["over"] is False
+    assert ask("crossword.ai-move", **quiet, ai="equity", max_nodes=1)["result"]["proven_optimal"] is False
+    assert ask("crossword.ai-move", **quiet, ai="equity", max_nodes=3000)["result"]["proven_optimal"] is True
+    timed = ask("crossword.ai-move", game=gid, ai="equity", max_nodes=10**7, movetime_ms=50, state=False)
+    assert timed["ok"] and timed["result"]["turn"] == out["state"]["turn"] + 3  # the referee accepted it
