@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from kubasolve.budget import check_work_budget
+from kubasolve.budget import WorkBudget
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiMove, ColoniiPosition, MoveKind, judge
@@ -33,7 +33,7 @@ _NO_BONUS = 255  # word_search length bonus starts beyond any word: colonii has 
 _UNLIMITED = 1 << 62
 
 
-class TurnBudget:
+class TurnBudget(WorkBudget):
     """A work budget for one request (a ``best_turn``, or an AI turn that makes several), shared by its searches.
 
     ``max_nodes`` caps the best-turn search nodes in all (a node: one move tested against the cards left),
@@ -47,23 +47,12 @@ class TurnBudget:
     SLICE_NODES = 1 << 20
     """Nodes between two clock reads: measured 60-500 million nodes/s, so a slice takes about 2-20 ms."""
 
-    def __init__(self, max_nodes: int | None = None, movetime_ms: float | None = None) -> None:
-        check_work_budget(max_nodes, movetime_ms)
-        self.max_nodes = max_nodes
-        self.movetime_ms = movetime_ms
-        self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
-        self.nodes = 0
-        self.exhausted = False
-
     def node_limit(self) -> int:
         """Nodes the next kernel call may enter (0, and exhausted, once the budget is spent)."""
-        limit = _UNLIMITED if self.max_nodes is None else self.max_nodes - self.nodes
+        limit = self.nodes_left()
         if self.deadline is not None:
             limit = min(limit, self.SLICE_NODES) if time.perf_counter() < self.deadline else 0
-        if limit <= 0:
-            self.exhausted = True
-            return 0
-        return limit
+        return self._checked(limit)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from kubasolve.budget import check_work_budget
+from kubasolve.budget import WorkBudget
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
@@ -38,7 +38,7 @@ class _OutOfBudget(Exception):
     """The budget of a :meth:`KubagramSolver.best_move` ran out: the search returns its best claim so far."""
 
 
-class SearchBudget:
+class SearchBudget(WorkBudget):
     """A work budget for one request (``best_words``, ``compound_moves``, ``best_move``), shared by its searches.
 
     ``max_nodes`` caps the search nodes entered in all (word search: a letter appended to a prefix;
@@ -53,36 +53,13 @@ class SearchBudget:
     """Kernel nodes per millisecond assumed when turning time into nodes: measured 17,000-35,000 word-search
     nodes/ms (``kubasolve bench kubagram`` positions, busy 2-core machine), halved for safety."""
 
-    def __init__(self, max_nodes: int | None = None, movetime_ms: float | None = None) -> None:
-        check_work_budget(max_nodes, movetime_ms)
-        self.max_nodes = max_nodes
-        self.movetime_ms = movetime_ms
-        self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
-        self.nodes = 0
-        self.exhausted = False
-
     def node_limit(self) -> int:
-        """Nodes the next kernel call may enter (0 once the budget is spent)."""
-        limit = _UNLIMITED if self.max_nodes is None else self.max_nodes - self.nodes
+        """Nodes the next kernel call may enter (0 once the budget is spent): the time left at :attr:`NODES_PER_MS`."""
+        limit = self.nodes_left()
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
             limit = min(limit, int(left_ms * self.NODES_PER_MS))
-        if limit <= 0:
-            self.exhausted = True
-            return 0
-        return limit
-
-    def spend(self, nodes: int, stopped: bool) -> None:
-        """Record a kernel call's nodes; ``stopped``: it ran out of its limit before finishing."""
-        self.nodes += nodes
-        self.exhausted = self.exhausted or stopped
-
-    def out_of_time(self) -> bool:
-        """True (and exhausted) once the budget is spent: for Python loops between kernel calls (cheap)."""
-        if not self.exhausted:
-            late = self.deadline is not None and time.perf_counter() >= self.deadline
-            self.exhausted = late or (self.max_nodes is not None and self.nodes >= self.max_nodes)
-        return self.exhausted
+        return self._checked(limit)
 
 
 @dataclass(frozen=True)
