@@ -175,26 +175,26 @@ def solve_layout(
     for st in range(n_states):
         for jj in range(m - 1):
             short_runs[st] += states[st, jj]
-    h_keys = -np.ones(1 << 12, dtype=np.int64)
-    h_vals = np.zeros(1 << 12, dtype=np.int64)
+    # the layer's hash table: a power of two at least four times the last layer (a step mostly creates about
+    # as many nodes as there are in the last layer); a step that fills half of it is run again with twice the
+    # slots (slots past ``h_cap`` stay empty: a table sized to the layer keeps the probes in cache)
+    h_keys = -np.ones(1 << 10, dtype=np.int64)
+    h_vals = np.zeros(1 << 10, dtype=np.int64)
+    h_cap = 1 << 10
     for v in range(1, n_numbers + 2):
         last = v == n_numbers + 1
-        for step in range(k + 1):
+        step = 0
+        while step <= k:
             if size > node_limit:
                 return 2, 0, np.zeros((n_numbers, k + 1, 3), dtype=np.int64), size
-            # room for every node this step can create at load <= 1/2
-            n_opts = (j_total + 1) * (copies + 1) * (copies + 2) // 2 + 1
-            need = 2 * (hi - lo) * n_opts + 16
-            if need > h_keys.shape[0]:
-                cap_h = h_keys.shape[0]
-                while cap_h < need:
-                    cap_h *= 2
-                h_keys = -np.ones(cap_h, dtype=np.int64)
-                h_vals = np.zeros(cap_h, dtype=np.int64)
-            # room in the node arrays for everything this step can add (so offering never reallocates)
-            if size + (hi - lo) * n_opts + 16 > a_key.shape[0]:
+            if h_cap > h_keys.shape[0]:
+                h_keys = -np.ones(h_cap, dtype=np.int64)
+                h_vals = np.zeros(h_cap, dtype=np.int64)
+            # at most h_cap / 2 new nodes: room for them in the node arrays (so offering never reallocates)
+            limit = size + h_cap // 2
+            if limit + 16 > a_key.shape[0]:
                 cap_a = a_key.shape[0]
-                while cap_a < size + (hi - lo) * n_opts + 16:
+                while cap_a < limit + 16:
                     cap_a *= 2
                 a_key = _grow(a_key, cap_a)
                 a_score = _grow(a_score, cap_a)
@@ -277,6 +277,8 @@ def solve_layout(
                                 size = _offer(
                                     h_keys,
                                     h_vals,
+                                    h_cap - 1,
+                                    limit,
                                     nkey,
                                     score,
                                     si,
@@ -305,21 +307,28 @@ def solve_layout(
                         if meld_min > 0:
                             new_meld = min(meld_cap - 1, meld + v * jg)
                         nkey = (colour_part << s_col) | ((jused + jg) << s_j) | (new_meld << s_meld)
-                        size = _offer(h_keys, h_vals, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec)
+                        size = _offer(
+                            h_keys, h_vals, h_cap - 1, limit, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec
+                        )
+            if size >= limit:
+                # the table filled up: this step again with twice the slots
+                _clear(h_keys, h_cap - 1, a_key, first_new, size)
+                size = first_new
+                h_cap *= 2
+                continue
             if step == k and not last:
                 _drop_dominated(
-                    first_new, size, a_key, a_score, h_keys, h_vals, dominators, pow_states, n_states, k, s_col,
-                    s_j, m_j, jokers_forced, max(0, joker_weight),
+                    first_new, size, a_key, a_score, h_keys, h_vals, h_cap - 1, dominators, pow_states, n_states, k,
+                    s_col, s_j, m_j, jokers_forced, max(0, joker_weight),
                 )
-            # empty the hash table again (only the slots this step used)
-            mask = h_keys.shape[0] - 1
-            for ni in range(first_new, size):
-                slot = _hash(a_key[ni]) & mask
-                while h_keys[slot] != -1:
-                    h_keys[slot] = -1
-                    slot = (slot + 1) & mask
+            # empty the hash table again (only the slots this step used); the next step's table fits its layer
+            _clear(h_keys, h_cap - 1, a_key, first_new, size)
             lo = hi
             hi = size
+            h_cap = 1 << 10
+            while h_cap < 4 * (hi - lo):
+                h_cap *= 2
+            step += 1
     best = -1
     best_score = 0
     for si in range(lo, hi):
@@ -357,9 +366,8 @@ _DEAD = -(1 << 60)
 
 
 @njit(cache=True)
-def _lookup(h_keys: np.ndarray, h_vals: np.ndarray, key: int) -> int:
-    """Node index of ``key`` in the current layer's hash table, or -1."""
-    mask = h_keys.shape[0] - 1
+def _lookup(h_keys: np.ndarray, h_vals: np.ndarray, mask: int, key: int) -> int:
+    """Node index of ``key`` in the current layer's hash table (``mask + 1`` slots), or -1."""
     slot = _hash(key) & mask
     while h_keys[slot] != -1:
         if h_keys[slot] == key:
@@ -371,7 +379,7 @@ def _lookup(h_keys: np.ndarray, h_vals: np.ndarray, key: int) -> int:
 @njit(cache=True)
 def _drop_dominated(
     first: int, end: int, a_key: np.ndarray, a_score: np.ndarray, h_keys: np.ndarray, h_vals: np.ndarray,
-    dominators: np.ndarray, pow_states: np.ndarray, n_states: int, k: int, s_col: int, s_j: int, m_j: int,
+    mask: int, dominators: np.ndarray, pow_states: np.ndarray, n_states: int, k: int, s_col: int, s_j: int, m_j: int,
     jokers_forced: int, joker_gain: int,
 ) -> None:
     """Mark the dominated nodes of a finished layer (``first..end``) dead (see :func:`solve_layout`); an
@@ -391,7 +399,7 @@ def _drop_dominated(
                 ds = dominators[cs, d]
                 if ds < 0:
                     break
-                pos = _lookup(h_keys, h_vals, ((colour_part + (ds - cs) * pow_states[c]) << s_col) | low)
+                pos = _lookup(h_keys, h_vals, mask, ((colour_part + (ds - cs) * pow_states[c]) << s_col) | low)
                 if pos >= 0 and a_score[pos] >= score:
                     dead = True
                     break
@@ -400,7 +408,7 @@ def _drop_dominated(
         if not dead:
             jused = (key >> s_j) & m_j
             if jused > jokers_forced:
-                pos = _lookup(h_keys, h_vals, key - (1 << s_j))
+                pos = _lookup(h_keys, h_vals, mask, key - (1 << s_j))
                 if pos >= 0 and a_score[pos] >= score + joker_gain:
                     dead = True
         if dead:
@@ -553,10 +561,10 @@ def _hash(key: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_parent, a_dec):
-    """Record ``nkey`` in the current layer with ``score`` if new or better; returns the new node count
-    (the arrays have room: the caller grows them before each step)."""
-    mask = h_keys.shape[0] - 1
+def _offer(h_keys, h_vals, mask, limit, nkey, score, parent, dec, size, a_key, a_score, a_parent, a_dec):
+    """Record ``nkey`` in the current layer (hash table of ``mask + 1`` slots) with ``score`` if new or better;
+    returns the new node count. A new node is not recorded once the count has reached ``limit`` (the
+    caller then runs the step again with a bigger table; the node arrays have room up to ``limit``)."""
     slot = _hash(nkey) & mask
     while h_keys[slot] != -1:
         if h_keys[slot] == nkey:
@@ -567,6 +575,8 @@ def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_par
                 a_dec[pos] = dec
             return size
         slot = (slot + 1) & mask
+    if size >= limit:
+        return size
     a_key[size] = nkey
     a_score[size] = score
     a_parent[size] = parent
@@ -574,6 +584,16 @@ def _offer(h_keys, h_vals, nkey, score, parent, dec, size, a_key, a_score, a_par
     h_keys[slot] = nkey
     h_vals[slot] = size
     return size + 1
+
+
+@njit(cache=True)
+def _clear(h_keys: np.ndarray, mask: int, a_key: np.ndarray, first: int, end: int) -> None:
+    """Empty the hash table slots (``mask + 1`` of them) that the nodes ``first..end`` use."""
+    for ni in range(first, end):
+        slot = _hash(a_key[ni]) & mask
+        while h_keys[slot] != -1:
+            h_keys[slot] = -1
+            slot = (slot + 1) & mask
 
 
 @njit(cache=True)
