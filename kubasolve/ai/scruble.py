@@ -21,12 +21,20 @@ one twist is a cheap lower bound (the depth-1 states are a subset of the depth-2
 candidates are taken in the order of ``own - that bound`` and the loop ends when the bound cannot
 beat the best value found; a reply search stops early (``stop_at``) once it finds a reply that
 refutes the candidate, and at most ``max_replies`` full reply searches are made per turn.
+
+Budget. Both AIs take an optional :class:`StateBudget` (``movetime_ms``, ``max_nodes``) shared by all the
+searches of the turn. The planner checks it before each bound and reply search and stops when it runs out:
+it plays the best candidate whose reply search finished (a reply search the budget cut is not counted: its
+reply may be too low), or, if none finished, the candidate with the best cheap bound (a candidate without a
+computed bound is bounded by its own score), or the best word found. Greedy plays the best word of the states
+its search expanded. A node budget alone is deterministic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -34,10 +42,16 @@ from kubasolve.errors import RulesError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, geometry
 from kubasolve.games.scruble.game import ScrubleGame, Turn
 from kubasolve.games.scruble.position import Cube, EarlierWord, apply_twists, plain_points, score_run
-from kubasolve.games.scruble.solver import WordMove, search
+from kubasolve.games.scruble.solver import StateBudget, WordMove, search
 from kubasolve.lexicon import Lexicon
 
-Policy = Callable[[ScrubleGame, Lexicon], Turn]
+
+class Policy(Protocol):
+    """An AI: the turn it plays for the player to move; ``work`` bounds its searches (None: unbounded)."""
+
+    def __call__(self, game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn: ...
+
+
 POLICIES = ("random", "greedy", "planner")
 LOSS = 1_000_000
 """Penalty of a candidate whose reply reaches the target score (the next player wins)."""
@@ -59,8 +73,8 @@ def greedy(budget: int = 2, seed: int = 0) -> Policy:
     """Best-scoring word within ``budget`` twists (a random twist if none)."""
     rng = np.random.default_rng(seed)
 
-    def policy(game: ScrubleGame, lexicon: Lexicon) -> Turn:
-        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words())
+    def policy(game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn:
+        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work)
         return _as_turn(moves[0]) if moves else _fallback(game, rng)
 
     return policy
@@ -80,14 +94,18 @@ class Candidate:
         return Turn(tuple(t.notation() for t in self.twists), self.move.word, self.move.cells)
 
 
-def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int) -> list[Candidate]:
+def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int,
+                work: StateBudget | None = None) -> list[Candidate]:
     """One candidate per distinct cube handed over (its best own score): each move as found, and a
     move with fewer than ``depth`` twists followed by any twist that leaves the word's cells and its
-    two end cells alone (rescored, since a crossed earlier word may be broken by it)."""
+    two end cells alone (rescored, since a crossed earlier word may be broken by it). ``work``: once
+    the budget runs out, the moves not yet taken are left out (the first always gives a candidate)."""
     g = geometry()
     earlier = game.intact_words()
     best: dict[tuple[str, ...], Candidate] = {}
-    for m in moves:
+    for n, m in enumerate(moves):
+        if n > 0 and work is not None and work.out_of_time():
+            break
         seqs = [m.twists]
         if len(m.twists) < depth:
             keep = list(m.cells) + [c for c in m.run.neighbours() if c is not None]
@@ -120,39 +138,56 @@ def reply_value(own: int, reply: int, to_target: int) -> int:
 
 
 def plan(game: ScrubleGame, lexicon: Lexicon, budget: int = 2, candidates: int = 48, reply_depth: int = 2,
-         max_replies: int = 64) -> tuple[Candidate, int] | None:
+         max_replies: int = 64, work: StateBudget | None = None) -> tuple[Candidate, int] | None:
     """The planner's choice among :func:`handed_over` candidates and its value (``own - reply``,
     :func:`reply_value`), or None when the planner plays the best word outright (no word, solo,
-    the game's last turn, or the best word reaches the target)."""
+    the game's last turn, the best word reaches the target, or the budget ran out in the first search). ``work``: the turn's budget; when it
+    runs out the choice is the best evaluated so far (see the module doc), and if no reply search
+    finished, the value is the chosen candidate's bound."""
+    return _plan(game, lexicon, budget, candidates, reply_depth, max_replies, work)[0]
+
+
+def _plan(game: ScrubleGame, lexicon: Lexicon, budget: int, candidates: int, reply_depth: int, max_replies: int,
+          work: StateBudget | None) -> tuple[tuple[Candidate, int] | None, list[WordMove]]:
+    """:func:`plan`, and the best words it searched (for a caller that plays the best word outright)."""
     rules = game.rules
     depth = _depth(game, budget)
-    moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words())
+    moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words(), budget=work)
     me = game.to_move
     if (not moves or game.players == 1 or game.turn + 1 >= rules.rounds * game.players
             or game.scores[me] + moves[0].score >= rules.target_score):
-        return None
+        return None, moves
+    if work is not None and work.out_of_time():  # nothing left to weigh replies with: the best word
+        return None, moves
     to_target = rules.target_score - game.scores[(me + 1) % game.players]
     rdepth = _depth(game, reply_depth)
-    cands = handed_over(game, moves, depth)
-    bounds = []
-    for c in cands:
-        low, _ = search(c.after, lexicon, rules, min(1, rdepth), 1, c.earlier_after)
-        bounds.append(reply_value(c.own, low[0].score if low else 0, to_target))
+    cands = handed_over(game, moves, depth, work)
+    bounds = [reply_value(c.own, 0, to_target) for c in cands]  # no reply found yet: a valid upper bound
+    for i, c in enumerate(cands):
+        if work is not None and work.out_of_time():
+            break
+        low, _ = search(c.after, lexicon, rules, min(1, rdepth), 1, c.earlier_after, budget=work)
+        bounds[i] = reply_value(c.own, low[0].score if low else 0, to_target)  # a cut search: still an upper bound
     order = sorted(range(len(cands)), key=lambda i: (-bounds[i], -cands[i].own, len(cands[i].twists)))
     best_i, best_v = order[0], None
     for n, i in enumerate(order):
         if n >= max_replies or (best_v is not None and bounds[i] <= best_v):
             break
+        if work is not None and work.out_of_time():
+            break
         c = cands[i]
         stop = -1
         if best_v is not None and best_v > -LOSS // 2:
             stop = max(0, min(c.own - best_v, to_target))  # a reply this high cannot beat best_v
-        reply, _ = search(c.after, lexicon, rules, rdepth, 1, c.earlier_after, stop_at=stop)
+        reply, stats = search(c.after, lexicon, rules, rdepth, 1, c.earlier_after, stop_at=stop, budget=work)
+        if not stats.complete and not stats.stopped:  # the budget cut it: its reply may be too low
+            break
         v = reply_value(c.own, reply[0].score if reply else 0, to_target)
         if best_v is None or v > best_v:
             best_i, best_v = i, v
-    assert best_v is not None
-    return cands[best_i], best_v
+    if best_v is None:  # the budget ran out before any reply search finished: the best bound
+        best_v = bounds[best_i]
+    return (cands[best_i], best_v), moves
 
 
 def planner(budget: int = 2, candidates: int = 48, reply_depth: int = 2, max_replies: int = 64,
@@ -160,12 +195,14 @@ def planner(budget: int = 2, candidates: int = 48, reply_depth: int = 2, max_rep
     """The candidate that maximises own score - the next player's best reply (see the module doc)."""
     rng = np.random.default_rng(seed)
 
-    def policy(game: ScrubleGame, lexicon: Lexicon) -> Turn:
-        choice = plan(game, lexicon, budget, candidates, reply_depth, max_replies)
+    def policy(game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn:
+        choice, moves = _plan(game, lexicon, budget, candidates, reply_depth, max_replies, work)
         if choice is not None:
             return choice[0].turn()
-        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words())
-        return _as_turn(moves[0]) if moves else _fallback(game, rng)
+        best, stats = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work)
+        if not stats.complete:  # the budget cut it: the better of its word and the first search's best
+            best = sorted(best + moves[:1], key=WordMove.sort_key)[:1]
+        return _as_turn(best[0]) if best else _fallback(game, rng)
 
     return policy
 
@@ -174,7 +211,7 @@ def random_policy(seed: int = 0) -> Policy:
     """A random twist and no word: the baseline every AI must beat."""
     rng = np.random.default_rng(seed)
 
-    def policy(game: ScrubleGame, lexicon: Lexicon) -> Turn:
+    def policy(game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn:
         return _fallback(game, rng)
 
     return policy
@@ -190,5 +227,5 @@ def make_policy(name: str, seed: int = 0) -> Policy:
     raise RulesError(f"unknown Scruble AI {name!r}; choose from {', '.join(POLICIES)}")
 
 
-__all__ = ["LOSS", "POLICIES", "Candidate", "greedy", "handed_over", "make_policy", "plan", "planner", "random_policy",
+__all__ = ["LOSS", "POLICIES", "Candidate", "Policy", "greedy", "handed_over", "make_policy", "plan", "planner", "random_policy",
            "reply_value"]

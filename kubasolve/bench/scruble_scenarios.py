@@ -5,7 +5,9 @@ Inputs: 6 seeded scrambles of the default English peg set (2 wildcards, 4 premiu
 search expands every distinct state within d twists (37 at depth 1, about 1,060 at depth 2, about
 30,000 at depth 3); every scenario reports ``throughput`` in states/s (``--json``; the reference's
 states are its 37 twist sequences). ``reference-1`` is the slow reference (every twist sequence,
-every run, set lookup) at depth 1, the baseline of ``best-1-all``.
+every run, set lookup) at depth 1, the baseline of ``best-1-all``. ``planner-turn*``: a planner turn on
+6 midgame positions without a budget and with ``movetime_ms`` 100 and 20 (issue 8: the budgeted turn
+answers within its time; the target is the budget).
 
 ``python -m kubasolve.bench.scruble_scenarios [MIN_TIME_S]`` prints the table with states/s and
 each scenario's states/s ratio to the reference's, from the same run.
@@ -56,9 +58,39 @@ def _reference() -> Callable[[], object]:
     return cycle(cubes, lambda c: reference_best_plain(c, words, rules, 1))
 
 
+def _planner_turn(movetime_ms: int | None) -> Callable[[], Callable[[], object]]:
+    """A planner turn on midgame positions (each seed's game after two greedy turns), under a work budget:
+    ``movetime_ms``, or a roomy node budget (the unbudgeted turn, with its states counted)."""
+
+    def setup() -> Callable[[], object]:
+        from kubasolve.ai.scruble import make_policy
+        from kubasolve.games.scruble.game import ScrubleGame
+        from kubasolve.games.scruble.solver import StateBudget
+
+        lex, _, _ = _inputs()
+        games = []
+        for seed in SEEDS:
+            game = ScrubleGame.new(2, seed)
+            greedy = make_policy("greedy", seed)
+            for _ in range(2):
+                game.play(greedy(game, lex), lex)
+            games.append(game)
+        planner = make_policy("planner")
+        planner(games[0], lex)  # compile / load the kernel outside the timing
+
+        def turn(game: Any) -> object:
+            budget = StateBudget(max_nodes=10**8) if movetime_ms is None else StateBudget(movetime_ms=movetime_ms)
+            planner(game, lex, budget)
+            return budget
+
+        return cycle(games, turn)
+
+    return setup
+
+
 def _states(out: Any) -> float:
-    """States a ``search`` call expanded (its ``SearchStats``)."""
-    return float(out[1].states)
+    """States a ``search`` call expanded (its ``SearchStats``), or a planner turn spent (its budget)."""
+    return float(out.nodes) if hasattr(out, "nodes") else float(out[1].states)
 
 
 def scenarios() -> list[Scenario]:
@@ -74,6 +106,12 @@ def scenarios() -> list[Scenario]:
                  work=_states, work_unit="states"),
         Scenario("best-3", "scruble-depth-3", _best(3), target_ms=300.0, description="best word within 3 twists (~30,000 states)",
                  work=_states, work_unit="states"),
+        Scenario("planner-turn", "scruble-planner", _planner_turn(None), work=_states, work_unit="states",
+                 description="planner turn, midgame (6 games after 2 greedy turns), no budget"),
+        Scenario("planner-turn-100ms", "scruble-planner", _planner_turn(100), baseline="planner-turn", target_ms=100.0,
+                 work=_states, work_unit="states", description="the same turns with movetime_ms 100 (issue 8)"),
+        Scenario("planner-turn-20ms", "scruble-planner", _planner_turn(20), baseline="planner-turn", target_ms=20.0,
+                 work=_states, work_unit="states", description="the same turns with movetime_ms 20"),
     ]
 
 

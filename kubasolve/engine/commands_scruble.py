@@ -11,6 +11,7 @@ from kubasolve.engine.registry import (
     GameId,
     LexiconName,
     Meta,
+    MoveTimeMs,
     Params,
     Session,
     UnsetType,
@@ -24,6 +25,16 @@ State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbo
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
 AiName = Literal["random", "greedy", "planner"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only to_move, turn, scores, over)")]
+DEFAULT_MOVETIME_MS = 10_000
+"""``scruble.best``, ``scruble.legal-moves`` and ``scruble.ai-move`` without a budget stop after this long
+(``proven_optimal`` false), so no request runs unbounded; the largest request measured (``best`` at depth 3 with
+top 4096) takes about a second, a planner turn 0.3-0.6 s."""
+MAX_STATES = 10**8
+"""Largest ``max_nodes``: about 10 minutes of search at the fastest rate measured (150 states/ms), like the
+``movetime_ms`` cap."""
+States = Annotated[int, Meta(ge=1, le=MAX_STATES, description="twist states to expand in all (a state: a cube reached by "
+                                                              "a twist sequence, its belts scanned); answers with the "
+                                                              "best found")]
 
 
 class ScrubleRulesSpec(Params):
@@ -59,6 +70,22 @@ class BestParams(Params):
     top: Annotated[int, Meta(ge=1, le=4096)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: States | None = None
+
+
+def _budget(p: BestParams | BudgetedGameParams) -> Any:
+    """The request's :class:`StateBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
+    from kubasolve.games.scruble.solver import StateBudget
+
+    if p.movetime_ms is None and p.max_nodes is None:
+        return StateBudget(movetime_ms=DEFAULT_MOVETIME_MS)
+    return StateBudget(p.max_nodes, p.movetime_ms)
+
+
+def _proof(budget: Any) -> dict[str, Any]:
+    """``proven_optimal``: no search was cut by the budget; ``nodes``: the twist states spent."""
+    return {"proven_optimal": not budget.exhausted, "nodes": budget.nodes}
 
 
 @command("scruble.scramble", ScrambleParams)
@@ -71,15 +98,18 @@ def scramble(p: ScrambleParams, session: Session) -> dict[str, Any]:
 
 @command("scruble.best", BestParams)
 def best(p: BestParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists)."""
+    """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists). With a budget
+    (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
+    false if it ran out."""
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.solver import search
     from kubasolve.lexicon import load_lexicon
 
+    budget = _budget(p)
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
-    moves, stats = search(cube, load_lexicon(p.lexicon), rules, p.depth, p.top)
-    return {"states": stats.states, "moves": [m.as_dict() for m in moves]}
+    moves, stats = search(cube, load_lexicon(p.lexicon), rules, p.depth, p.top, budget=budget)
+    return {"states": stats.states, "moves": [m.as_dict() for m in moves], **_proof(budget)}
 
 
 # ------------------------------------------------------------------------------------------------ games
@@ -101,7 +131,12 @@ class GameParams(Params):
     game: GameId
 
 
-class LegalMovesParams(GameParams):
+class BudgetedGameParams(GameParams):
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: States | None = None
+
+
+class LegalMovesParams(BudgetedGameParams):
     depth: Annotated[int, Meta(ge=1, le=3)] = 2
     top: Annotated[int, Meta(ge=1, le=4096)] = 10
 
@@ -117,7 +152,7 @@ class ApplyMoveParams(GameParams):
     state: WithState = True
 
 
-class AiMoveParams(GameParams):
+class AiMoveParams(BudgetedGameParams):
     ai: AiName = "planner"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     apply: Annotated[bool, Meta(description="apply the chosen turn (false: only show it)")] = True
@@ -163,15 +198,17 @@ def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
 
 @command("scruble.legal-moves", LegalMovesParams)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best words the player to move reaches within ``depth`` twists (at most the rules' max_twists)."""
+    """The ``top`` best words the player to move reaches within ``depth`` twists (at most the rules' max_twists). With a
+    budget (``movetime_ms``, ``max_nodes``; default 10 s) the best words found by then, ``proven_optimal`` false if it ran out."""
     from kubasolve.games.scruble.solver import search
 
+    budget = _budget(p)
     g = _game(p, session)
     if g.game.over:
         raise IllegalMoveError("the game is over")
     depth = min(p.depth, g.game.rules.max_twists)
-    moves, _ = search(g.game.cube, g.lexicon, g.game.rules, depth, p.top, g.game.intact_words())
-    return {"game": p.game, "player": g.game.to_move, "moves": [m.as_dict() for m in moves]}
+    moves, _ = search(g.game.cube, g.lexicon, g.game.rules, depth, p.top, g.game.intact_words(), budget=budget)
+    return {"game": p.game, "player": g.game.to_move, "moves": [m.as_dict() for m in moves], **_proof(budget)}
 
 
 @command("scruble.apply-move", ApplyMoveParams)
@@ -188,14 +225,18 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 
 @command("scruble.ai-move", AiMoveParams)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """AI ``ai`` chooses the turn of the player to move; ``apply`` (default true) applies it."""
+    """AI ``ai`` chooses the turn of the player to move; ``apply`` (default true) applies it. The budget
+    (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's searches in all: when it runs out the AI plays
+    the best it evaluated by then (docs/engine_scruble.md), ``proven_optimal`` false."""
     from kubasolve.ai.scruble import make_policy
 
+    budget = _budget(p)
     g = _game(p, session)
     if g.game.over:
         raise IllegalMoveError("the game is over")
-    turn = make_policy(p.ai, p.seed)(g.game, g.lexicon)
+    turn = make_policy(p.ai, p.seed)(g.game, g.lexicon, budget)
+    proof = _proof(budget)
     if p.apply:
         rec = g.game.play(turn, g.lexicon)
-        return _answer(p.game, g, p.state, played=rec)
-    return _answer(p.game, g, p.state, move=turn.to_dict())
+        return _answer(p.game, g, p.state, played=rec, **proof)
+    return _answer(p.game, g, p.state, move=turn.to_dict(), **proof)

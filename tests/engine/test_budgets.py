@@ -191,3 +191,43 @@ def test_crossword_ai_move_takes_movetime_ms_and_max_nodes_and_the_old_keys_as_a
     assert ask("crossword.ai-move", **quiet, ai="equity", max_nodes=3000)["result"]["proven_optimal"] is True
     timed = ask("crossword.ai-move", game=gid, ai="equity", max_nodes=10**7, movetime_ms=50, state=False)
     assert timed["ok"] and timed["result"]["turn"] == out["state"]["turn"] + 3  # the referee accepted it
+
+
+def test_scruble_best_legal_moves_and_ai_move_take_a_budget() -> None:
+    ask = Client()
+    cube = ask("scruble.scramble", seed=2)["result"]["state"]
+    exact = ask("scruble.best", state=cube, depth=2, top=5)["result"]  # no budget: the engine's default (10 s), ample
+    assert exact["proven_optimal"] is True and exact["nodes"] == exact["states"]
+    assert ask("scruble.best", state=cube, depth=2, top=5, max_nodes=10**8, movetime_ms=600_000)["result"] == exact
+    cut = ask("scruble.best", state=cube, depth=2, top=5, max_nodes=200)["result"]
+    assert cut["proven_optimal"] is False and cut["nodes"] == cut["states"] == 200
+    assert all(m["score"] <= exact["moves"][0]["score"] for m in cut["moves"])
+    assert ask("scruble.best", state=cube, depth=2, top=5, max_nodes=200)["result"] == cut  # deterministic
+
+    gid = ask("scruble.new-game", seed=6)["result"]["game"]
+    for _ in range(2):  # a couple of words on the cube, so crossing words count
+        assert ask("scruble.ai-move", game=gid, ai="greedy", state=False)["ok"]
+    before = ask("scruble.state", game=gid)["result"]["state"]
+    moves = ask("scruble.legal-moves", game=gid, max_nodes=100)["result"]
+    assert moves["proven_optimal"] is False and moves["nodes"] == 100
+    assert ask("scruble.legal-moves", game=gid)["result"]["proven_optimal"] is True
+    quiet = {"game": gid, "apply": False, "state": False}
+    for ai in ("greedy", "planner"):
+        full = ask("scruble.ai-move", **quiet, ai=ai)["result"]
+        assert full["proven_optimal"] is True
+        roomy = ask("scruble.ai-move", **quiet, ai=ai, max_nodes=10**8)["result"]
+        assert roomy["move"] == full["move"] and roomy["proven_optimal"] is True
+        one = ask("scruble.ai-move", **quiet, ai=ai, max_nodes=300)["result"]
+        assert one["proven_optimal"] is False and one["nodes"] <= 300
+        assert ask("scruble.ai-move", **quiet, ai=ai, max_nodes=300)["result"]["move"] == one["move"]  # deterministic
+    assert ask("scruble.state", game=gid)["result"]["state"] == before  # apply=false left the game alone
+    played = ask("scruble.ai-move", game=gid, ai="planner", max_nodes=300, state=False)
+    assert played["ok"] and played["result"]["turn"] == before["turn"] + 1  # the referee accepted the budgeted turn
+    timed = ask("scruble.ai-move", game=gid, ai="planner", movetime_ms=30, state=False)
+    assert timed["ok"] and timed["result"]["turn"] == before["turn"] + 2
+    for bad in (0, -1, "5", True, 1.5):
+        for name in ("max_nodes", "movetime_ms"):
+            for cmd, params in (("scruble.best", {"state": cube}), ("scruble.legal-moves", {"game": gid}),
+                                ("scruble.ai-move", {"game": gid})):
+                err = ask(cmd, **params, **{name: bad})["error"]
+                assert err["code"] == "bad-request" and err["key"] == f"params.{name}", (cmd, name, bad)

@@ -7,6 +7,7 @@ that reaches the word), the letter cells, the premium cells used and the score b
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from kubasolve.budget import WorkBudget
 from kubasolve.errors import LimitError, PositionError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, cell_name, format_twists, geometry
 from kubasolve.games.scruble.pegs import LETTER, WILDCARD, PegSet
@@ -80,6 +82,51 @@ class SearchStats:
     states: int
     complete: bool
     stopped: bool = False
+
+
+class StateBudget(WorkBudget):
+    """A work budget for one request (a ``best``/``legal-moves`` search, or an AI turn that makes many), shared
+    by its searches.
+
+    ``max_nodes`` caps the twist states expanded in all (a state: a cube reached by a twist sequence, its
+    belts scanned for words; the root counts), ``movetime_ms`` the wall time from the budget's creation.
+    The numba kernel cannot read the clock, so before each search the time left becomes a state limit at
+    :meth:`states_per_ms` (conservative), keeping time to decode the words found; decoding stops at the
+    deadline (the best-scoring words are decoded first), and the AI's loop between searches checks the clock
+    itself. When either runs out the answer is the best found so far and :attr:`exhausted` is True; ``nodes``
+    counts the states spent. A node budget alone is deterministic.
+    """
+
+    STATES_PER_MS = 60
+    """Twist states per millisecond assumed for a small word pool when turning time into states: measured
+    125-180 kernel states/ms for depth-3 searches keeping 1-100 words (scrambled cubes, English, 2-core machine
+    at load 0.9-1.9), halved for safety."""
+
+    POOL_HALF_RATE = 2000
+    """Pool size (``top``) at which the kernel expands half as many states per millisecond: a new word is
+    placed in a pool of ``top`` (measured 100-107 states/ms keeping 1,000 words, 56-71 keeping 4,096)."""
+
+    DECODE_MS_PER_WORD = 0.05
+    """Time kept per word of ``top`` to decode the words found (measured 0.026-0.04 ms a word for 100-4,096
+    words), at most half the time left."""
+
+    def states_per_ms(self, top: int) -> float:
+        """The assumed kernel rate when it keeps ``top`` words."""
+        return self.STATES_PER_MS / (1 + top / self.POOL_HALF_RATE)
+
+    def node_limit(self, top: int = 1) -> int:
+        """States the next search (keeping ``top`` words) may expand (0, and exhausted, once the budget is
+        spent): the time left, less the decoding time of ``top`` words, at :meth:`states_per_ms`."""
+        limit = self.nodes_left()
+        if self.deadline is not None:
+            left_ms = (self.deadline - time.perf_counter()) * 1e3
+            search_ms = max(left_ms / 2, left_ms - top * self.DECODE_MS_PER_WORD)
+            limit = min(limit, int(search_ms * self.states_per_ms(top)))
+        return self._checked(limit)
+
+    def past_deadline(self) -> bool:
+        """The time budget is spent (never true for a node budget alone)."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 @cache
@@ -170,12 +217,18 @@ def search(
     max_states: int = DEFAULT_MAX_STATES,
     restrict: bool = True,
     stop_at: int = -1,
+    budget: StateBudget | None = None,
 ) -> tuple[list[WordMove], SearchStats]:
     """The kernel search plus decoding; see :func:`best_words`.
 
     ``stop_at`` >= 0: stop as soon as the ``top`` words found all score ``stop_at`` or more (for a
     caller that only needs to know whether such words exist; the answer is then partial and
     ``stats.stopped`` is True).
+
+    ``budget``: the search expands at most :meth:`StateBudget.node_limit` states (and ``max_states``),
+    records what it spent, and marks the budget exhausted when the limit cut it (the answer is then the
+    best words of the states expanded) or its deadline cut the decoding (the answer is then the best-scoring
+    words decoded by then). A spent budget answers no words at once (``states`` 0).
     """
     from kubasolve.kernels.belt_scan import best_words_search
 
@@ -183,6 +236,11 @@ def search(
         raise LimitError(f"depth must be an integer from 0 to {MAX_DEPTH} (depth 4 expands about a million states)")
     if not isinstance(top, int) or isinstance(top, bool) or not 1 <= top <= MAX_TOP:
         raise LimitError(f"top must be an integer from 1 to {MAX_TOP}")
+    if budget is not None:
+        limit = budget.node_limit(top)
+        if limit == 0:
+            return [], SearchStats(0, False)
+        max_states = min(max_states, limit)
     code, kind, value = peg_arrays(cube, lexicon, rules.pegs)
     wild = rules.premium_mode == "wild"
     graph, trigram, stride = lexicon_tables(lexicon)
@@ -192,7 +250,7 @@ def search(
     cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer = _geometry_arrays()
     arr = lexicon.compiled
     cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
-    pool_i, pool_score, _pool_twists, parent, via, n_states, complete = best_words_search(
+    pool_i, pool_score, pool_twists, parent, via, n_states, complete = best_words_search(
         depth, top, max_states,
         code, kind, value, tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer,
         graph, arr.edge_rank, int(arr.first_edge[1]), trigram, stride,
@@ -201,8 +259,14 @@ def search(
         max(rules.pegs.values.values(), default=0),
         cross_cells, cross_belts, cross_points, restrict, _zobrist(), int(stop_at),
     )
+    stopped = (not complete and stop_at >= 0 and len(pool_score) >= top
+               and int(pool_score.min()) >= stop_at)
     moves = []
-    for k in range(len(pool_score)):
+    decoded_all = True
+    for n, k in enumerate(np.lexsort((pool_twists, -pool_score))):  # best first, for a decoding cut by the deadline
+        if budget is not None and n % 32 == 31 and budget.past_deadline():
+            decoded_all = False
+            break
         state, belt, start, di, length, rank = (int(x) for x in pool_i[k])
         seq: list[Twist] = []
         s = state
@@ -220,8 +284,8 @@ def search(
                                  f"{int(pool_score[k])} vs {breakdown}")
         moves.append(WordMove(word, tuple(seq), run, tuple(run.cells()), breakdown, breakdown.score))
     moves.sort(key=WordMove.sort_key)
-    stopped = (not complete and stop_at >= 0 and len(moves) >= top
-               and min(m.score for m in moves) >= stop_at)
+    if budget is not None:
+        budget.spend(int(n_states), (not complete and not stopped) or not decoded_all)
     return moves, SearchStats(int(n_states), bool(complete), stopped)
 
 
@@ -251,4 +315,4 @@ def best_words(
     return moves
 
 
-__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "WordMove", "best_words", "search"]
+__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "StateBudget", "WordMove", "best_words", "search"]

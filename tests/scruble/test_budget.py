@@ -1,0 +1,127 @@
+"""Scruble work budgets (issue 8): a :class:`StateBudget` caps the twist states of all the searches of a
+request; the answer is then the best found so far, a legal one, and a node budget alone is deterministic."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubasolve.ai.scruble import handed_over, make_policy, plan, reply_value
+from kubasolve.errors import PositionError
+from kubasolve.games.scruble.game import ScrubleGame, Turn
+from kubasolve.games.scruble.position import Cube
+from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.games.scruble.solver import StateBudget, search
+
+
+def _midgame(en, seed: int, turns: int) -> ScrubleGame:
+    game = ScrubleGame.new(2, seed)
+    greedy = make_policy("greedy", seed)
+    for _ in range(turns):
+        game.play(greedy(game, en), en)
+    return game
+
+
+def _legal(game: ScrubleGame, turn: Turn, en) -> dict:
+    """The referee's record of ``turn`` played on a copy of ``game`` (raises if it is illegal)."""
+    trial = ScrubleGame.from_dict(game.to_dict(), en)
+    return trial.play(turn, en)
+
+
+def test_roomy_budget_gives_the_unbudgeted_answer_and_counts_its_states(en):
+    rules = ScrubleRules()
+    cube = Cube.scrambled(rules.pegs, 3)
+    full, stats = search(cube, en, rules, 2, 20)
+    budget = StateBudget(max_nodes=10**8, movetime_ms=600_000)
+    moves, st = search(cube, en, rules, 2, 20, budget=budget)
+    assert moves == full and st == stats
+    assert not budget.exhausted and budget.nodes == stats.states
+
+
+@pytest.mark.parametrize("limit", [1, 40, 300])
+def test_node_budget_cuts_the_search_to_its_states(en, limit):
+    rules = ScrubleRules()
+    cube = Cube.scrambled(rules.pegs, 5)
+    full, stats = search(cube, en, rules, 2, 5)
+    assert stats.states > limit
+    budget = StateBudget(max_nodes=limit)
+    moves, st = search(cube, en, rules, 2, 5, budget=budget)
+    assert budget.exhausted and not st.complete and not st.stopped
+    assert st.states == budget.nodes == limit
+    assert all(m.score <= full[0].score for m in moves)
+    again, _ = search(cube, en, rules, 2, 5, budget=StateBudget(max_nodes=limit))
+    assert again == moves  # deterministic
+    game = ScrubleGame.new(2, 0)
+    game.cube = cube
+    for m in moves:  # each a legal turn, scored as the referee scores it
+        rec = _legal(game, Turn(tuple(m.notation()), m.word, m.cells), en)
+        assert rec["score"] == m.score
+
+
+def test_one_budget_is_shared_by_the_searches_of_a_request(en):
+    rules = ScrubleRules()
+    cube = Cube.scrambled(rules.pegs, 8)
+    budget = StateBudget(max_nodes=1500)
+    _, first = search(cube, en, rules, 2, 1, budget=budget)  # a whole depth-2 search: 1,063 states
+    assert first.complete and not budget.exhausted
+    _, second = search(cube, en, rules, 2, 1, budget=budget)
+    assert not second.complete and second.states == 1500 - first.states and budget.exhausted
+    moves, third = search(cube, en, rules, 2, 1, budget=budget)  # spent: no search at all
+    assert moves == [] and third.states == 0 and budget.nodes == 1500
+
+
+@pytest.mark.parametrize("bad", [0, -1, "5", True, 1.5])
+def test_bad_budgets_are_refused(bad):
+    with pytest.raises(PositionError, match="max_nodes"):
+        StateBudget(max_nodes=bad)
+    if not isinstance(bad, float):
+        with pytest.raises(PositionError, match="movetime_ms"):
+            StateBudget(movetime_ms=bad)
+
+
+@pytest.mark.parametrize("ai", ["greedy", "planner"])
+def test_budgeted_ai_turns_are_legal_and_deterministic(en, ai):
+    game = _midgame(en, 6, 2)
+    unbudgeted = make_policy(ai, 1)(game, en)
+    roomy = StateBudget(max_nodes=10**8)
+    assert make_policy(ai, 1)(game, en, roomy) == unbudgeted and not roomy.exhausted
+    for limit in (1, 60, 700, 3000):
+        budget = StateBudget(max_nodes=limit)
+        turn = make_policy(ai, 1)(game, en, budget)
+        assert budget.exhausted == (limit < roomy.nodes) and budget.nodes <= limit
+        if not budget.exhausted:
+            assert turn == unbudgeted
+        assert make_policy(ai, 1)(game, en, StateBudget(max_nodes=limit)) == turn
+        _legal(game, turn, en)
+    timed = make_policy(ai, 1)(game, en, StateBudget(movetime_ms=5))
+    _legal(game, timed, en)
+
+
+def test_planner_plays_the_best_word_when_the_first_search_spends_the_budget(en):
+    game = _midgame(en, 4, 2)
+    moves, stats = search(game.cube, en, game.rules, 2, 48, game.intact_words())
+    assert stats.complete
+    budget = StateBudget(max_nodes=stats.states)  # exactly the candidate search: nothing left for the replies
+    assert plan(game, en, work=StateBudget(max_nodes=stats.states)) is None
+    turn = make_policy("planner")(game, en, budget)
+    assert (turn.word, list(turn.twists), turn.cells) == (moves[0].word, moves[0].notation(), moves[0].cells)
+
+
+def test_planner_cut_in_its_first_reply_search_plays_the_best_bound(en):
+    game = _midgame(en, 11, 2)
+    moves, first = search(game.cube, en, game.rules, 2, 48, game.intact_words())
+    to_target = game.rules.target_score - game.scores[(game.to_move + 1) % 2]
+    cands = handed_over(game, moves, 2)
+    spent, bounds = first.states, []
+    for c in cands:
+        low, st = search(c.after, en, game.rules, 1, 1, c.earlier_after)
+        spent += st.states
+        bounds.append(reply_value(c.own, low[0].score if low else 0, to_target))
+    budget = StateBudget(max_nodes=spent + 1)  # the first reply search expands one state and is cut
+    choice = plan(game, en, work=budget)
+    assert choice is not None and budget.exhausted and budget.nodes == spent + 1
+    assert choice[1] == max(bounds)  # the cut reply is not counted: the value is the best bound
+    assert bounds[cands.index(choice[0])] == max(bounds)
+    _legal(game, choice[0].turn(), en)
+    full = plan(game, en)
+    roomy = StateBudget(max_nodes=10**8)
+    assert full is not None and plan(game, en, work=roomy) == full and not roomy.exhausted
