@@ -141,9 +141,9 @@ def plan(game: ScrubleGame, lexicon: Lexicon, budget: int = 2, candidates: int =
          max_replies: int = 64, work: StateBudget | None = None) -> tuple[Candidate, int] | None:
     """The planner's choice among :func:`handed_over` candidates and its value (``own - reply``,
     :func:`reply_value`), or None when the planner plays the best word outright (no word, solo,
-    the game's last turn, the best word reaches the target, or the budget ran out in the first search). ``work``: the turn's budget; when it
-    runs out the choice is the best evaluated so far (see the module doc), and if no reply search
-    finished, the value is the chosen candidate's bound."""
+    the game's last turn, the best word reaches the target, or the budget ran out in the first
+    search). ``work``: the turn's budget; when it runs out the choice is the best evaluated so far
+    (see the module doc), and if no reply search finished, the value is the chosen candidate's bound."""
     return _plan(game, lexicon, budget, candidates, reply_depth, max_replies, work)[0]
 
 
