@@ -590,17 +590,19 @@ def _solve_dp(
 ) -> Solution | None:
     """The DP answer. Scores are ``primary * (rack jokers + 1) - rack jokers played`` (then keep jokers).
 
-    Every search only looks for layouts that beat the best so far (branch and bound). Joker-free searches
-    run first (cheap lower bounds): strict joker retrieval runs every variant (:func:`_variants`); free
-    retrieval with table jokers first lays them as the tiles they stand for (also with the rack jokers, one
-    joker fewer to place than the free search). Searches with jokers (their
-    states multiply) then go by the count of jokers to place, fewest first, the most promising case first
-    within a count. Those with the fewest jokers deepen together: in round ``i`` each looks only for layouts
-    within ``gap_i`` of their common upper bound, the gap growing until a round finds one; a search returns
-    the best layout above its threshold, so the best found then is optimal among them. The searches with
-    more jokers then run above that incumbent directly (a case whose upper bound cannot beat it is skipped).
-    A strict case that retrieves one tile other than an earlier case (same jokers kept) leaves that tile
-    out (:func:`_covered_tiles`). Searches with jokers may run with the numbers mirrored (``n`` down to 1,
+    Every search only looks for layouts that beat the best so far (branch and bound). The searches: strict
+    joker retrieval runs every variant (:func:`_variants`); free retrieval with table jokers first lays them
+    as the tiles they stand for (also with the rack jokers, one joker fewer to place than the free search);
+    with two rack jokers a one-joker search too. On small positions the joker-free searches run first,
+    complete (cheap, a floor for the rest). Then the searches go best first: each has a bound (its upper
+    bound, then the threshold of its last round that found nothing); the search with the highest bound
+    (counting the rack jokers :func:`with_rack_jokers` could add to what it finds; fewest jokers first among
+    equals) runs its next round, which looks only above its upper bound minus a growing gap; a round that
+    finds a layout has found the search's best (a search returns the best layout above its threshold). Once
+    no bound beats the best layout found, it is optimal (so a search stops as soon as another one's layout
+    beats its bound; before, the searches went by joker count, each deepening to its own best). A strict
+    case that retrieves one tile other than an earlier case (same jokers kept) leaves that tile out
+    (:func:`_covered_tiles`). Searches with jokers may run with the numbers mirrored (``n`` down to 1,
     :class:`_Direction` picks the order): the same layouts, often found with far fewer states."""
     from kubasolve.kernels.rummikub_dp import solve_layout, upper_potential
 
@@ -768,46 +770,49 @@ def _solve_dp(
     unit = int(positive.max()) if uniform else 8 * scale
     proven = True
     try:
-        # by jokers to place (the cheap searches first); within a count, the most promising case first
-        sizes = sorted({c.jf + c.jo for c in configs})
-        deepening = set(sizes)
-        for size in sizes:
-            if size and best is not None:
-                best = with_rack_jokers(best)  # a cheap first incumbent for the searches with jokers
-            group = sorted((c for c in configs if c.jf + c.jo == size), key=lambda c: -c.upper)
-            top = max(c.upper for c in group)
-            gap, steps = 0, 0  # round 0: the upper bound itself (up to the joker tie-break)
-            if size == 0 and not big:
-                gap = top  # few tiles: the complete joker-free search is cheap, deepening only adds rounds
-            elif size not in deepening:
-                # fewer jokers have already given a near-optimal incumbent: search above it directly (deepening
-                # from the loose upper bound again mostly repeats failing rounds with the costlier states)
-                gap = top
-            while group:
+        if not big:
+            # few tiles: the complete joker-free searches are cheap and give the others a floor at once
+            for c in sorted((c for c in configs if not c.jf + c.jo), key=lambda c: -c.upper):
                 floor = 0 if best is None else best.score
-                threshold = max(floor, top - gap - scale)  # finds upper - gap itself, with any count of rack jokers
-                hit = False
-                for c in list(group):
-                    floor = 0 if best is None else best.score
-                    if c.upper <= floor:
-                        group.remove(c)
-                        continue
-                    t = max(threshold, floor)
-                    if c.upper <= t:
-                        continue  # nothing above this round's threshold
-                    found, score, dec, mirrored = run(c, t, t > floor)
-                    if t <= floor:
-                        group.remove(c)  # searched to the floor: nothing more to find here
+                if c.upper > floor:
+                    found, score, dec, mirrored = run(c, floor, False)
                     if found and score > floor:
-                        best = record(c, score, dec, mirrored)
-                        hit = True
-                if hit:
-                    break  # every search has now been run above the best value found: it is optimal
-                steps += 1
-                if size == 0:
-                    gap = (0, unit, 3 * unit)[steps] if steps < 3 else top  # joker-free: cheap, soon complete
-                else:
-                    gap = gap + unit if steps <= 3 and uniform else max(unit, gap * 2)
+                        best = with_rack_jokers(record(c, score, dec, mirrored))
+            configs = [c for c in configs if c.jf + c.jo]
+        # best first: the next round is one of the search whose bound (its upper bound, or the threshold of its
+        # last round that found nothing) is the highest; it looks only above the search's next threshold (its
+        # upper bound minus a growing gap), and a search that finds a layout there has found its best. Once no
+        # search's bound beats the best layout found, that layout is optimal. The order counts in a search
+        # without table jokers the rack jokers it leaves out (:func:`with_rack_jokers` may add them to what it
+        # finds), and goes fewest jokers first among equals: cheaper searches, which often settle it (a whole rack
+        # laid joker-free, then the jokers added)
+        bound = {id(c): c.upper for c in configs}
+        gaps = {id(c): (0, 0) for c in configs}  # (gap, rounds run)
+
+        def priority(c: _Search) -> tuple[int, int, int]:
+            lift = 0 if c.jf else (j_optional - c.jo) * max(0, joker_w)
+            return (-(bound[id(c)] + lift), c.jf + c.jo, -c.upper)
+
+        while True:
+            floor = 0 if best is None else best.score
+            live = [c for c in configs if bound[id(c)] > floor]
+            if not live:
+                break
+            c = min(live, key=priority)
+            gap, steps = gaps[id(c)]
+            threshold = max(floor, c.upper - gap - scale)  # finds upper - gap itself, with any count of rack jokers
+            found, score, dec, mirrored = run(c, threshold, threshold > floor)
+            if found and score > floor:
+                best = with_rack_jokers(record(c, score, dec, mirrored))
+                bound[id(c)] = 0  # its best (above the threshold, so above its other layouts)
+                continue
+            bound[id(c)] = threshold  # threshold == floor: searched to the floor, nothing more to find
+            steps += 1
+            if not c.jf + c.jo:
+                gap = (0, unit, 3 * unit)[steps] if steps < 3 else c.upper  # joker-free: cheap, soon complete
+            else:
+                gap = gap + unit if steps <= 3 and uniform else max(unit, gap * 2)
+            gaps[id(c)] = (gap, steps)
     except _OutOfBudget:
         proven = False
     if best is None:
