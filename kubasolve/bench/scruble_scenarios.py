@@ -125,11 +125,11 @@ def main(argv: list[str] | None = None) -> None:
     min_time = float(args[0]) if args else 0.5
     results = run_scenarios(scenarios(), min_time_s=min_time)
     ref = next(float(r.extra["throughput"]) for r in results if r.name == "reference-1")  # type: ignore[arg-type]
-    print(f"{'scenario':<14}{'median ms':>11}{'target':>8}{'states':>9}{'states/s':>12}{'x reference':>13}")
+    print(f"{'scenario':<20}{'median ms':>11}{'target':>8}{'states':>9}{'states/s':>12}{'x reference':>13}")
     for r in results:
         rate = float(r.extra["throughput"])  # type: ignore[arg-type]
         target = "" if r.target_ms is None else f"{r.target_ms:g}"
-        print(f"{r.name:<14}{r.median_ms:>11.2f}{target:>8}{float(r.extra['work_per_call']):>9.0f}"  # type: ignore[arg-type]
+        print(f"{r.name:<20}{r.median_ms:>11.2f}{target:>8}{float(r.extra['work_per_call']):>9.0f}"  # type: ignore[arg-type]
               f"{rate:>12,.0f}{rate / ref:>12,.0f}x")
 
 
