@@ -125,3 +125,20 @@ def test_planner_cut_in_its_first_reply_search_plays_the_best_bound(en):
     full = plan(game, en)
     roomy = StateBudget(max_nodes=10**8)
     assert full is not None and plan(game, en, work=roomy) == full and not roomy.exhausted
+
+
+def test_warm_up_does_the_first_search_work_once(en):
+    """warm_up (run by the engine before it starts a budget's clock) builds the lexicon's tables, so the timed
+    search that follows does not pay for them; a second call does nothing."""
+    from kubasolve.games.scruble import solver
+
+    lexicon = en
+    rules = ScrubleRules()
+    cube = Cube.scrambled(rules.pegs, 1)
+    solver._WARM.discard(lexicon)
+    solver._LEXICON_TABLES.pop(lexicon, None)
+    solver.warm_up(cube, lexicon, rules)
+    assert lexicon in solver._LEXICON_TABLES and lexicon in solver._WARM
+    tables = solver._LEXICON_TABLES[lexicon]
+    solver.warm_up(cube, lexicon, rules)
+    assert solver._LEXICON_TABLES[lexicon] is tables

@@ -315,4 +315,16 @@ def best_words(
     return moves
 
 
-__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "StateBudget", "WordMove", "best_words", "search"]
+_WARM: weakref.WeakSet[Lexicon] = weakref.WeakSet()
+
+
+def warm_up(cube: Cube, lexicon: Lexicon, rules: ScrubleRules) -> None:
+    """Do the one-time work of a first search with ``lexicon`` (its tables, the kernel's load from the numba
+    cache) once per process, by a depth-0 search, so that a time budget started afterwards goes to the search
+    itself: a first call costs 0.1-1 s (more while the kernels compile), a later one nothing."""
+    if lexicon not in _WARM:
+        search(cube, lexicon, rules, 0, 1)
+        _WARM.add(lexicon)
+
+
+__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "StateBudget", "WordMove", "best_words", "search", "warm_up"]
