@@ -135,6 +135,7 @@ def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
     (``movetime_ms``, ``max_nodes``; default 10 s) the best turn found by then, ``proven_optimal`` false
     if it ran out; ``nodes``: the search nodes spent."""
     solver, position = _solver_and_position(p)
+    solver.warm_up()  # one-time loading does not count against the budget
     budget = _budget(p)
     turn = solver.best_turn(position, p.objective, None if p.max_moves is UNSET else p.max_moves, budget)
     return {**turn.to_dict(), "nodes": budget.nodes}
@@ -234,6 +235,7 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
         raise IllegalMoveError("the game is over")
     pos = game.state.position()
     solver = game.referee.solver
+    solver.warm_up()  # one-time loading does not count against the budget
     found = solver.all_moves(pos, p.objective, p.top)
     return {"game": p.game, "player": game.state.current, "hand": pos.hand, "moves": [m.to_dict() for m in found],
             "best_turn": solver.best_turn(pos, p.objective, budget=_budget(p)).to_dict()}
@@ -257,6 +259,7 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     game = _game(p, session)
     if game.state.over:
         raise IllegalMoveError("the game is over")
+    game.referee.solver.warm_up()  # one-time loading does not count against the budget
     budget = _budget(p)
     action = make_policy(p.ai, p.seed).turn(game.referee, game.state, budget)
     if p.apply:

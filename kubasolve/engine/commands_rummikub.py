@@ -216,6 +216,27 @@ class AiMoveParams(GameParams):
     max_nodes: SolverNodes | None = None
 
 
+_WARM: set[Any] = set()
+
+
+def _warm_up(rules: Any) -> None:
+    """One small solve per process and rule set (a table, a rack with two jokers, both objectives) before the first
+    budget's clock starts: it loads the solver's kernels from the numba cache (0.1-1 s, more while they first
+    compile), which is no part of a move; without it a first ai-move with movetime_ms 30 drew a tile."""
+    if rules in _WARM:
+        return
+    from kubasolve.games.rummikub.solver import Objective, solve
+    from kubasolve.games.rummikub.tiles import make_tile
+
+    # a run of the first colour on the table; the rest of the colour and the rules' jokers (at most 2) on the rack
+    run = min(rules.min_set_size, rules.numbers)
+    table = [[make_tile(0, n, rules) for n in range(1, run + 1)]]
+    rack = [make_tile(0, n, rules) for n in range(run + 1, rules.numbers + 1)] + [rules.joker] * min(rules.jokers, 2)
+    for objective in (Objective.TILE_COUNT, Objective.TOTAL_VALUE):
+        solve(table, rack, rules, objective)
+    _WARM.add(rules)
+
+
 @command("rummikub.ai-move", AiMoveParams)
 def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true). With a
@@ -228,6 +249,7 @@ def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
         raise KubasolveError(f"params.ai: unknown Rummikub AI {p.ai!r}; choose one of {', '.join(AIS)}", key="params.ai")
     if game.over:
         raise IllegalMoveError("the game is over")
+    _warm_up(game.rules)  # one-time loading does not count against the budget
     budget = MoveBudget(p.max_nodes, _movetime(p))
     move = ai_move(game, p.ai, budget)
     if p.apply:

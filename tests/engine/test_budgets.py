@@ -231,3 +231,29 @@ def test_scruble_best_legal_moves_and_ai_move_take_a_budget() -> None:
                                 ("scruble.ai-move", {"game": gid})):
                 err = ask(cmd, **params, **{name: bad})["error"]
                 assert err["code"] == "bad-request" and err["key"] == f"params.{name}", (cmd, name, bad)
+
+
+def test_rummikub_warm_up_solves_once_under_any_rule_set() -> None:
+    """Before the first ai-move's budget starts, the engine does one small solve per rule set (the kernels' load
+    is no part of a move); it must fit every legal rule set: few numbers and colours, no jokers, long sets."""
+    from kubasolve.engine import commands_rummikub
+    from kubasolve.games.rummikub.rules import RummikubRules
+
+    for rules in (RummikubRules(), RummikubRules(numbers=5, colours=2, colour_letters="rb", jokers=0, min_set_size=2, min_first_meld=0),
+                  RummikubRules(numbers=9, colours=3, colour_letters="rbo", jokers=4, min_set_size=5, min_first_meld=0)):
+        commands_rummikub._WARM.discard(rules)
+        commands_rummikub._warm_up(rules)
+        assert rules in commands_rummikub._WARM
+
+
+def test_colonii_warm_up_runs_once_under_any_rule_set() -> None:
+    """The engine's one small best turn before a budget starts fits other rule settings too, and runs once."""
+    from kubasolve.games.colonii.movegen import ColoniiSolver
+    from kubasolve.games.colonii.rules import ColoniiRules
+    from kubasolve.lexicon import load_lexicon
+
+    for rules in (ColoniiRules(), ColoniiRules(hand_size=3, max_turn_moves=1, min_word_length=4)):
+        solver = ColoniiSolver(load_lexicon("ro"), rules)
+        solver.warm_up()
+        assert solver._warm
+        solver.warm_up()

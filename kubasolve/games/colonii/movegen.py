@@ -143,6 +143,14 @@ class ColoniiSolver:
         self._capacity = 4096
         self._no_flex = np.zeros(0, np.int64)
         self._no_joker = np.zeros(0, np.int8)
+        self._warm = False
+
+    def warm_up(self) -> None:
+        """Do the one-time work of a first search (the kernels' load from the numba cache) by a small best turn, once
+        per solver: engines call it before a time budget starts, so the budget goes to the search itself."""
+        if not self._warm:
+            self.best_turn(ColoniiPosition((), self.rules.alphabet[:6], 0, 2), max_moves=self.rules.max_turn_moves)
+            self._warm = True
 
     # ------------------------------------------------------------------ kernel calls
     def _hand_counts(self, hand: str) -> np.ndarray:
