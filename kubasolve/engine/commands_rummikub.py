@@ -149,6 +149,8 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
         game = _game(p.game, session)
         # as game.best_move, with the request's method and budget
         first_meld = not game.melded[game.turn]
+        if p.movetime_ms is not None:
+            _warm_up(game.rules)  # one-time loading does not count against the budget
         return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, minimise_changes=p.fewest_changes,
                      method=p.method, max_nodes=p.max_nodes, time_limit_ms=_movetime(p)).to_dict()
     if p.rack is UNSET:
@@ -156,6 +158,8 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
     rules = _rules(p.rules)
     table = parse_table(p.table if p.table is not UNSET else [], rules)
     rack = parse_tiles(p.rack, rules)
+    if p.movetime_ms is not None:
+        _warm_up(rules)  # one-time loading does not count against the budget
     sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld is True, minimise_changes=p.fewest_changes, method=p.method,
                 max_nodes=p.max_nodes, time_limit_ms=_movetime(p))
     return sol.to_dict()
