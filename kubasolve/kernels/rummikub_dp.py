@@ -138,15 +138,20 @@ def solve_layout(
     j_total = jokers_forced + jokers_optional
     meld_cap = meld_min + 1
     # the state key packs bit fields, low to high: largest per-colour group count, group tiles, meld points,
-    # jokers used, then the colours' run states (one number in base n_states; see key_bits)
+    # jokers used, then the colours' run states (a bit field each; see key_bits)
     b_gm = _bits(copies)
     b_gs = _bits(copies * k)
     b_meld = _bits(meld_min)
     b_j = _bits(j_total)
     n_states = states.shape[0]
+    # colour c's run state: b_cs bits from c * b_cs on (read with shifts: no divisions)
+    b_cs = _bits(n_states - 1)
+    m_cs = (1 << b_cs) - 1
     pow_states = np.ones(k + 1, dtype=np.int64)
+    shift_states = np.zeros(k + 1, dtype=np.int64)
     for c in range(1, k + 1):
-        pow_states[c] = pow_states[c - 1] * n_states
+        shift_states[c] = c * b_cs
+        pow_states[c] = 1 << shift_states[c]
     s_gs = b_gm
     s_meld = s_gs + b_gs
     s_j = s_meld + b_meld
@@ -221,7 +226,7 @@ def solve_layout(
                 base_score = a_score[si]
                 if step < k:
                     c = step
-                    cs = (colour_part // pow_states[c]) % n_states
+                    cs = (colour_part >> shift_states[c]) & m_cs
                     rest_part = colour_part - cs * pow_states[c]
                     if last:
                         f = 0
@@ -318,7 +323,7 @@ def solve_layout(
                 continue
             if step == k and not last:
                 _drop_dominated(
-                    first_new, size, a_key, a_score, h_keys, h_vals, h_cap - 1, dominators, pow_states, n_states, k,
+                    first_new, size, a_key, a_score, h_keys, h_vals, h_cap - 1, dominators, pow_states, shift_states, m_cs, k,
                     s_col, s_j, m_j, jokers_forced, max(0, joker_weight),
                 )
             # empty the hash table again (only the slots this step used); the next step's table fits its layer
@@ -379,7 +384,8 @@ def _lookup(h_keys: np.ndarray, h_vals: np.ndarray, mask: int, key: int) -> int:
 @njit(cache=True)
 def _drop_dominated(
     first: int, end: int, a_key: np.ndarray, a_score: np.ndarray, h_keys: np.ndarray, h_vals: np.ndarray,
-    mask: int, dominators: np.ndarray, pow_states: np.ndarray, n_states: int, k: int, s_col: int, s_j: int, m_j: int,
+    mask: int, dominators: np.ndarray, pow_states: np.ndarray, shift_states: np.ndarray, m_cs: int, k: int, s_col: int,
+    s_j: int, m_j: int,
     jokers_forced: int, joker_gain: int,
 ) -> None:
     """Mark the dominated nodes of a finished layer (``first..end``) dead (see :func:`solve_layout`); an
@@ -394,7 +400,7 @@ def _drop_dominated(
         low = key & low_mask
         dead = False
         for c in range(k):
-            cs = (colour_part // pow_states[c]) % n_states
+            cs = (colour_part >> shift_states[c]) & m_cs
             for d in range(dominators.shape[1]):
                 ds = dominators[cs, d]
                 if ds < 0:
@@ -551,7 +557,7 @@ def key_bits(n_states: int, colours: int, copies: int, jokers: int, meld_min: in
     """Bits of :func:`solve_layout`'s state key (it must stay below 63): ``copies`` is the most copies of
     one tile in play, ``n_states`` the per-colour run states."""
     fields = sum(int(x).bit_length() for x in (copies, copies * colours, meld_min, jokers))
-    return fields + int(n_states**colours - 1).bit_length()
+    return fields + colours * int(n_states - 1).bit_length()
 
 
 @njit(cache=True)
