@@ -647,8 +647,10 @@ def _solve_dp(
         slots = cmax + jf + jo
         bonus = int(sum(int(tile_w[t]) for t in var.retrieved))
         mirror = None
-        if not meld and jf + jo:
-            # the same search with the numbers in reverse order (first melds count points by number: not mirrored)
+        if not meld and (jf + jo or big):
+            # the same search with the numbers in reverse order (first melds count points by number: not mirrored;
+            # joker-free ones only on big positions, where they deepen: on big_family(39, seed=3)[38] their failing
+            # rounds take 10 819 states going up, 8 going down)
             mirror = (_mirror_numbers(forced, rules), _mirror_numbers(optional, rules))
         return _Search(
             var=var,
@@ -715,9 +717,9 @@ def _solve_dp(
 
     def run(c: _Search, threshold: int, more_rounds: bool) -> tuple[int, int, np.ndarray, bool]:
         """(found, score, decisions, mirrored) of the best layout of ``c`` above ``threshold``. A search with
-        jokers runs in the number order that has been the cheaper one (:class:`_Direction`); when it finds
-        nothing and ``more_rounds`` (a lower threshold follows), while that order is known only from tiny
-        searches, the other order runs it too, stopped once it costs as much."""
+        jokers (or joker-free on a big position) runs in the number order that has been the cheaper one
+        (:class:`_Direction`); when it finds nothing and ``more_rounds`` (a lower threshold follows), while that
+        order is known only from tiny searches, the other order runs it too, stopped once it costs as much."""
         pinned = _Direction.PINNED
         mirrored = c.mirror is not None and (direction.mirrored if pinned is None else pinned)
         found, score, dec, nodes = kernel(c, mirrored, threshold, budget.node_limit())
@@ -954,7 +956,8 @@ class _Search:
     mirror: tuple[np.ndarray, np.ndarray] | None = None
     """(forced, optional) with the numbers in reverse order (``n`` first): runs read backwards are
     runs, so the same search can go from ``n`` down to 1, often far cheaper when jokers are in play (the
-    bound's look-ahead is not symmetric); None when not offered (no jokers, or a first meld)."""
+    bound's look-ahead is not symmetric); None when not offered (a first meld, or no jokers on a position
+    below ``_DEEPEN_JOKER_FREE_FROM`` tiles)."""
     mirrored_potential: dict[str, np.ndarray] = field(default_factory=dict, compare=False)
     """The mirrored search's ``potential``, worked out when it first runs."""
 
@@ -966,7 +969,8 @@ def _mirror_numbers(counts: np.ndarray, rules: RummikubRules) -> np.ndarray:
 
 @dataclass
 class _Direction:
-    """The number order the searches with jokers of one solve use. Both orders are exact; their costs can
+    """The number order the searches with jokers (and the joker-free ones of a big position) of one solve
+    use. Both orders are exact; their costs can
     differ 20-50x on big tables with two jokers, the cheaper one changing from position to position, and a
     search's cheaper order mostly stays the cheaper one for its next rounds and the next searches. So the
     searches start in the order :meth:`guess` picks from the rack, and the first failing rounds with jokers
