@@ -12,13 +12,7 @@ from kubasolve.games.scruble.position import Cube
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.games.scruble.solver import StateBudget, search
 
-
-def _midgame(en, seed: int, turns: int) -> ScrubleGame:
-    game = ScrubleGame.new(2, seed)
-    greedy = make_policy("greedy", seed)
-    for _ in range(turns):
-        game.play(greedy(game, en), en)
-    return game
+from .games import midgame
 
 
 def _legal(game: ScrubleGame, turn: Turn, en) -> dict:
@@ -80,7 +74,7 @@ def test_bad_budgets_are_refused(bad):
 
 @pytest.mark.parametrize("ai", ["greedy", "planner"])
 def test_budgeted_ai_turns_are_legal_and_deterministic(en, ai):
-    game = _midgame(en, 6, 2)
+    game = midgame(en, 6, 2)
     unbudgeted = make_policy(ai, 1)(game, en)
     roomy = StateBudget(max_nodes=10**8)
     assert make_policy(ai, 1)(game, en, roomy) == unbudgeted and not roomy.exhausted
@@ -97,7 +91,7 @@ def test_budgeted_ai_turns_are_legal_and_deterministic(en, ai):
 
 
 def test_planner_plays_the_best_word_when_the_first_search_spends_the_budget(en):
-    game = _midgame(en, 4, 2)
+    game = midgame(en, 4, 2)
     moves, stats = search(game.cube, en, game.rules, 2, 48, game.intact_words())
     assert stats.complete
     budget = StateBudget(max_nodes=stats.states)  # exactly the candidate search: nothing left for the replies
@@ -107,7 +101,7 @@ def test_planner_plays_the_best_word_when_the_first_search_spends_the_budget(en)
 
 
 def test_planner_cut_in_its_first_reply_search_plays_the_best_bound(en):
-    game = _midgame(en, 11, 2)
+    game = midgame(en, 11, 2)
     moves, first = search(game.cube, en, game.rules, 2, 48, game.intact_words())
     to_target = game.rules.target_score - game.scores[(game.to_move + 1) % 2]
     cands = handed_over(game, moves, 2)

@@ -12,13 +12,7 @@ from kubasolve.games.scruble.position import Cube
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.games.scruble.solver import search
 
-
-def _midgame(en, seed: int, turns: int) -> ScrubleGame:
-    game = ScrubleGame.new(2, seed)
-    greedy = make_policy("greedy", seed)
-    for _ in range(turns):
-        game.play(greedy(game, en), en)
-    return game
+from .games import midgame
 
 
 @pytest.mark.parametrize("seed", [1, 7])
@@ -42,7 +36,7 @@ def test_stop_at_agrees_with_the_full_search(en, seed):
 
 @pytest.mark.parametrize("seed,turns", [(2, 1), (5, 2)])
 def test_candidates_are_legal_turns_scored_like_the_referee(en, seed, turns):
-    game = _midgame(en, seed, turns)
+    game = midgame(en, seed, turns)
     moves, _ = search(game.cube, en, game.rules, 2, 12, game.intact_words())
     cands = handed_over(game, moves, 2)
     assert len({c.after for c in cands}) == len(cands)
@@ -57,7 +51,7 @@ def test_candidates_are_legal_turns_scored_like_the_referee(en, seed, turns):
 
 @pytest.mark.parametrize("seed,turns", [(3, 1), (11, 2)])
 def test_pruned_choice_has_the_unpruned_value(en, seed, turns):
-    game = _midgame(en, seed, turns)
+    game = midgame(en, seed, turns)
     choice = plan(game, en, candidates=6, max_replies=10_000)
     assert choice is not None
     moves, _ = search(game.cube, en, game.rules, 2, 6, game.intact_words())
@@ -70,7 +64,7 @@ def test_pruned_choice_has_the_unpruned_value(en, seed, turns):
 
 
 def test_no_reply_weighed_when_the_word_ends_the_game(en):
-    game = _midgame(en, 4, 2)
+    game = midgame(en, 4, 2)
     best = search(game.cube, en, game.rules, 2, 1, game.intact_words())[0][0]
     game.scores[game.to_move] = game.rules.target_score - best.score  # the best word reaches the target
     assert plan(game, en) is None
