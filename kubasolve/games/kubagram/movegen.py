@@ -284,11 +284,13 @@ class KubagramSolver:
             raise AssertionError(f"no assignment with {jokers} joker(s) for {word!r}")
         return self._word(word, assignment[0], jokers)
 
-    def _word(self, word: str, tiles: tuple[int, ...], jokers: int) -> WordMove:
-        """A scored WordMove for ``word`` spelled by ``tiles`` with ``jokers`` jokers."""
+    def _word(self, word: str, tiles: tuple[int, ...], jokers: int, letters: int | None = None) -> WordMove:
+        """A scored WordMove for ``word`` spelled by ``tiles`` with ``jokers`` jokers (``letters``: its letter sum, if
+        known)."""
         r = self.rules
         mult = r.joker_factor**jokers
-        letters = r.letter_sum(word)
+        if letters is None:
+            letters = r.letter_sum(word)
         bonus = r.length_bonus(len(word))
         return WordMove(word, tiles, jokers, letters, bonus, mult, (letters + bonus) * mult)
 
@@ -799,12 +801,8 @@ class _CompoundTable:
             self._field_move(f, j)  # the rest: the assignment search
 
     def _word_move(self, row: int, tiles: tuple[int, ...], jokers: int) -> WordMove:
-        r = self.solver.rules
-        word = self._words[self.n_table + row]
-        letters = self._part_letters[self.n_table + row]
-        bonus = r.length_bonus(len(word))
-        mult = r.joker_factor**jokers
-        return WordMove(word, tiles, jokers, letters, bonus, mult, (letters + bonus) * mult)
+        p = self.n_table + row
+        return self.solver._word(self._words[p], tiles, jokers, self._part_letters[p])
 
     def move(self, i: int) -> CompoundMove:
         """The compound of sequence row ``i`` (its field word laid by :meth:`prepare` or here)."""
