@@ -22,6 +22,7 @@ from kubasolve.engine.registry import (
     game_answer,
     given,
     lookup_game,
+    movetime_or_default,
     start_or_resume,
 )
 from kubasolve.errors import IllegalMoveError
@@ -34,10 +35,10 @@ Letter = Annotated[str, Meta(min_length=1, max_length=1)]
 Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
 AiName = Literal["random", "greedy", "planner"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
-DEFAULT_MOVETIME_MS = 10_000
-"""Best-turn searches (``colonii.best-turn``, ``colonii.legal-moves``, ``colonii.ai-move``) without a budget stop after this
-long (``proven_optimal`` false): most 30-card hands are proven within 0.02-2.4 s, but some take longer (measured 6.4 s
-for 3 moves from 30 cards on an empty table, and more when no turn uses almost every card)."""
+# The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): best-turn searches (colonii.best-turn, colonii.legal-
+# moves, colonii.ai-move) without a budget stop after this long (proven_optimal false): most 30-card hands are proven
+# within 0.02-2.4 s, but some take longer (measured 6.4 s for 3 moves from 30 cards on an empty table, and more when
+# no turn uses almost every card).
 MAX_TURN_NODES = 3 * 10**11
 """Largest ``max_nodes``: about 10 minutes of best-turn search at the fastest rate measured (550 million nodes/s), like
 the ``movetime_ms`` cap."""
@@ -49,9 +50,7 @@ def _budget(p: PositionParams | LegalMovesParams | AiMoveParams) -> Any:
     """The request's :class:`TurnBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
     from kubasolve.games.colonii.movegen import TurnBudget
 
-    if p.movetime_ms is None and p.max_nodes is None:
-        return TurnBudget(movetime_ms=DEFAULT_MOVETIME_MS)
-    return TurnBudget(p.max_nodes, p.movetime_ms)
+    return TurnBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
 
 
 class ColoniiRulesSpec(Params):

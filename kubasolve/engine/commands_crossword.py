@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from kubasolve.engine.registry import (
+    DEFAULT_MOVETIME_MS,
     MAX_INT,
     UNSET,
     GameParams,
@@ -30,10 +31,10 @@ Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
 AiName = Literal["score", "equity", "sim"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
-DEFAULT_MOVETIME_MS = 10_000
-"""``crossword.ai-move`` without a time budget (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after
-this long: the defaults take 0.2-1 s, but ``sim`` may be asked for 1000 iterations x 50 candidates and the endgame
-solver for 10^7 nodes (~36,000 nodes/s measured: minutes)."""
+# The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``crossword.ai-move`` without a time budget
+# (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after this long: the defaults take 0.2-1 s, but
+# ``sim`` may be asked for 1000 iterations x 50 candidates and the endgame solver for 10^7 nodes (~36,000 nodes/s
+# measured: minutes).
 MAX_ENDGAME_NODES = 10_000_000
 EndgameNodes = Annotated[int, Meta(ge=1, le=MAX_ENDGAME_NODES, description="empty bag: node budget of the exact endgame solver")]
 TIME_ALIASES = {"time_limit": "sim", "endgame_time": "equity"}

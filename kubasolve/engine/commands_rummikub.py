@@ -27,6 +27,7 @@ from kubasolve.engine.registry import (
     command,
     given,
     lookup_game,
+    movetime_or_default,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, StateError
 
@@ -46,10 +47,9 @@ ObjectiveName = Literal["tiles", "value", "keep-jokers", "penalty"]
 AiName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9:_-]+$", description="greedy or holdback")]
 SeedInt = Annotated[int, Meta(ge=0, le=MAX_INT)]
 MAX_NODES = 10**9
-DEFAULT_MOVETIME_MS = 10_000
-"""``rummikub.solve`` and ``rummikub.ai-move`` without a budget stop after this long (``proven_optimal`` false): rulebook
-positions take milliseconds (a 106-tile rack 1.5 s), but a rule variant can make one solve slow (measured 11-20 s
-for a move of 8 colours, 3 jokers, 40 tiles dealt)."""
+# The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``rummikub.solve`` and ``rummikub.ai-move`` without a
+# budget stop after this long (``proven_optimal`` false): rulebook positions take milliseconds (a 106-tile rack 1.5
+# s), but a rule variant can make one solve slow (measured 11-20 s for a move of 8 colours, 3 jokers, 40 tiles dealt).
 DEFAULT_SIM_NODES = 10**6
 """``rummikub.simulate``: each solve of the AIs stops after this many nodes unless ``max_nodes`` says otherwise
 (deterministic; rulebook games never reach it: 30 games gave the same records with 10^5)."""
@@ -133,7 +133,7 @@ class SolveParams(Params):
 
 def _movetime(p: SolveParams | AiMoveParams) -> int | None:
     """The request's time budget: ``movetime_ms``, or ``DEFAULT_MOVETIME_MS`` when no budget is given."""
-    return DEFAULT_MOVETIME_MS if p.movetime_ms is None and p.max_nodes is None else p.movetime_ms
+    return movetime_or_default(p.movetime_ms, p.max_nodes)
 
 
 @command("rummikub.solve", SolveParams)

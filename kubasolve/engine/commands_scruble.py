@@ -18,6 +18,7 @@ from kubasolve.engine.registry import (
     command,
     given,
     lookup_game,
+    movetime_or_default,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
 
@@ -25,10 +26,9 @@ State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbo
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
 AiName = Literal["random", "greedy", "planner"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only to_move, turn, scores, over)")]
-DEFAULT_MOVETIME_MS = 10_000
-"""``scruble.best``, ``scruble.legal-moves`` and ``scruble.ai-move`` without a budget stop after this long
-(``proven_optimal`` false), so no request runs unbounded; the largest request measured (``best`` at depth 3 with
-top 4096) takes about a second, a planner turn 0.3-0.6 s."""
+# The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``scruble.best``, ``scruble.legal-moves`` and
+# ``scruble.ai-move`` without a budget stop after this long (``proven_optimal`` false), so no request runs unbounded;
+# the largest request measured (``best`` at depth 3 with top 4096) takes about a second, a planner turn 0.3-0.6 s.
 MAX_STATES = 10**8
 """Largest ``max_nodes``: about 10 minutes of search at the fastest rate measured (150 states/ms), like the
 ``movetime_ms`` cap."""
@@ -78,9 +78,7 @@ def _budget(p: BestParams | BudgetedGameParams) -> Any:
     """The request's :class:`StateBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
     from kubasolve.games.scruble.solver import StateBudget
 
-    if p.movetime_ms is None and p.max_nodes is None:
-        return StateBudget(movetime_ms=DEFAULT_MOVETIME_MS)
-    return StateBudget(p.max_nodes, p.movetime_ms)
+    return StateBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
 
 
 def _proof(budget: Any) -> dict[str, Any]:

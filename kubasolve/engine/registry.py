@@ -55,7 +55,9 @@ __all__ = [
     "LexiconName",
     "MaxNodes",
     "Meta",
+    "DEFAULT_MOVETIME_MS",
     "MoveTimeMs",
+    "movetime_or_default",
     "Name",
     "NoParams",
     "Params",
@@ -102,6 +104,14 @@ Name = Annotated[str, Meta(min_length=1, max_length=64, description="a player or
 
 MoveTimeMs = Annotated[int, Meta(ge=1, le=600_000, description="time budget in milliseconds (answers with the best found so far)")]
 MaxNodes = Annotated[int, Meta(ge=1, le=10**12, description="search node budget (answers with the best found so far)")]
+DEFAULT_MOVETIME_MS = 10_000
+"""The time budget of a move or search request that gives neither ``movetime_ms`` nor ``max_nodes`` (no request runs
+unbounded; each game's docs give what its searches take)."""
+
+
+def movetime_or_default(movetime_ms: int | None, max_nodes: int | None) -> int | None:
+    """A request's time budget: its ``movetime_ms``, or :data:`DEFAULT_MOVETIME_MS` when it gives no budget at all."""
+    return DEFAULT_MOVETIME_MS if movetime_ms is None and max_nodes is None else movetime_ms
 
 
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: a short summary instead)")]
