@@ -343,6 +343,9 @@ def search_words_into(
                     jokers_of[s] = j
                     break
     cnt = np.zeros(n_letters, np.int64)
+    no_flex = np.zeros(n_letters, np.bool_)  # no flex tile offers the letter
+    for c in range(n_letters):
+        no_flex[c] = fstart[c] == fstart[c + 1]
     ecur = np.empty(max_len + 1, np.int64)
     eend = np.empty(max_len + 1, np.int64)
     letter = np.empty(max_len + 1, np.int64)
@@ -447,8 +450,9 @@ def search_words_into(
             ecur[depth] = e
             eend[depth] = end
             cnt[c] += 1
-            if cnt[c] >= fixed_counts[c] and fstart[c] == fstart[c + 1]:
-                avail &= ~(np.int64(1) << c)
+            # branch-free: whether the letter runs out here is data the branch predictor cannot learn (a branch cost
+            # ~20% of the all-words walk)
+            avail &= ~(np.int64((cnt[c] >= fixed_counts[c]) & no_flex[c]) << c)
             lsum[d1] = word_sum
             if not lazy_rank:
                 rank[d1] = word_rank
