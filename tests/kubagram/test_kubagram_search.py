@@ -173,3 +173,27 @@ def test_assignment_kernel_equals_the_search(fixed, joker, at, words, jokers):
         assert bool(placed[k]) == (expected is not None)
         if expected is not None:
             assert tuple(out[k, : len(words[row])].tolist()) == expected[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.one_of(st.integers(0, 40), st.integers(0, 10**7)), max_size=60), top=st.integers(0, 70))
+def test_rank_results_equal_a_stable_sort(scores, top):
+    """Best first, ties in walk (alphabet) order, cut to ``top`` (0: all); both the counting sort (small score
+    range) and the fallback sort (wide range) against Python's sorted()."""
+    import numpy as np
+
+    from kubasolve.kernels.word_search import rank_results
+
+    n = len(scores)
+    ranks = np.arange(n, dtype=np.int64) * 3  # ascending, as the walk emits them
+    rank_word = np.arange(3 * n + 1, dtype=np.int32)[::-1].copy()
+    lengths = np.arange(n, dtype=np.int16) % 7
+    jokers = (np.arange(n, dtype=np.int8) % 3).astype(np.int8)
+    order, ids, out_len, out_jok, out_score = rank_results(
+        ranks, lengths, jokers, np.array(scores, np.int64), rank_word, top)
+    expected = sorted(range(n), key=lambda i: -scores[i])[: top or n]
+    assert order.tolist() == expected
+    assert ids.tolist() == [int(rank_word[ranks[i]]) for i in expected]
+    assert out_len.tolist() == [int(lengths[i]) for i in expected]
+    assert out_jok.tolist() == [int(jokers[i]) for i in expected]
+    assert out_score.tolist() == [scores[i] for i in expected]
