@@ -269,14 +269,10 @@ def search_words_into(
     cap = out_end.shape[0]
     if with_codes and (out_codes.shape[0] < cap or out_codes.shape[1] < max_len):
         raise ValueError("out_codes needs a row per output row and a column per letter of the longest word")
-    n_out = 0
-    complete = True
-    nodes = 0
-    stopped = False
     if max_len < 1 or min_len > max_len:
-        return n_out, complete, nodes, stopped
+        return 0, True, 0, False
 
-    # flex tiles per letter (CSR); letters still available (a fixed tile left, or some flex tile)
+    # flex tiles per letter (CSR)
     fstart = np.zeros(n_letters + 1, np.int64)
     for k in range(n_flex):
         for c in range(n_letters):
@@ -291,11 +287,8 @@ def search_words_into(
             if (flex_masks[k] >> c) & 1:
                 fof[fill[c]] = k
                 fill[c] += 1
-    avail = np.int64(0)
     every_letter_flex = True
     for c in range(n_letters):
-        if fixed_counts[c] > 0 or fstart[c + 1] > fstart[c]:
-            avail |= np.int64(1) << c
         if fstart[c + 1] == fstart[c]:
             every_letter_flex = False
     if every_letter_flex:
@@ -303,29 +296,17 @@ def search_words_into(
         # it would only add a second memory stream to the walk
         use_need = False
 
-    # branch-and-bound state: the k best scores so far (threshold = their minimum once k found)
-    k_best = top_k if top_k > 0 else 1
-    best = np.zeros(k_best, np.int64)
-    n_best = 0
-    threshold = np.int64(-1)
-
     bonus_tab = np.zeros(max_len + 2, np.int64)  # length bonus and joker factors, looked up per word
     for length in range(max_len + 2):
         bonus_tab[length] = _length_bonus(length, bonus_from, bonus_step)
     jpow = np.ones(n_jok + 1, np.int64)
     for j in range(1, n_jok + 1):
         jpow[j] = jpow[j - 1] * joker_factor
-    max_mult = jpow[n_jok]
-    nw = max(1, (1 << n_flex) >> 6)
     nobit = _no_bit_patterns()
     levels = joker_level_masks(flex_joker, n_flex)
-    ms = np.zeros((max_len + 1, nw), np.uint64)
-    ms[0, 0] = np.uint64(1)  # only the empty subset
     # up to 3 flex tiles (8 subsets, so a subset set fits in 8 bits): the transition of each letter and the best
     # joker count as lookup tables over all 2**(2**F) subset sets, built once per call (<= 26 x 256 entries)
     small = n_flex <= 3
-    sets = np.zeros(max_len + 1, np.uint8)  # the small path's subset sets per depth (a flat array: faster)
-    sets[0] = 1
     n_sets = (1 << (1 << n_flex)) if small else 1
     step_of = np.zeros((n_letters if small else 0, n_sets), np.uint8)  # uint8: 6.5 KB, stays in L1
     jokers_of = np.zeros(n_sets, np.int64)
@@ -342,10 +323,57 @@ def search_words_into(
                 if np.uint64(s) & levels[j, 0]:
                     jokers_of[s] = j
                     break
-    cnt = np.zeros(n_letters, np.int64)
+    need = edge_need if use_need else edge_need[:0]
+    if small and top_k <= 0 and not with_codes:
+        # the all-words walk of up to 3 flex tiles compiled on its own: constant flags drop the other paths' code and
+        # live values from the hot loop (11% of the walk)
+        return _walk(
+            search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, True, step_of, jokers_of,
+            levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, 0, score_cap, max_nodes, False, out_end,
+            out_len, out_jok, out_score, out_codes,
+        )
+    return _walk(
+        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
+        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes,
+        out_end, out_len, out_jok, out_score, out_codes,
+    )
+
+
+@njit(cache=True, inline="always")
+def _walk(
+    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
+    levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes, out_end,
+    out_len, out_jok, out_score, out_codes,
+):
+    """The depth-first walk of :func:`search_words_into`, after its set-up (inlined: a call with constant flags
+    compiles a copy without the other paths). Fewer than 30 arguments: a longer call compiles to ``f(*args)``, which
+    numba cannot inline. ``edge_need`` empty: no requirement pruning."""
+    n_letters = fixed_counts.shape[0]
+    use_need = edge_need.shape[0] > 0
+    avail = np.int64(0)  # letters still available: a fixed tile left, or some flex tile
     no_flex = np.zeros(n_letters, np.bool_)  # no flex tile offers the letter
     for c in range(n_letters):
         no_flex[c] = fstart[c] == fstart[c + 1]
+        if fixed_counts[c] > 0 or not no_flex[c]:
+            avail |= np.int64(1) << c
+    max_mult = jpow[jpow.shape[0] - 1]
+    nw = max(1, (1 << n_flex) >> 6)
+    nobit = _no_bit_patterns()
+    ms = np.zeros((max_len + 1, nw), np.uint64)
+    ms[0, 0] = np.uint64(1)  # only the empty subset
+    sets = np.zeros(max_len + 1, np.uint8)  # the small path's subset sets per depth (a flat array: faster)
+    sets[0] = 1
+    cap = out_end.shape[0]
+    n_out = 0
+    complete = True
+    nodes = 0
+    stopped = False
+    # branch-and-bound state: the k best scores so far (threshold = their minimum once k found)
+    k_best = top_k if top_k > 0 else 1
+    best = np.zeros(k_best, np.int64)
+    n_best = 0
+    threshold = np.int64(-1)
+    cnt = np.zeros(fixed_counts.shape[0], np.int64)
     ecur = np.empty(max_len + 1, np.int64)
     eend = np.empty(max_len + 1, np.int64)
     letter = np.empty(max_len + 1, np.int64)
