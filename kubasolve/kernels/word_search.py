@@ -236,8 +236,9 @@ def search_words_into(
 
     ``edge_need`` (from :func:`edge_requirements`, or empty for none) prunes an edge when a letter
     that every word below it needs is out of the pool: no fixed tile of it left and no flex tile
-    offering it. The walk keeps that availability as a bit mask, updated as letters are taken. When a
-    letter that every longest word below needs is out, the height used by the bounds drops by one.
+    offering it (with up to 3 flex tiles: none offering it that the prefix can have left free). The
+    walk keeps that availability as a bit mask, updated as letters are taken. When a letter that
+    every longest word below needs is out, the height used by the bounds drops by one.
 
     Work budget: the walk enters at most ``max_nodes`` trie nodes (a node = one letter appended to the
     prefix; :data:`UNLIMITED_NODES` for no limit) and then stops, answering with what it found so far,
@@ -363,6 +364,20 @@ def _walk(
     ms[0, 0] = np.uint64(1)  # only the empty subset
     sets = np.zeros(max_len + 1, np.uint8)  # the small path's subset sets per depth (a flat array: faster)
     sets[0] = 1
+    # the small path knows which flex tiles a prefix may have used (its subset set), so a letter that only flex
+    # tiles offer is available only while one of them can still be free: avail = letters with a fixed tile left
+    # (favail) | the letters a free flex tile offers under the subset set (flex_avail, per set). Exact, and it
+    # prunes more: 5% fewer nodes for all words with 3 jokers, 6% for the best word with 1
+    favail = np.int64(0)
+    flex_avail = np.zeros(step_of.shape[1], np.int64)
+    if small:
+        for c in range(n_letters):
+            if fixed_counts[c] > 0:
+                favail |= np.int64(1) << c
+            for s in range(step_of.shape[1]):
+                if step_of[c, s] != 0:
+                    flex_avail[s] |= np.int64(1) << c
+        avail = favail | flex_avail[1]
     cap = out_end.shape[0]
     n_out = 0
     complete = True
@@ -480,7 +495,11 @@ def _walk(
             cnt[c] += 1
             # branch-free: whether the letter runs out here is data the branch predictor cannot learn (a branch cost
             # ~20% of the all-words walk)
-            avail &= ~(np.int64((cnt[c] >= fixed_counts[c]) & no_flex[c]) << c)
+            if small:
+                favail &= ~(np.int64(cnt[c] >= fixed_counts[c]) << c)
+                avail = favail | flex_avail[sets[d1]]
+            else:
+                avail &= ~(np.int64((cnt[c] >= fixed_counts[c]) & no_flex[c]) << c)
             lsum[d1] = word_sum
             if not lazy_rank:
                 rank[d1] = word_rank
@@ -494,7 +513,11 @@ def _walk(
             break
         cl = letter[depth]
         cnt[cl] -= 1
-        avail |= np.int64(1) << cl
+        if small:
+            favail |= np.int64(cnt[cl] < fixed_counts[cl]) << cl
+            avail = favail | flex_avail[sets[depth]]
+        else:
+            avail |= np.int64(1) << cl
         e = ecur[depth]
         end = eend[depth]
     return n_out, complete, nodes, stopped
