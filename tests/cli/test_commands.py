@@ -204,6 +204,33 @@ def test_bench_check_fails_when_a_target_is_missed(capsys: Capsys, monkeypatch: 
     assert run(capsys, "bench", "lexicon", "--min-time", "0.01", "--check")[0] == 0
 
 
+
+def test_bench_reports_cpu_time_beside_wall_time(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CPU column leaves out time spent waiting (here: sleeping, as a process waits for a busy core), counts
+    busy work, and counts the work of a child process the scenario runs."""
+    import time
+
+    import kubasolve.cli.bench as bench
+    from kubasolve.bench.runner import Scenario
+
+    def busy() -> None:
+        end = time.process_time() + 0.005
+        while time.process_time() < end:
+            pass
+
+    child = [sys.executable, "-c", "import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass"]
+    scenarios = [Scenario("waits", "g", lambda: (lambda: time.sleep(0.005))), Scenario("works", "g", lambda: busy),
+                 Scenario("child", "g", lambda: (lambda: subprocess.run(child, check=True)))]
+    monkeypatch.setattr(bench, "load_suite", lambda name: scenarios)
+    code, out, _err = run(capsys, "bench", "lexicon", "--min-time", "0.05", "--json")
+    by_name = {r["name"]: r for r in json.loads(out)["results"]}
+    assert code == 0
+    assert by_name["waits"]["median_ms"] >= 5 and by_name["waits"]["cpu_median_ms"] < 2
+    assert by_name["works"]["cpu_median_ms"] >= 4.5
+    assert by_name["child"]["cpu_median_ms"] >= 40
+    code, out, _err = run(capsys, "bench", "lexicon", "--min-time", "0.01")
+    assert code == 0 and "CPU ms" in out.splitlines()[0]
+
 def test_real_process_records_pipe_and_broken_pipe(tmp_path: Path) -> None:
     """A real process: JSON lines only on stdout; a reader that stops early is no error."""
     proc = subprocess.run([sys.executable, "-m", "kubasolve", "rummikub", "simulate", "--games", "2", "--records", "-"],
