@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             target = "" if r.target_ms is None else f"<= {r.target_ms:g}{'' if r.met_target else '  MISSED'}"
             ratio = ", ".join(f"{_ratio(v)} vs {k}" for k, v in r.speedups.items())
             cpu = r.extra.get("cpu_median_ms")
-            rows.append([r.group, r.name, round(r.median_ms, 4), round(r.iqr_ms, 4), "" if cpu is None else round(cpu, 4),
+            rows.append([r.group, r.name, round(r.median_ms, 4), round(r.iqr_ms, 4),
+                         round(cpu, 4) if isinstance(cpu, float) else "",
                          r.rounds, target, ratio])
         print(format_table(["group", "scenario", "median ms", "IQR ms", "CPU ms", "rounds", "target ms", "speed-up"], rows))
     if args.check and missed:
