@@ -256,23 +256,69 @@ def search_words_into(
     number of nodes entered, ``stopped`` is True when the budget ran out before the walk ended (the
     answer may then miss words).
     """
-    n_flex = flex_masks.shape[0]
-    n_letters = fixed_counts.shape[0]
-    use_need = edge_need.shape[0] > 0
-    pool = n_flex
-    n_jok = 0
-    for k in range(n_flex):
-        n_jok += flex_joker[k]
-    for c in range(n_letters):
-        pool += fixed_counts[c]
-    if max_len > pool:
-        max_len = pool
-    cap = out_end.shape[0]
-    if with_codes and (out_codes.shape[0] < cap or out_codes.shape[1] < max_len):
+    max_len = _pool_max_len(fixed_counts, flex_masks, max_len)
+    if with_codes and (out_codes.shape[0] < out_end.shape[0] or out_codes.shape[1] < max_len):
         raise ValueError("out_codes needs a row per output row and a column per letter of the longest word")
     if max_len < 1 or min_len > max_len:
         return 0, True, 0, False
+    need, n_flex, fstart, fof, small, step_of, jokers_of, levels, bonus_tab, jpow = _pool_tables(
+        edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor)
+    return _walk(
+        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
+        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes,
+        out_end, out_len, out_jok, out_score, out_codes,
+    )
 
+
+SMALL_FLEX = 3
+"""Pools of up to this many flex tiles walk with lookup tables over subset sets (and may use
+:func:`search_all_words_into`)."""
+
+
+@njit(cache=True)
+def search_all_words_into(
+    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
+    min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes,
+    max_nodes, score_cap, out_end, out_len, out_jok, out_score, out_codes,
+):
+    """:func:`search_words_into` (same arguments and answer) for the all-words search of a pool of at most
+    :data:`SMALL_FLEX` flex tiles: ``top_k`` 0, no letter codes. Its walk is compiled with those flags as
+    constants, without the other paths' code and live values in the hot loop (11% faster), and as a kernel of
+    its own, so only a caller that needs it pays its compilation (about 2 s, once)."""
+    if top_k > 0 or with_codes or flex_masks.shape[0] > SMALL_FLEX:
+        raise ValueError("search_all_words_into: top_k 0, no letter codes and at most SMALL_FLEX flex tiles only")
+    max_len = _pool_max_len(fixed_counts, flex_masks, max_len)
+    if max_len < 1 or min_len > max_len:
+        return 0, True, 0, False
+    need, n_flex, fstart, fof, _small, step_of, jokers_of, levels, bonus_tab, jpow = _pool_tables(
+        edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor)
+    return _walk(
+        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, True, step_of, jokers_of,
+        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, 0, score_cap, max_nodes, False, out_end,
+        out_len, out_jok, out_score, out_codes,
+    )
+
+
+@njit(cache=True, inline="always")
+def _pool_max_len(fixed_counts, flex_masks, max_len):
+    """``max_len`` cut to the pool's size."""
+    pool = flex_masks.shape[0]
+    for c in range(fixed_counts.shape[0]):
+        pool += fixed_counts[c]
+    return min(max_len, pool)
+
+
+@njit(cache=True, inline="always")
+def _pool_tables(edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor):
+    """A call's tables: ``edge_need`` or an empty one when it can prune nothing, the flex tiles per letter (CSR
+    ``fstart``/``fof``), whether the small path applies and its lookup tables, the joker levels, the length
+    bonus and joker factor per length and joker count."""
+    n_flex = flex_masks.shape[0]
+    n_letters = fixed_counts.shape[0]
+    use_need = edge_need.shape[0] > 0
+    n_jok = 0
+    for k in range(n_flex):
+        n_jok += flex_joker[k]
     # flex tiles per letter (CSR)
     fstart = np.zeros(n_letters + 1, np.int64)
     for k in range(n_flex):
@@ -307,7 +353,7 @@ def search_words_into(
     levels = joker_level_masks(flex_joker, n_flex)
     # up to 3 flex tiles (8 subsets, so a subset set fits in 8 bits): the transition of each letter and the best
     # joker count as lookup tables over all 2**(2**F) subset sets, built once per call (<= 26 x 256 entries)
-    small = n_flex <= 3
+    small = n_flex <= SMALL_FLEX
     n_sets = (1 << (1 << n_flex)) if small else 1
     step_of = np.zeros((n_letters if small else 0, n_sets), np.uint8)  # uint8: 6.5 KB, stays in L1
     jokers_of = np.zeros(n_sets, np.int64)
@@ -325,19 +371,7 @@ def search_words_into(
                     jokers_of[s] = j
                     break
     need = edge_need if use_need else edge_need[:0]
-    if small and top_k <= 0 and not with_codes:
-        # the all-words walk of up to 3 flex tiles compiled on its own: constant flags drop the other paths' code and
-        # live values from the hot loop (11% of the walk)
-        return _walk(
-            search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, True, step_of, jokers_of,
-            levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, 0, score_cap, max_nodes, False, out_end,
-            out_len, out_jok, out_score, out_codes,
-        )
-    return _walk(
-        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
-        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes,
-        out_end, out_len, out_jok, out_score, out_codes,
-    )
+    return need, n_flex, fstart, fof, small, step_of, jokers_of, levels, bonus_tab, jpow
 
 
 @njit(cache=True, inline="always")

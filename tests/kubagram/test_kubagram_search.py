@@ -197,3 +197,38 @@ def test_rank_results_equal_a_stable_sort(scores, top):
     assert out_len.tolist() == [int(lengths[i]) for i in expected]
     assert out_jok.tolist() == [int(jokers[i]) for i in expected]
     assert out_score.tolist() == [scores[i] for i in expected]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=words_st, position=positions(), min_length=st.integers(2, 5), max_nodes=st.integers(0, 200))
+def test_all_words_kernel_equals_the_general_kernel(words, position, min_length, max_nodes):
+    """search_all_words_into (its own compiled walk) answers exactly as search_words_into: the same rows, node
+    count and stop under a node budget; it refuses the searches it is not for."""
+    import numpy as np
+    import pytest
+
+    from kubasolve.kernels.word_search import SMALL_FLEX, UNLIMITED_NODES, search_all_words_into, search_words_into
+
+    solver = KubagramSolver(Lexicon.from_words(words), KubagramRules(min_length=min_length))
+    pool = solver._pool(position)
+    r = solver.rules
+    lo, hi = solver.root
+
+    def run(kernel, limit, top_k=0, with_codes=False):
+        outs = (np.empty(4096, np.int64), np.empty(4096, np.int16), np.empty(4096, np.int8), np.empty(4096, np.int64),
+                np.empty((4096 if with_codes else 0, 64), np.uint8))
+        n, complete, nodes, stopped = kernel(
+            solver.arrays.search_edges, solver.arrays.edge_rank, solver.edge_need, lo, hi, pool.fixed_counts,
+            pool.flex_masks, pool.flex_joker, min_length, 255, solver.values, r.bonus_from, r.bonus_step,
+            r.joker_factor, top_k, pool.topsum, with_codes, limit, UNLIMITED_NODES, *outs)
+        return [a[:n].tolist() for a in outs[:4]], complete, nodes, stopped
+
+    if len(pool.flex_masks) > SMALL_FLEX:
+        with pytest.raises(ValueError):
+            run(search_all_words_into, UNLIMITED_NODES)
+        return
+    for limit in (UNLIMITED_NODES, max_nodes):
+        assert run(search_all_words_into, limit) == run(search_words_into, limit)
+    for top_k, with_codes in ((1, False), (0, True)):
+        with pytest.raises(ValueError):
+            run(search_all_words_into, UNLIMITED_NODES, top_k, with_codes)

@@ -225,7 +225,7 @@ class KubagramSolver:
 
     def _search(self, pool: _Pool, min_len: int, top: int, with_codes: bool = False, budget: SearchBudget | None = None,
                 score_cap: int | None = None) -> WordTable:
-        from kubasolve.kernels.word_search import rank_results, search_words_into
+        from kubasolve.kernels.word_search import SMALL_FLEX, rank_results, search_all_words_into, search_words_into
 
         lo, hi = self.root
         r = self.rules
@@ -239,9 +239,12 @@ class KubagramSolver:
         scratch = self._scratch
         width = min(int(pool.fixed_counts.sum()) + len(pool.flex_masks), 255) if with_codes else 0
         limit = budget.node_limit() if budget is not None else _UNLIMITED
+        # the all-words search of a pool with few flex tiles has a kernel of its own (same answer, faster walk)
+        all_words = kernel_top == 0 and not with_codes and len(pool.flex_masks) <= SMALL_FLEX
+        kernel = search_all_words_into if all_words else search_words_into
         while True:
             codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
-            n_out, complete, nodes, stopped = search_words_into(
+            n_out, complete, nodes, stopped = kernel(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
                 pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
                 with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
