@@ -15,7 +15,7 @@ it, so ``M' = M | shift(M)``; otherwise a flex tile must, ``M' = shift(M)``, whe
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 LETTER_BITS = 6
 LETTER_MASK = 63
@@ -266,7 +266,7 @@ def search_words_into(
     return _walk(
         search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
         levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes,
-        out_end, out_len, out_jok, out_score, out_codes,
+        out_end, out_len, out_jok, out_score, out_codes, False,
     )
 
 
@@ -283,8 +283,8 @@ def search_all_words_into(
 ):
     """:func:`search_words_into` (same arguments and answer) for the all-words search of a pool of at most
     :data:`SMALL_FLEX` flex tiles: ``top_k`` 0, no letter codes. Its walk is compiled with those flags as
-    constants, without the other paths' code and live values in the hot loop (11% faster), and as a kernel of
-    its own, so only a caller that needs it pays its compilation (about 2 s, once)."""
+    constants, without the other paths' code and live values in the hot loop (9-11% faster), and as a kernel
+    of its own, so only a caller that needs it pays its compilation (about 2 s, once)."""
     if top_k > 0 or with_codes or flex_masks.shape[0] > SMALL_FLEX:
         raise ValueError("search_all_words_into: top_k 0, no letter codes and at most SMALL_FLEX flex tiles only")
     max_len = _pool_max_len(fixed_counts, flex_masks, max_len)
@@ -295,7 +295,7 @@ def search_all_words_into(
     return _walk(
         search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, True, step_of, jokers_of,
         levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, 0, score_cap, max_nodes, False, out_end,
-        out_len, out_jok, out_score, out_codes,
+        out_len, out_jok, out_score, out_codes, True,
     )
 
 
@@ -374,15 +374,21 @@ def _pool_tables(edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus
     return need, n_flex, fstart, fof, small, step_of, jokers_of, levels, bonus_tab, jpow
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _walk(
     search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
     levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes, out_end,
-    out_len, out_jok, out_score, out_codes,
+    out_len, out_jok, out_score, out_codes, fast,
 ):
-    """The depth-first walk of :func:`search_words_into`, after its set-up (inlined: a call with constant flags
-    compiles a copy without the other paths). Fewer than 30 arguments: a longer call compiles to ``f(*args)``, which
-    numba cannot inline. ``edge_need`` empty: no requirement pruning."""
+    """The depth-first walk of :func:`search_words_into`, after its set-up. ``fast`` is compiled as a constant
+    (``literally``): True, for :func:`search_all_words_into`, fixes the small path, no top-k and no letter codes,
+    so that copy is compiled without the other paths' code and live values; each copy compiles on first use.
+    ``edge_need`` empty: no requirement pruning."""
+    literally(fast)
+    if fast:
+        small = True
+        top_k = 0
+        with_codes = False
     n_letters = fixed_counts.shape[0]
     use_need = edge_need.shape[0] > 0
     avail = np.int64(0)  # letters still available: a fixed tile left, or some flex tile
