@@ -61,6 +61,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kubasolve.kernels.arrays import copy_prefix, copy_prefix_rows
+
 LETTER_MASK = 63
 TERMINAL_SHIFT = 7
 HEIGHT_SHIFT = 8
@@ -750,16 +752,16 @@ def best_words_search(
                 if n_states == cap:
                     cap *= 2
                     o2 = np.empty((cap, 96), np.uint8)
-                    o2[:n_states] = origins[:n_states]
+                    copy_prefix_rows(o2, origins, n_states)
                     origins = o2
                     h2 = np.empty(cap, np.uint64)
-                    h2[:n_states] = hashes[:n_states]
+                    copy_prefix(h2, hashes, n_states)
                     hashes = h2
                     p2 = np.empty(cap, np.int32)
-                    p2[:n_states] = parent[:n_states]
+                    copy_prefix(p2, parent, n_states)
                     parent = p2
                     v2 = np.empty(cap, np.int8)
-                    v2[:n_states] = via[:n_states]
+                    copy_prefix(v2, via, n_states)
                     via = v2
                 for c in range(96):
                     origins[n_states, c] = origins[si, c]

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kubasolve.kernels.arrays import copy_prefix
+
 LETTER_MASK = 63
 TERMINAL_SHIFT = 7
 NCHILD_SHIFT = 16
@@ -225,7 +227,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                 if depth >= 2 and term:
                     if n_flat + depth > flat.shape[0]:
                         bigger = np.empty(max(flat.shape[0] * 2, n_flat + depth), np.int32)
-                        bigger[:n_flat] = flat[:n_flat]
+                        copy_prefix(bigger, flat, n_flat)
                         flat = bigger
                     for j in range(depth):
                         flat[n_flat + j] = seq[j]
@@ -233,7 +235,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
                     n_seq += 1
                     if n_seq + 1 > offs.shape[0]:
                         bigger_o = np.empty(offs.shape[0] * 2, np.int64)
-                        bigger_o[:n_seq] = offs[:n_seq]
+                        copy_prefix(bigger_o, offs, n_seq)
                         offs = bigger_o
                     offs[n_seq] = n_flat
                 advanced = True

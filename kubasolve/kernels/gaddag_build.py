@@ -31,6 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kubasolve.kernels.arrays import copy_prefix
+
 SYMBOL_BITS = 6
 SYMBOLS_PER_KEY = 10
 CHILD_MASK_BITS = 32
@@ -106,11 +108,11 @@ def build_trie(keys, order):
         if n_nodes + ln - lcp > cap:
             new_cap = max(2 * cap, n_nodes + ln - lcp + 1)
             p2 = np.empty(new_cap, np.int32)
-            p2[:n_nodes] = parent[:n_nodes]
+            copy_prefix(p2, parent, n_nodes)
             l2 = np.empty(new_cap, np.int8)
-            l2[:n_nodes] = label[:n_nodes]
+            copy_prefix(l2, label, n_nodes)
             t2 = np.zeros(new_cap, np.bool_)
-            t2[:n_nodes] = terminal[:n_nodes]
+            copy_prefix(t2, terminal, n_nodes)
             parent, label, terminal, cap = p2, l2, t2, new_cap
         for d in range(lcp, ln):
             v = n_nodes

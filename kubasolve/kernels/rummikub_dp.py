@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kubasolve.kernels.arrays import copy_prefix
+
 
 @njit(cache=True)
 def colour_states(m: int, slots: int) -> np.ndarray:
@@ -436,13 +438,13 @@ def colour_dominators(states: np.ndarray, slots: int) -> np.ndarray:
             if states[s, a] == 0:
                 continue
             for b in range(a + 1, m):
-                row[:] = states[s]
+                copy_prefix(row, states[s], m)
                 row[a] -= 1
                 row[b] += 1
                 dom[s, d] = _state_index(states, row)
                 d += 1
         if states[s].sum() < slots:
-            row[:] = states[s]
+            copy_prefix(row, states[s], m)
             row[m - 1] += 1
             dom[s, d] = _state_index(states, row)
             d += 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kubasolve.kernels.arrays import copy_prefix
+
 LETTER_BITS = 6
 LETTER_MASK = 63
 
@@ -47,7 +49,7 @@ def terminal_ids_below(first_edge, edges, node_word, start):
         if node_word[v] >= 0:
             if n == out.shape[0]:
                 bigger = np.empty(out.shape[0] * 2, np.int32)
-                bigger[:n] = out[:n]
+                copy_prefix(bigger, out, n)
                 out = bigger
             out[n] = node_word[v]
             n += 1
@@ -55,7 +57,7 @@ def terminal_ids_below(first_edge, edges, node_word, start):
         need = sp + first_edge[v + 1] - first_edge[v]
         if need > stack.shape[0]:  # pending siblings can exceed any fixed size: grow
             grown = np.empty(max(need, stack.shape[0] * 2), np.int64)
-            grown[:sp] = stack[:sp]
+            copy_prefix(grown, stack, sp)
             stack = grown
         for e in range(first_edge[v + 1] - 1, first_edge[v] - 1, -1):
             stack[sp] = edges[e] >> LETTER_BITS
