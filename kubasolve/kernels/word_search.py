@@ -256,19 +256,11 @@ def search_words_into(
     number of nodes entered, ``stopped`` is True when the budget ran out before the walk ended (the
     answer may then miss words).
     """
-    max_len = _pool_max_len(fixed_counts, flex_masks, max_len)
-    if with_codes and (out_codes.shape[0] < out_end.shape[0] or out_codes.shape[1] < max_len):
-        raise ValueError("out_codes needs a row per output row and a column per letter of the longest word")
-    if max_len < 1 or min_len > max_len:
-        return 0, True, 0, False
-    need, n_flex, fstart, fof, small, step_of, jokers_of, levels, bonus_tab, jpow = _pool_tables(
-        edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor)
-    return _walk(
-        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
-        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes,
+    return _search(
+        search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker, min_len, max_len,
+        letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes, max_nodes, score_cap,
         out_end, out_len, out_jok, out_score, out_codes, False,
     )
-
 
 SMALL_FLEX = 3
 """Pools of up to this many flex tiles walk with lookup tables over subset sets (and may use
@@ -287,26 +279,11 @@ def search_all_words_into(
     of its own, so only a caller that needs it pays its compilation (about 2 s, once)."""
     if top_k > 0 or with_codes or flex_masks.shape[0] > SMALL_FLEX:
         raise ValueError("search_all_words_into: top_k 0, no letter codes and at most SMALL_FLEX flex tiles only")
-    max_len = _pool_max_len(fixed_counts, flex_masks, max_len)
-    if max_len < 1 or min_len > max_len:
-        return 0, True, 0, False
-    need, n_flex, fstart, fof, _small, step_of, jokers_of, levels, bonus_tab, jpow = _pool_tables(
-        edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor)
-    return _walk(
-        search_edges, edge_rank, need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, True, step_of, jokers_of,
-        levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, 0, score_cap, max_nodes, False, out_end,
-        out_len, out_jok, out_score, out_codes, True,
+    return _search(
+        search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker, min_len, max_len,
+        letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes, max_nodes, score_cap,
+        out_end, out_len, out_jok, out_score, out_codes, True,
     )
-
-
-@njit(cache=True, inline="always")
-def _pool_max_len(fixed_counts, flex_masks, max_len):
-    """``max_len`` cut to the pool's size."""
-    pool = flex_masks.shape[0]
-    for c in range(fixed_counts.shape[0]):
-        pool += fixed_counts[c]
-    return min(max_len, pool)
-
 
 @njit(cache=True, inline="always")
 def _pool_tables(edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor):
@@ -375,16 +352,26 @@ def _pool_tables(edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus
 
 
 @njit(cache=True)
-def _walk(
-    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, n_flex, fstart, fof, small, step_of, jokers_of,
-    levels, min_len, max_len, letter_values, bonus_tab, jpow, pool_topsum, top_k, score_cap, max_nodes, with_codes, out_end,
-    out_len, out_jok, out_score, out_codes, fast,
+def _search(
+    search_edges, edge_rank, edge_need, start_lo, start_hi, fixed_counts, flex_masks, flex_joker, min_len, max_len,
+    letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes, max_nodes, score_cap,
+    out_end, out_len, out_jok, out_score, out_codes, fast,
 ):
-    """The depth-first walk of :func:`search_words_into`, after its set-up. ``fast`` is compiled as a constant
+    """:func:`search_words_into`: the call's tables, then the depth-first walk. ``fast`` is compiled as a constant
     (``literally``): True, for :func:`search_all_words_into`, fixes the small path, no top-k and no letter codes,
-    so that copy is compiled without the other paths' code and live values; each copy compiles on first use.
-    ``edge_need`` empty: no requirement pruning."""
+    so that copy is compiled without the other paths' code and live values; each copy compiles on first use."""
     literally(fast)
+    pool = flex_masks.shape[0]
+    for c in range(fixed_counts.shape[0]):
+        pool += fixed_counts[c]
+    max_len = min(max_len, pool)
+    if with_codes and (out_codes.shape[0] < out_end.shape[0] or out_codes.shape[1] < max_len):
+        raise ValueError("out_codes needs a row per output row and a column per letter of the longest word")
+    if max_len < 1 or min_len > max_len:
+        return 0, True, 0, False
+    # edge_need comes back empty when it can prune nothing
+    edge_need, n_flex, fstart, fof, small, step_of, jokers_of, levels, bonus_tab, jpow = _pool_tables(
+        edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor)
     if fast:
         small = True
         top_k = 0
