@@ -262,6 +262,7 @@ def search_words_into(
         out_end, out_len, out_jok, out_score, out_codes, False,
     )
 
+
 SMALL_FLEX = 3
 """Pools of up to this many flex tiles walk with lookup tables over subset sets (and may use
 :func:`search_all_words_into`)."""
@@ -284,6 +285,7 @@ def search_all_words_into(
         letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, with_codes, max_nodes, score_cap,
         out_end, out_len, out_jok, out_score, out_codes, True,
     )
+
 
 @njit(cache=True, inline="always")
 def _pool_tables(edge_need, fixed_counts, flex_masks, flex_joker, max_len, bonus_from, bonus_step, joker_factor):
@@ -415,7 +417,7 @@ def _search(
     best = np.zeros(k_best, np.int64)
     n_best = 0
     threshold = np.int64(-1)
-    cnt = np.zeros(fixed_counts.shape[0], np.int64)
+    cnt = np.zeros(n_letters, np.int64)
     ecur = np.empty(max_len + 1, np.int64)
     eend = np.empty(max_len + 1, np.int64)
     letter = np.empty(max_len + 1, np.int64)
