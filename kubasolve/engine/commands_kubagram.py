@@ -21,6 +21,7 @@ from kubasolve.engine.registry import (
     UnsetType,
     command,
     given,
+    movetime_or_default,
 )
 from kubasolve.errors import LimitError, PositionError
 
@@ -36,9 +37,9 @@ MAX_TABLE = 63
 MAX_TOP = 10_000
 """Largest ``top``: longer answers are not useful and only cost memory."""
 MAX_WORD = 60
-DEFAULT_CLAIM_MS = 10_000
-"""``kubagram.best-move`` without a budget stops after this long (``proven_optimal`` false): its exact search can take
-minutes on a common-letter field (measured: 16 letters + 2 jokers + 4 table words, 75 s; 20 letters + 2 jokers, 281 s)."""
+# The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``kubagram.best-move`` without a budget stops then
+# (``proven_optimal`` false), since its exact search can take minutes on a common-letter field (measured: 16 letters +
+# 2 jokers + 4 table words, 75 s; 20 letters + 2 jokers, 281 s).
 MAX_NODES = 10**10
 """Largest ``max_nodes``: about 10 minutes of search at the slowest rate measured, like the ``movetime_ms`` cap."""
 
@@ -186,12 +187,9 @@ def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
 def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles. With a
     budget (default: 10 s) the best claim found by then (always legal), ``proven_optimal`` false if it ran out."""
-    solver, position = _setup(p, MAX_CLAIM_FIELD)
-    if p.max_nodes is None and p.movetime_ms is None:
-        from kubasolve.games.kubagram.movegen import SearchBudget
+    from kubasolve.games.kubagram.movegen import SearchBudget
 
-        budget = SearchBudget(movetime_ms=DEFAULT_CLAIM_MS)
-    else:
-        budget = _budget(p)
+    solver, position = _setup(p, MAX_CLAIM_FIELD)
+    budget = SearchBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **_proof(budget)}

@@ -241,9 +241,9 @@ def test_engine_answers_within_budget(cmd, field):
 def test_engine_best_move_has_a_default_time_budget(monkeypatch):
     """Without a budget best-move still stops (default 10 s, here lowered to 50 ms) on a field whose exact search
     takes over a minute (16 letters + 2 jokers + 4 table words: 75 s measured), with a legal claim."""
-    import kubasolve.engine.commands_kubagram as commands
+    import kubasolve.engine.registry as registry
 
-    monkeypatch.setattr(commands, "DEFAULT_CLAIM_MS", 50)
+    monkeypatch.setattr(registry, "DEFAULT_MOVETIME_MS", 50)
     position = {"field": "kroegentochtaens", "jokers": ["eygr", "pltole"], "table": ["en", "huis", "kroeg", "water"]}
     _ask("kubagram.best-move", position=position, max_nodes=20_000)  # kernels compiled or loaded before timing
     t0 = time.perf_counter()
