@@ -19,6 +19,7 @@ from kubasolve.engine.registry import (
     Params,
     Session,
     UnsetType,
+    budget_proof,
     command,
     given,
     movetime_or_default,
@@ -158,11 +159,6 @@ def _budget(p: BudgetedParams) -> Any:
     return SearchBudget(p.max_nodes, p.movetime_ms)
 
 
-def _proof(budget: Any) -> dict[str, Any]:
-    """``proven_optimal``: the search ran to its end (the answer is the exact one); ``nodes``: what it spent."""
-    return {"proven_optimal": not budget.exhausted, "nodes": budget.nodes}
-
-
 @command("kubagram.best-words", BestWordsParams)
 def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
     """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000); with a budget
@@ -170,7 +166,7 @@ def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
     solver, position = _setup(p)
     budget = _budget(p)
     words = solver.best_words(position, top=_top(p.top), budget=budget)
-    return {"words": [w.to_dict() for w in words], **_proof(budget)}
+    return {"words": [w.to_dict() for w in words], **budget_proof(budget)}
 
 
 @command("kubagram.compounds", CompoundsParams)
@@ -180,7 +176,7 @@ def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
     solver, position = _setup(p)
     budget = _budget(p)
     found = solver.compound_moves(position, top=_top(p.top), objective=p.objective, budget=budget)
-    return {"compounds": [c.to_dict() for c in found], **_proof(budget)}
+    return {"compounds": [c.to_dict() for c in found], **budget_proof(budget)}
 
 
 @command("kubagram.best-move", BestMoveParams)
@@ -192,4 +188,4 @@ def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     solver, position = _setup(p, MAX_CLAIM_FIELD)
     budget = SearchBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
-    return {"claim": claim.to_dict(), **_proof(budget)}
+    return {"claim": claim.to_dict(), **budget_proof(budget)}

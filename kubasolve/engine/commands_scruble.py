@@ -15,6 +15,7 @@ from kubasolve.engine.registry import (
     Params,
     Session,
     UnsetType,
+    budget_proof,
     command,
     given,
     lookup_game,
@@ -81,11 +82,6 @@ def _budget(p: BestParams | BudgetedGameParams) -> Any:
     return StateBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
 
 
-def _proof(budget: Any) -> dict[str, Any]:
-    """``proven_optimal``: no search was cut by the budget; ``nodes``: the twist states spent."""
-    return {"proven_optimal": not budget.exhausted, "nodes": budget.nodes}
-
-
 @command("scruble.scramble", ScrambleParams)
 def scramble(p: ScrambleParams, session: Session) -> dict[str, Any]:
     """A seeded scrambled cube state (the pegs placed at random)."""
@@ -109,7 +105,7 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)
-    return {"states": stats.states, "moves": [m.as_dict() for m in moves], **_proof(budget)}
+    return {"states": stats.states, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 
 # ------------------------------------------------------------------------------------------------ games
@@ -209,7 +205,7 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     budget = _budget(p)
     depth = min(p.depth, g.game.rules.max_twists)
     moves, _ = search(g.game.cube, g.lexicon, g.game.rules, depth, p.top, g.game.intact_words(), budget=budget)
-    return {"game": p.game, "player": g.game.to_move, "moves": [m.as_dict() for m in moves], **_proof(budget)}
+    return {"game": p.game, "player": g.game.to_move, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 
 @command("scruble.apply-move", ApplyMoveParams)
@@ -238,7 +234,7 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     warm_up(g.game.cube, g.lexicon, g.game.rules)  # one-time loading does not count against the budget
     budget = _budget(p)
     turn = make_policy(p.ai, p.seed)(g.game, g.lexicon, budget)
-    proof = _proof(budget)
+    proof = budget_proof(budget)
     if p.apply:
         rec = g.game.play(turn, g.lexicon)
         return _answer(p.game, g, p.state, played=rec, **proof)

@@ -58,6 +58,7 @@ __all__ = [
     "DEFAULT_MOVETIME_MS",
     "MoveTimeMs",
     "movetime_or_default",
+    "budget_proof",
     "Name",
     "NoParams",
     "Params",
@@ -112,6 +113,12 @@ unbounded; each game's docs give what its searches take)."""
 def movetime_or_default(movetime_ms: int | None, max_nodes: int | None) -> int | None:
     """A request's time budget: its ``movetime_ms``, or :data:`DEFAULT_MOVETIME_MS` when it gives no budget at all."""
     return DEFAULT_MOVETIME_MS if movetime_ms is None and max_nodes is None else movetime_ms
+
+
+def budget_proof(budget: Any) -> dict[str, Any]:
+    """A budgeted answer's ``proven_optimal`` (no search was cut by the budget: the answer is the exact one) and
+    ``nodes`` (what the searches spent), from a :class:`kubasolve.budget.WorkBudget`."""
+    return {"proven_optimal": not budget.exhausted, "nodes": budget.nodes}
 
 
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: a short summary instead)")]
