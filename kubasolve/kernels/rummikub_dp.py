@@ -607,5 +607,5 @@ def _clear(h_keys: np.ndarray, mask: int, a_key: np.ndarray, first: int, end: in
 @njit(cache=True)
 def _grow(a: np.ndarray, cap: int) -> np.ndarray:
     b = np.empty(cap, dtype=a.dtype)
-    b[: a.shape[0]] = a
+    copy_prefix(b, a, a.shape[0])  # a loop, not b[:n] = a (see kernels/arrays.py)
     return b
