@@ -665,6 +665,8 @@ class _CompoundTable:
         self._fixed_tiles: np.ndarray | None = None
         self._columns: tuple[list[int], ...] | None = None
         self._field_lengths = field.lengths.astype(np.int64) if field is not None else np.zeros(0, np.int64)
+        tiles = pool.tiles
+        self._one_joker = len(tiles.flex) == 1 and tiles.flex[0][2]  # the field's only flex tile is a joker
         # per part (and one padding part of zeros): summed facts and maxed facts
         SUM_LETTERS, SUM_LENGTH, SUM_JOKERS, SUM_OWN, SUM_TAKEN = range(5)
         summed = np.zeros((n_parts + 1, 5), np.int64)
@@ -681,7 +683,7 @@ class _CompoundTable:
         field_jokers = np.zeros(1, np.int64)
         if field is not None and n_field:
             # letter sums from the kernel's scores: score = (letters + bonus) * joker_factor ** jokers
-            flen = field.lengths.astype(np.int64)
+            flen = self._field_lengths
             extra = np.maximum(flen - r.bonus_from + 1, 0)
             bonus = r.bonus_step * extra * (extra + 1) // 2
             field_jokers = field.jokers.astype(np.int64)
@@ -746,8 +748,7 @@ class _CompoundTable:
             self._fixed_tiles = np.zeros((len(fixed_counts), max(int(fixed_counts.max(initial=0)), 1)), np.int64)
             for letter, indices in tiles.fixed.items():
                 self._fixed_tiles[code[letter], : len(indices)] = indices
-        one_joker = len(tiles.flex) == 1 and tiles.flex[0][2]
-        joker_mask, joker_tile = (int(self.pool.flex_masks[0]), tiles.flex[0][0]) if one_joker else (0, -1)
+        joker_mask, joker_tile = (int(self.pool.flex_masks[0]), tiles.flex[0][0]) if self._one_joker else (0, -1)
         out = np.empty((len(rows), max(field.codes.shape[1], 1)), np.int64)
         placed = assign_rows(field.codes, self._field_lengths, rows, jokers, self._fixed_tiles, self.pool.fixed_counts,
                              joker_mask, joker_tile, out)
@@ -790,9 +791,7 @@ class _CompoundTable:
             return
         row_of, jokers_of = self.field_row.tolist(), self.field_jokers.tolist()
         wanted = sorted({(row_of[i], jokers_of[i]) for i in rows if row_of[i] >= 0} - self._field_moves.keys())
-        tiles = self.pool.tiles
-        one_joker = len(tiles.flex) == 1 and tiles.flex[0][2]
-        fast = [(f, j) for f, j in wanted if j == 0 or (j == 1 and one_joker)]
+        fast = [(f, j) for f, j in wanted if j == 0 or (j == 1 and self._one_joker)]
         if fast:
             fast_rows = np.array([f for f, _ in fast], np.int64)
             placed, out = self._assign(fast_rows, np.array([j for _, j in fast], np.int64))
@@ -827,7 +826,7 @@ class _CompoundTable:
         field_move = None
         row = rows[i]
         if row >= 0:
-            field_move = self._field_moves.get((row, field_jokers[i])) or self._field_move(row, field_jokers[i])
+            field_move = self._field_move(row, field_jokers[i])  # laid by prepare, or here
             assert field_move is not None  # the word search laid it with these jokers, or the check above did
         return CompoundMove(word, words, table_idx, field_move, level[i], jokers[i], letters[i], bonus[i], multiplier[i],
                             score[i], lost, self.position.mover)
