@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
+        add_show_arguments,
         add_simulate_arguments,
         count,
         player_list,
@@ -68,6 +69,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_rules_argument(g, RULES_DOC)
     add_lexicon_argument(g, "ro")
     g.set_defaults(func=run_play)
+
+    w = csub.add_parser("show", help="draw a saved game: the table's words and colonies, the hand, scores (text, or --svg)",
+                        description="Draw a saved colonii game (the JSON of ColoniiState.to_dict / the engine's state): text "
+                                    "by default, an SVG picture with --svg. The state is checked by replaying its history over "
+                                    "--lexicon (the one the game was played with).")
+    add_show_arguments(w, "ro")
+    w.set_defaults(func=run_show)
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner", rules_doc=RULES_DOC, lexicon="ro")
@@ -154,6 +162,18 @@ def run_simulate(args: argparse.Namespace) -> int:
     text = simulation_summary(res)
     emit_summary(args, res.to_dict(), text)
     return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``colonii show``."""
+    from kubasolve.cli.common import emit_rendering, read_state_file
+    from kubasolve.games.colonii.game import ColoniiState, default_referee
+    from kubasolve.games.colonii.render import render_svg, render_text
+
+    data = read_state_file(args.state, "colonii")
+    rules = _rules(None)
+    state = ColoniiState.from_dict(data, default_referee(rules, _lexicon(args.lexicon, rules)))
+    return emit_rendering(args, state, render_text, render_svg)
 
 
 def render(state: Any, names: list[str], viewer: int | None = None) -> str:

@@ -13,6 +13,7 @@ from kubasolve.cli.common import (
     UsageError,
     add_lexicon_argument,
     add_rules_argument,
+    add_show_arguments,
     add_simulate_arguments,
     backend_options,
     check_output_path,
@@ -56,6 +57,13 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     add_rules_argument(p, RULES_DOC)
     add_lexicon_argument(p, "nl")
     p.set_defaults(func=run_play)
+
+    w = kubagram_sub.add_parser("show", help="draw a saved game: board, central field, table words, scores (text, or --svg)",
+                                description="Draw a saved Kubagram game (a file of `kubagram play --save` / `w FILE`, or the "
+                                            "JSON of GameState.to_dict / the engine's state): text by default, an SVG picture "
+                                            "with --svg. The state is checked by replaying its history over --lexicon.")
+    add_show_arguments(w, "nl")
+    w.set_defaults(func=run_show)
 
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH], search[:NODES]",
@@ -206,6 +214,24 @@ def load_game(path: str, lexicon: Any) -> tuple[list[str], int, Any]:
     if state.n_players != len(seats):
         raise StateError(f"{path}: {len(seats)} seats for a game of {state.n_players} players")
     return seats, game_seed, state
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``kubagram show``: a saved game (``play --save``) or a bare state, drawn as text or SVG."""
+    from kubasolve.cli.common import emit_rendering, read_state_file
+    from kubasolve.games.kubagram.render import render_svg, render_text
+    from kubasolve.games.kubagram.state import GameState
+    from kubasolve.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon)
+    data = read_state_file(args.state, "Kubagram")
+    if data.get("format") == SAVE_FORMAT:
+        seats, _, state = load_game(args.state, lexicon)
+        if args.names is None:
+            args.names = [f"{x}{i}" for i, x in enumerate(seats)]
+    else:
+        state = GameState.from_dict(data, lexicon=lexicon)
+    return emit_rendering(args, state, render_text, render_svg)
 
 
 def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:

@@ -20,6 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
+        add_show_arguments,
         add_simulate_arguments,
         count,
         player_list,
@@ -45,11 +46,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(b, '{"moves": [{"word", "twists", "cells", "score", "breakdown", ...}]} best first')
     b.set_defaults(func=run_best)
 
-    w = ssub.add_parser("show", help="draw a cube state as an unfolded net (text, or --svg FILE)")
-    w.add_argument("state", help="96-character cube state")
-    w.add_argument("--twists", default="", help="twists to apply first, e.g. \"R U'\"")
-    w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells to highlight")
-    w.add_argument("--svg", metavar="PATH", default=None, help="write an SVG picture to PATH")
+    w = ssub.add_parser("show", help="draw a cube state or a saved game as an unfolded net (text, or --svg)",
+                        description="Draw a 96-character cube state (after --twists, with --cells highlighted in reading "
+                                    "order), or a saved game (a JSON file of ScrubleGame.to_dict / the engine's state, its latest "
+                                    "word numbered in reading order): text by default, an SVG picture with --svg.")
+    add_show_arguments(w, "en", state_help="a 96-character cube state, or a saved game (JSON file)", metavar="STATE|FILE")
+    w.add_argument("--twists", default="", help="twists to apply to a cube state first, e.g. \"R U'\"")
+    w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells of a cube state to highlight, in reading order")
     add_rules_argument(w, RULES_DOC)
     w.set_defaults(func=run_show)
 
@@ -118,10 +121,19 @@ def run_best(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from kubasolve.cli.common import check_output_path
+    from kubasolve.cli.common import UsageError, emit_rendering, read_state_file
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_svg, net_text
 
+    if Path(args.state).is_file():
+        from kubasolve.games.scruble.game import ScrubleGame
+        from kubasolve.games.scruble.render import render_svg, render_text
+
+        if args.twists.strip() or args.cells or args.rules:
+            raise UsageError("--twists, --cells and --rules apply to a cube state, not to a saved game")
+        data = read_state_file(args.state, "Scruble")
+        game = ScrubleGame.from_dict(data, _lexicon(args.lexicon, _rules(None)))
+        return emit_rendering(args, game, render_text, render_svg)
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
     if args.twists.strip():
@@ -132,11 +144,9 @@ def run_show(args: argparse.Namespace) -> int:
             cube = cube.twisted(args.twists)
         except NotationError as exc:
             raise PositionError(str(exc)) from None
-    if args.svg:
-        path = check_output_path(args.svg, "SVG")
-        path.write_text(net_svg(cube, args.cells, dict(rules.pegs.values)), encoding="utf-8")
-        print(f"wrote {path}", file=sys.stderr)
-        return 0
+    if args.svg is not None:
+        values = dict(rules.pegs.values)
+        return emit_rendering(args, cube, lambda c, _names: net_text(c, args.cells), lambda c, _names: net_svg(c, args.cells, values))
     print(net_text(cube, args.cells))
     print(cube.notation())
     return 0
