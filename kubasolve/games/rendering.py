@@ -158,8 +158,10 @@ def score_chips(width: float, title: str, names: Sequence[str], scores: Sequence
     x, y = pad, 34.0
     for p, name in enumerate(names):
         mark = "\u25b6 " if (p == current and not over) else ("\u2605 " if over and p in winners else "")
-        label = f"{mark}{short_name(name)}" + ("" if scores is None else f"  {scores[p]}")
-        w = text_width(label, size) + 26
+        label = f"{mark}{short_name(name)}"
+        score = "" if scores is None else str(scores[p])
+        w_label = text_width(label, size)
+        w = w_label + (text_width(score, size) + 12 if score else 0) + 30
         if x + w > width - pad and x > pad:
             x, y = pad, y + chip_h + 6
         to_move = p == current and not over
@@ -167,6 +169,8 @@ def score_chips(width: float, title: str, names: Sequence[str], scores: Sequence
                   stroke_width=2.5 if to_move else 1)
         band.rect(x + 6, y + 7, 12, 12, player_colour(p), rx=2)
         band.text(x + 22, y + 18, label, size, bold=to_move or (over and p in winners))
+        if score:  # the score apart, right-aligned and bold: "player 0" and 0 do not run together
+            band.text(x + w - 8, y + 18, score, size, anchor="end", bold=True, fill=player_colour(p))
         x += w + 8
     y += chip_h
     y += 4

@@ -62,16 +62,29 @@ def _scores(game: RummikubGame) -> list[int] | None:
     return list(game.scores) if game.scores is not None else None
 
 
+def _turn(game: RummikubGame) -> int:
+    """The turn being played (1 before the first move), or the last one once the game is over."""
+    return len(game.moves) + (0 if game.over else 1)
+
+
+def _header(game: RummikubGame, names: Sequence[str]) -> str:
+    """The common header line; before the end, in place of scores: how many tiles each player still holds."""
+    winners = [game.winner] if game.winner is not None else []
+    tiles = ", ".join(f"{n} {len(r)}" for n, r in zip(names, game.racks, strict=True))
+    return header_line("Rummikub", _turn(game), names, _scores(game), game.turn, game.over, winners,
+                       scores_note=f"at the end (tiles left: {tiles})")
+
+
 def render_text(game: RummikubGame, players: Sequence[str] | None = None) -> str:
-    """The header line, the table sets (in display order), the pool, rack sizes, racks shown and the last move."""
+    """The header line, the table sets (in display order; a joker as ``J(=r7)``, the tile it stands for, ``?``
+    when that is not certain), the pool, rack sizes, racks shown and the last move."""
     names = player_names(players, len(game.players), game.players)
     rules = game.rules
-    winners = [game.winner] if game.winner is not None else []
-    lines = [header_line("Rummikub", len(game.moves) + (0 if game.over else 1), names, _scores(game), game.turn, game.over,
-                         winners, scores_note="at the end of the game")]
+    lines = [_header(game, names)]
     lines.append(f"table ({len(game.table)} sets):")
     for s in _arranged(game.table, rules):
-        lines.append("  " + format_tiles(s, rules))
+        notes = iter(_joker_stands_for(s, rules))
+        lines.append("  " + " ".join(f"J(={next(notes)})" if t == rules.joker else tile_name(t, rules) for t in s))
     if not game.table:
         lines.append("  (empty)")
     lines.append(f"pool: {len(game.pool)} tiles; rack sizes: " + ", ".join(f"{n} {len(r)}" for n, r in zip(names, game.racks, strict=True)))
@@ -108,11 +121,11 @@ def render_svg(game: RummikubGame, players: Sequence[str] | None = None) -> str:
     rules = game.rules
     width, pad, tw, th, gap = 860.0, 10.0, 30.0, 40.0, 22.0
     last = last_move_text(game, names)
-    status = (f"pool {len(game.pool)} tiles \u00b7 rack sizes: " + ", ".join(f"{n[:16]} {len(r)}" for n, r in zip(names, game.racks, strict=True))
-              + ("" if game.scores is not None else " \u00b7 scores at the end") + (f" \u00b7 last move: {last}" if last else ""))
+    status = (f"pool {len(game.pool)} tiles" + ("" if game.scores is not None else " \u00b7 scores at the end; the chips show the tiles left")
+              + (f" \u00b7 last move: {last}" if last else ""))
     winners = [game.winner] if game.winner is not None else []
-    turn = len(game.moves) + (0 if game.over else 1)
-    head = score_chips(width, f"Rummikub \u00b7 turn {turn}", names, _scores(game), game.turn, game.over, winners, status)
+    chips: list[int | str] = list(game.scores) if game.scores is not None else [f"{len(r)} tiles" for r in game.racks]
+    head = score_chips(width, f"Rummikub \u00b7 turn {_turn(game)}", names, chips, game.turn, game.over, winners, status)
     body = Svg(width, 0)
     body.text(pad, 16, f"table: {len(game.table)} sets", 13, bold=True)
     x, y = pad, 24.0
@@ -145,6 +158,5 @@ def render_svg(game: RummikubGame, players: Sequence[str] | None = None) -> str:
     doc = Svg(width, head.height + body.height)
     doc.place(head, 0, 0)
     doc.place(body, 0, head.height)
-    return doc.document(header_line("Rummikub", turn, names, _scores(game), game.turn, game.over, winners,
-                                    scores_note="at the end of the game"))
+    return doc.document(_header(game, names))
 
