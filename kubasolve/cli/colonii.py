@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
-        add_show_arguments,
+        add_show_command,
         add_simulate_arguments,
         count,
         player_list,
@@ -70,12 +70,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(g, "ro")
     g.set_defaults(func=run_play)
 
-    w = csub.add_parser("show", help="draw a saved game: the table's words and colonies, the hand, scores (text, or --svg)",
-                        description="Draw a saved colonii game (the JSON of ColoniiState.to_dict / the engine's state): text "
-                                    "by default, an SVG picture with --svg. The state is checked by replaying its history over "
-                                    "--lexicon (the one the game was played with).")
-    add_show_arguments(w, "ro")
-    w.set_defaults(func=run_show)
+    add_show_command(csub, shows="a saved game: the table's words and colonies, the hand, scores", lexicon="ro", func=run_show,
+                     saved="a saved colonii game (the JSON of ColoniiState.to_dict, as the engine's state holds it)")
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner", rules_doc=RULES_DOC, lexicon="ro")
@@ -166,14 +162,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Handler of ``colonii show``."""
-    from kubasolve.cli.common import emit_rendering, read_state_file
+    from kubasolve.cli.common import show_saved_game
     from kubasolve.games.colonii.game import ColoniiState, default_referee
-    from kubasolve.games.colonii.render import render_svg, render_text
 
-    data = read_state_file(args.state, "colonii")
     rules = _rules(None)
-    state = ColoniiState.from_dict(data, default_referee(rules, _lexicon(args.lexicon, rules)))
-    return emit_rendering(args, state, render_text, render_svg)
+    return show_saved_game(args, "colonii", lambda data: ColoniiState.from_dict(data, default_referee(rules, _lexicon(args.lexicon, rules))))
 
 
 def render(state: Any, names: list[str], viewer: int | None = None) -> str:

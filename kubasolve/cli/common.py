@@ -42,7 +42,7 @@ __all__ = [
     "add_json_argument",
     "add_lexicon_argument",
     "add_rules_argument",
-    "add_show_arguments",
+    "add_show_command",
     "add_simulate_arguments",
     "backend_options",
     "ascii_text",
@@ -59,6 +59,7 @@ __all__ = [
     "read_state_file",
     "seconds",
     "seed",
+    "show_saved_game",
     "summary_stream",
     "toml_file",
     "watch_compilation",
@@ -241,10 +242,16 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"backend": args.backend, "address": args.address}
 
 
-def add_show_arguments(parser: argparse.ArgumentParser, lexicon: str | None,
-                       state_help: str = "a saved game (JSON, as the game's state to_dict writes it)", metavar: str = "FILE") -> None:
-    """The flags of every game's ``show``: the saved state FILE, ``--svg [PATH]`` (a picture instead of text,
-    to stdout or PATH), ``--names`` (seat names to print) and, for a game with words, ``--lexicon``."""
+def add_show_command(sub: argparse._SubParsersAction, *, shows: str, saved: str, lexicon: str | None, func: Callable[..., int],
+                     state_help: str = "a saved game (JSON, as the game's state to_dict writes it)",
+                     metavar: str = "FILE") -> argparse.ArgumentParser:
+    """A game's ``show`` subcommand (``shows``: what it draws; ``saved``: what it reads) with the flags every
+    game's ``show`` has: the saved state FILE, ``--svg [PATH]`` (a picture instead of text, to stdout or
+    PATH), ``--names`` (seat names to print) and, for a game with words, ``--lexicon``."""
+    check = ("The state is checked by replaying its history over --lexicon (the one the game was played with)."
+             if lexicon is not None else "The state is checked by replaying its moves.")
+    parser = sub.add_parser("show", help=f"draw {shows} (text, or --svg)",
+                            description=f"Draw {saved}: text by default, an SVG picture with --svg (on stdout, or into PATH). {check}")
     parser.add_argument("state", metavar=metavar, help=state_help)
     parser.add_argument("--svg", nargs="?", const="-", default=None, metavar="PATH",
                         help="draw an SVG picture instead of text: on stdout, or into PATH")
@@ -252,6 +259,8 @@ def add_show_arguments(parser: argparse.ArgumentParser, lexicon: str | None,
                         help="seat names to show, comma-separated (default: the state's own, else player 0, player 1, ...)")
     if lexicon is not None:
         add_lexicon_argument(parser, lexicon)
+    parser.set_defaults(func=func)
+    return parser
 
 
 def read_state_file(path: str, what: str) -> Any:
@@ -276,6 +285,16 @@ def read_state_file(path: str, what: str) -> Any:
     if not isinstance(data, dict):
         raise StateError(f"{path} is not a saved {what} game: a JSON object is expected")
     return data
+
+
+def show_saved_game(args: argparse.Namespace, game: str, load: Callable[[dict[str, Any]], Any]) -> int:
+    """Handler body of ``GAME show``: the JSON of ``args.state`` made a state by ``load`` (which checks it),
+    drawn by ``kubasolve.games.GAME.render`` as text or SVG (:func:`emit_rendering`)."""
+    import importlib
+
+    render = importlib.import_module(f"kubasolve.games.{game}.render")
+    state = load(read_state_file(args.state, game))
+    return emit_rendering(args, state, render.render_text, render.render_svg)
 
 
 def emit_rendering(args: argparse.Namespace, state: Any, render_text: Callable[..., str], render_svg: Callable[..., str]) -> int:

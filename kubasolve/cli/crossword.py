@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
-        add_show_arguments,
+        add_show_command,
         add_simulate_arguments,
         count,
         player_list,
@@ -74,12 +74,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(e)
     e.set_defaults(func=run_endgame)
 
-    w = csub.add_parser("show", help="draw a saved game: the board with its premium squares, racks, scores (text, or --svg)",
-                        description="Draw a saved crossword game (the JSON of CrosswordState.to_dict / the engine's state): "
-                                    "text by default, an SVG picture with --svg. The state is checked by replaying its history "
-                                    "over --lexicon (the one the game was played with).")
-    add_show_arguments(w, "nl")
-    w.set_defaults(func=run_show)
+    add_show_command(csub, shows="a saved game: the board with its premium squares, racks, scores", lexicon="nl", func=run_show,
+                     saved="a saved crossword game (the JSON of CrosswordState.to_dict, as the engine's state holds it)")
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
@@ -209,14 +205,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Handler of ``crossword show``."""
-    from kubasolve.cli.common import emit_rendering, read_state_file
+    from kubasolve.cli.common import show_saved_game
     from kubasolve.games.crossword.game import CrosswordState, default_referee
-    from kubasolve.games.crossword.render import render_svg, render_text
     from kubasolve.lexicon import load_lexicon
 
-    data = read_state_file(args.state, "crossword")
-    state = CrosswordState.from_dict(data, default_referee(None, load_lexicon(args.lexicon)))
-    return emit_rendering(args, state, render_text, render_svg)
+    return show_saved_game(args, "crossword", lambda data: CrosswordState.from_dict(data, default_referee(None, load_lexicon(args.lexicon))))
 
 
 def render(state: Any, names: list[str], viewer: int | None = None) -> str:

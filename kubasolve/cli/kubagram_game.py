@@ -13,7 +13,7 @@ from kubasolve.cli.common import (
     UsageError,
     add_lexicon_argument,
     add_rules_argument,
-    add_show_arguments,
+    add_show_command,
     add_simulate_arguments,
     backend_options,
     check_output_path,
@@ -58,12 +58,9 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(p, "nl")
     p.set_defaults(func=run_play)
 
-    w = kubagram_sub.add_parser("show", help="draw a saved game: board, central field, table words, scores (text, or --svg)",
-                                description="Draw a saved Kubagram game (a file of `kubagram play --save` / `w FILE`, or the "
-                                            "JSON of GameState.to_dict / the engine's state): text by default, an SVG picture "
-                                            "with --svg. The state is checked by replaying its history over --lexicon.")
-    add_show_arguments(w, "nl")
-    w.set_defaults(func=run_show)
+    add_show_command(kubagram_sub, shows="a saved game: board, central field, table words, scores", lexicon="nl", func=run_show,
+                     saved="a saved Kubagram game (a file of `kubagram play --save` or `w FILE`, or the JSON of "
+                           "GameState.to_dict, as the engine's state holds it)")
 
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH], search[:NODES]",
@@ -218,20 +215,21 @@ def load_game(path: str, lexicon: Any) -> tuple[list[str], int, Any]:
 
 def run_show(args: argparse.Namespace) -> int:
     """Handler of ``kubagram show``: a saved game (``play --save``) or a bare state, drawn as text or SVG."""
-    from kubasolve.cli.common import emit_rendering, read_state_file
-    from kubasolve.games.kubagram.render import render_svg, render_text
+    from kubasolve.cli.common import show_saved_game
     from kubasolve.games.kubagram.state import GameState
     from kubasolve.lexicon import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
-    data = read_state_file(args.state, "Kubagram")
-    if data.get("format") == SAVE_FORMAT:
+
+    def load(data: dict[str, Any]) -> GameState:
+        if data.get("format") != SAVE_FORMAT:
+            return GameState.from_dict(data, lexicon=lexicon)
         seats, _, state = load_game(args.state, lexicon)
         if args.names is None:
             args.names = [f"{x}{i}" for i, x in enumerate(seats)]
-    else:
-        state = GameState.from_dict(data, lexicon=lexicon)
-    return emit_rendering(args, state, render_text, render_svg)
+        return state
+
+    return show_saved_game(args, "kubagram", load)
 
 
 def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:

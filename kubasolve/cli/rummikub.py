@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from kubasolve.cli.common import (
     add_json_argument,
     add_rules_argument,
-    add_show_arguments,
+    add_show_command,
     add_simulate_arguments,
     ascii_text,
     backend_options,
@@ -72,11 +72,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(s)
     s.set_defaults(func=run_solve)
 
-    w = rsub.add_parser("show", help="draw a saved game: the table's sets, the rack, pool and scores (text, or --svg)",
-                        description="Draw a saved Rummikub game (the JSON of RummikubGame.to_dict / the engine's state): text "
-                                    "by default, an SVG picture with --svg. The state is checked by replaying its moves.")
-    add_show_arguments(w, None)
-    w.set_defaults(func=run_show)
+    add_show_command(rsub, shows="a saved game: the table's sets, the rack, pool and scores", lexicon=None, func=run_show,
+                     saved="a saved Rummikub game (the JSON of RummikubGame.to_dict, as the engine's state holds it)")
 
     m = rsub.add_parser("simulate", help="AI vs AI games from a seed; wins and mean scores per AI")
     add_simulate_arguments(m, players="greedy,holdback", players_help=", ".join(AI_NAMES), rules_doc="docs/rummikub.md",
@@ -126,12 +123,10 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Handler of ``rummikub show``."""
-    from kubasolve.cli.common import emit_rendering, read_state_file
+    from kubasolve.cli.common import show_saved_game
     from kubasolve.games.rummikub import RummikubGame
-    from kubasolve.games.rummikub.render import render_svg, render_text
 
-    game = RummikubGame.from_dict(read_state_file(args.state, "Rummikub"))
-    return emit_rendering(args, game, render_text, render_svg)
+    return show_saved_game(args, "rummikub", RummikubGame.from_dict)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

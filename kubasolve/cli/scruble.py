@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
-        add_show_arguments,
+        add_show_command,
         add_simulate_arguments,
         count,
         player_list,
@@ -46,15 +46,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(b, '{"moves": [{"word", "twists", "cells", "score", "breakdown", ...}]} best first')
     b.set_defaults(func=run_best)
 
-    w = ssub.add_parser("show", help="draw a cube state or a saved game as an unfolded net (text, or --svg)",
-                        description="Draw a 96-character cube state (after --twists, with --cells highlighted in reading "
-                                    "order), or a saved game (a JSON file of ScrubleGame.to_dict / the engine's state, its latest "
-                                    "word numbered in reading order): text by default, an SVG picture with --svg.")
-    add_show_arguments(w, "en", state_help="a 96-character cube state, or a saved game (JSON file)", metavar="STATE|FILE")
+    w = add_show_command(ssub, shows="a cube state or a saved game as an unfolded net", lexicon="en", func=run_show,
+                         saved="a 96-character cube state (after --twists, with --cells highlighted in reading order), or a "
+                               "saved game (a JSON file of ScrubleGame.to_dict, as the engine's state holds it; its latest word "
+                               "numbered in reading order)",
+                         state_help="a 96-character cube state, or a saved game (JSON file)", metavar="STATE|FILE")
     w.add_argument("--twists", default="", help="twists to apply to a cube state first, e.g. \"R U'\"")
     w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells of a cube state to highlight, in reading order")
     add_rules_argument(w, RULES_DOC)
-    w.set_defaults(func=run_show)
 
     g = ssub.add_parser("play", help="play Scruble against AIs in the terminal")
     g.add_argument("--players", type=player_list, default=player_list("human,planner"),
@@ -121,19 +120,17 @@ def run_best(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from kubasolve.cli.common import UsageError, emit_rendering, read_state_file
+    from kubasolve.cli.common import UsageError, emit_rendering, show_saved_game
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_svg, net_text
 
     if Path(args.state).is_file():
         from kubasolve.games.scruble.game import ScrubleGame
-        from kubasolve.games.scruble.render import render_svg, render_text
 
         if args.twists.strip() or args.cells or args.rules:
             raise UsageError("--twists, --cells and --rules apply to a cube state, not to a saved game")
-        data = read_state_file(args.state, "Scruble")
-        game = ScrubleGame.from_dict(data, _lexicon(args.lexicon, _rules(None)))
-        return emit_rendering(args, game, render_text, render_svg)
+        lexicon = _lexicon(args.lexicon, _rules(None))
+        return show_saved_game(args, "scruble", lambda data: ScrubleGame.from_dict(data, lexicon))
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
     if args.twists.strip():

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from kubasolve.errors import PositionError
 
 __all__ = ["PLAYER_COLOURS", "Svg", "header_line", "player_colour", "player_names", "score_chips", "short_name",
-           "text_width", "wrap_lines", "xml_text"]
+           "page", "text_width", "wrap_lines", "xml_text"]
 
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
 """One colour per seat (owner marks, score chips), distinct for up to 8 players."""
@@ -131,6 +131,14 @@ class Svg:
         self.items.append(f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{anchor_attr} fill="{fill}"{extra}>'
                           f"{xml_text(value)}</text>")
 
+    def paragraph(self, x: float, y: float, text: str, size: float, width: float, fill: str = "#555") -> float:
+        """``text`` broken into lines that fit ``width`` px, the first line's top at ``y``; returns the y below it."""
+        step = size * 1.35
+        for line in wrap_lines(text, width, size):
+            self.text(x, y + size, line, size, fill=fill)
+            y += step
+        return y
+
     def place(self, other: Svg, dx: float, dy: float) -> None:
         """Draw ``other`` here, shifted by (dx, dy)."""
         self.items.append(f'<g transform="translate({_num(dx)},{_num(dy)})">')
@@ -145,6 +153,16 @@ class Svg:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
                 f'font-family="sans-serif">\n<title>{xml_text(title)}</title>\n{defs}'
                 f'<rect x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>\n' + "\n".join(self.items) + "\n</svg>\n")
+
+
+def page(title: str, *parts: Svg, arrows: bool = False) -> str:
+    """The standalone SVG of ``parts`` stacked top to bottom (as wide as the widest); ``title`` names it."""
+    doc = Svg(max(p.width for p in parts), sum(p.height for p in parts))
+    y = 0.0
+    for part in parts:
+        doc.place(part, 0, y)
+        y += part.height
+    return doc.document(title, arrows=arrows)
 
 
 def score_chips(width: float, title: str, names: Sequence[str], scores: Sequence[int | str] | None, current: int | None,
@@ -172,10 +190,6 @@ def score_chips(width: float, title: str, names: Sequence[str], scores: Sequence
         if score:  # the score apart, right-aligned and bold: "player 0" and 0 do not run together
             band.text(x + w - 8, y + 18, score, size, anchor="end", bold=True, fill=player_colour(p))
         x += w + 8
-    y += chip_h
-    y += 4
-    for line in wrap_lines(status, width - 2 * pad, 12) if status else []:
-        band.text(pad, y + 14, line, 12, fill="#444")
-        y += 16
+    y = band.paragraph(pad, y + chip_h + 6, status, 12, width - 2 * pad, "#444") if status else y + chip_h
     band.height = y + 10
     return band

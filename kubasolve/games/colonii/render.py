@@ -11,12 +11,12 @@ from kubasolve.games.colonii.table import Group
 from kubasolve.games.rendering import (
     Svg,
     header_line,
+    page,
     player_colour,
     player_names,
     score_chips,
     short_name,
     text_width,
-    wrap_lines,
 )
 
 __all__ = ["group_text", "last_turn_text", "render_svg", "render_text"]
@@ -141,11 +141,5 @@ def render_svg(state: ColoniiState, players: Sequence[str] | None = None) -> str
         y += 26 * 1.2 + 10
     legend = ("a colony's words chain (each starts with the previous word's last letter) \u00b7 "
               "\u2605 supercolony: bonus paid \u00b7 stake: what a conquest takes \u00b7 card values in the corners")
-    for line in wrap_lines(legend, width - 2 * pad, 11):
-        body.text(pad, y + 10, line, 11, fill="#555")
-        y += 15
-    body.height = y + 10
-    doc = Svg(width, head.height + body.height)
-    doc.place(head, 0, 0)
-    doc.place(body, 0, head.height)
-    return doc.document(_header(state, names), arrows=True)
+    body.height = body.paragraph(pad, y, legend, 11, width - 2 * pad) + 8
+    return page(_header(state, names), head, body, arrows=True)

@@ -10,7 +10,7 @@ from typing import Any
 from kubasolve.games.crossword.game import CrosswordState
 from kubasolve.games.crossword.layout import BoardLayout, TileSet
 from kubasolve.games.crossword.notation import COLUMNS, format_placement
-from kubasolve.games.rendering import Svg, header_line, player_names, score_chips, short_name, text_width, wrap_lines
+from kubasolve.games.rendering import Svg, header_line, page, player_names, score_chips, short_name, text_width
 
 __all__ = ["describe_entry", "premium_label", "render_svg", "render_text"]
 
@@ -146,12 +146,5 @@ def render_svg(state: CrosswordState, players: Sequence[str] | None = None) -> s
         y += 38
     legend = ("2L/3L: letter \u00d72/\u00d73 \u00b7 2W/3W: word \u00d72/\u00d73 \u00b7 \u2605 centre \u00b7 "
               "red letter with a dot: blank (0 points) \u00b7 orange edge: the last play")
-    for line in wrap_lines(legend, width - 2 * margin, 11):
-        foot.text(margin, y + 16, line, 11, fill="#555")
-        y += 15
-    foot.height = y + 12
-    doc = Svg(width, head.height + board.height + foot.height)
-    doc.place(head, 0, 0)
-    doc.place(board, 0, head.height)
-    doc.place(foot, 0, head.height + board.height)
-    return doc.document(_header(state, names))
+    foot.height = foot.paragraph(margin, y + 6, legend, 11, width - 2 * margin) + 10
+    return page(_header(state, names), head, board, foot)

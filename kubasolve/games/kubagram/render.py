@@ -9,12 +9,12 @@ from kubasolve.games.kubagram.state import GameState
 from kubasolve.games.rendering import (
     Svg,
     header_line,
+    page,
     player_colour,
     player_names,
     score_chips,
     short_name,
     text_width,
-    wrap_lines,
 )
 
 __all__ = ["last_turn_text", "render_board", "render_field", "render_state", "render_svg", "render_table", "render_text"]
@@ -106,12 +106,15 @@ def last_turn_text(state: GameState, names: Sequence[str]) -> str:
     return f"{names[player]}: " + "; ".join(reversed(actions))
 
 
+def _header(state: GameState, names: Sequence[str]) -> str:
+    return header_line("Kubagram", state.turn, names, state.scores, state.current, state.over, state.winners() if state.over else ())
+
+
 def render_text(state: GameState, players: Sequence[str] | None = None) -> str:
     """The header line (turn, player to move, scores), board, field (tile numbers as claims use them), table
     words with owners and values, held jokers, skips, and the latest turn."""
     names = player_names(players, state.n_players)
-    out = [header_line("Kubagram", state.turn, names, state.scores, state.current, state.over, state.winners() if state.over else ()),
-           render_board(state), render_field(state), render_table(state, names)]
+    out = [_header(state, names), render_board(state), render_field(state), render_table(state, names)]
     if state.over:
         out += [f"  {names[p]}: {v:+d} ({why})" for p, v, why in state.adjustments]
     else:
@@ -157,11 +160,7 @@ def _board_svg(state: GameState) -> Svg:
                   NEXT_EDGE if is_next else "#8a6d3b", 3 if is_next else 1)
     legend = ("orange edge: the next cube \u00b7 III / 0: the square's marking \u00b7 \u2605 joker \u00b7 "
               "cubes are drawn from the bottom-left, left to right, row by row upwards")
-    y = top + setup.rows * sq
-    for line in wrap_lines(legend, svg.width, 11):
-        svg.text(0, y + 16, line, 11, fill="#555")
-        y += 15
-    svg.height = y + 8
+    svg.height = svg.paragraph(0, top + setup.rows * sq + 6, legend, 11, svg.width) + 8
     return svg
 
 
@@ -237,9 +236,7 @@ def render_svg(state: GameState, players: Sequence[str] | None = None) -> str:
     status = f"phase: {state.phase} \u00b7 {_status(state)}"
     head = score_chips(width, f"Kubagram \u00b7 turn {state.turn}", names, state.scores, state.current, state.over,
                        state.winners() if state.over else (), status)
-    doc = Svg(width, head.height + max(board.height, panel.height) + 8)
-    doc.place(head, 0, 0)
-    doc.place(board, 10, head.height)
-    doc.place(panel, 10 + board.width + 24, head.height)
-    header = header_line("Kubagram", state.turn, names, state.scores, state.current, state.over, state.winners() if state.over else ())
-    return doc.document(header)
+    body = Svg(width, max(board.height, panel.height) + 8)
+    body.place(board, 10, 0)
+    body.place(panel, 10 + board.width + 24, 0)
+    return page(_header(state, names), head, body)

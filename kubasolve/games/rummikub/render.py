@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kubasolve.games.rendering import Svg, header_line, player_names, score_chips
+from kubasolve.games.rendering import Svg, header_line, page, player_names, score_chips
 from kubasolve.games.rummikub.game import RummikubGame
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.sets import arrange_set, joker_readings
@@ -152,11 +152,8 @@ def render_svg(game: RummikubGame, players: Sequence[str] | None = None) -> str:
             _tile(body, x, y, t, rules, "", tw, th)
             x += tw + 2
         y += th + 12
-    body.text(pad, y + 10, "\u263a J: joker (=r7: the tile it stands for) \u00b7 " +
-              " ".join(f"{c}: {COLOUR_NAME.get(c, 'colour ' + str(i + 1))}" for i, c in enumerate(rules.colour_letters)), 11, fill="#555")
-    body.height = y + 20
-    doc = Svg(width, head.height + body.height)
-    doc.place(head, 0, 0)
-    doc.place(body, 0, head.height)
-    return doc.document(_header(game, names))
+    legend = "\u263a J: joker (=r7: the tile it stands for) \u00b7 " + \
+        " ".join(f"{c}: {COLOUR_NAME.get(c, 'colour ' + str(i + 1))}" for i, c in enumerate(rules.colour_letters))
+    body.height = body.paragraph(pad, y, legend, 11, width - 2 * pad) + 8
+    return page(_header(game, names), head, body)
 

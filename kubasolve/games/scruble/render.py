@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from kubasolve.games.rendering import Svg, header_line, player_names, score_chips, wrap_lines
+from kubasolve.games.rendering import Svg, header_line, page, player_names, score_chips
 from kubasolve.games.scruble.cube import FACES, cell_name, geometry
 from kubasolve.games.scruble.game import ScrubleGame
 from kubasolve.games.scruble.position import Cube
@@ -201,12 +201,6 @@ def render_svg(game: ScrubleGame, players: Sequence[str] | None = None) -> str:
         notes.append("reading order: " + reading_order_text(*last) + " (numbers 1, 2, ... on the net)")
     notes.append("2L/3L: letter premium \u00b7 2W/3W: word premium \u00b7 ?: wildcard \u00b7 faces seen from outside")
     for note in notes:
-        for line in wrap_lines(note, width - 20, 11):
-            foot.text(10, y + 14, line, 11, fill="#444")
-            y += 15
+        y = foot.paragraph(10, y + 2, note, 11, width - 20, "#444")
     foot.height = y + 10
-    doc = Svg(width, head.height + net.height - NET_MARGIN + foot.height)
-    doc.place(head, 0, 0)
-    doc.place(net, 0, head.height - NET_MARGIN)
-    doc.place(foot, 0, head.height + net.height - NET_MARGIN)
-    return doc.document(_header(game, names), arrows=True)
+    return page(_header(game, names), head, net, foot, arrows=True)
