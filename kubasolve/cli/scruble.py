@@ -100,7 +100,7 @@ def run_scramble(args: argparse.Namespace) -> int:
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.scruble.position import require_cube
-    from kubasolve.games.scruble.render import net_text
+    from kubasolve.games.scruble.render import net_text, reading_order_text
     from kubasolve.games.scruble.solver import search
 
     rules = _rules(args.rules)
@@ -115,6 +115,7 @@ def run_best(args: argparse.Namespace) -> int:
     print(format_table(["#", "word", "twists", "score", "word+bonus"], rows))
     if moves:
         print("\n" + net_text(cube.twisted(list(moves[0].twists)), moves[0].cells))
+        print("reading order: " + reading_order_text(moves[0].word, moves[0].cells))
     print(f"\n{stats.states} states searched", file=sys.stderr)
     return 0
 

@@ -319,3 +319,35 @@ def test_scruble_game_over_names_the_winner() -> None:
     first = render_text(game, ["ann", "bob"]).splitlines()[0]
     assert game.over and first.startswith(f"Scruble | turn {game.turn} | game over: ")
     assert " wins | " in first and "to move" not in first
+
+
+def test_crossword_marks_a_play_that_may_be_challenged() -> None:
+    from kubasolve.games.crossword.game import default_referee
+    from kubasolve.games.crossword.render import render_svg, render_text
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    referee = default_referee(CrosswordRules(word_check="challenge"))
+    game = referee.new_game(7, 2)
+    rack = game.racks[game.current]
+    game = referee.apply(game, {"type": "place", "tiles": [[7, 7, rack[0]], [7, 8, rack[1]]]})
+    assert game.last_play is not None
+    assert "(may be challenged)" in render_text(game).splitlines()[-1]
+    assert any("(may be challenged)" in t for t in svg_texts(render_svg(game)))
+    game = referee.apply(game, {"type": "pass"})
+    assert "challenged" not in render_text(game)
+
+
+def test_colonii_protected_word_and_a_finished_game_show_every_hand() -> None:
+    from dataclasses import replace
+
+    from kubasolve.games.colonii.render import render_svg, render_text
+    from kubasolve.games.colonii.table import Group
+
+    game = replace(state("colonii"), table=(Group(("ziar",), 1, 6, protected=True),), over=True, scores=(40, 75))
+    text = render_text(game, ["ana", "ion"])
+    assert text.splitlines()[0] == "Colonii | turn 13 | game over: ion wins | scores: ana 40, ion 75"
+    assert "[0] ZIAR  (ion, word, protected)" in text
+    assert "hand of ana: " in text and "hand of ion: " in text
+    texts = svg_texts(render_svg(game, ["ana", "ion"]))
+    assert "protected (left by a decolonisation)" in texts
+    assert "\u2605 ion" in texts and sum(t.startswith("hand of ") for t in texts) == 2

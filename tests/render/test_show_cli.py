@@ -104,3 +104,14 @@ def test_scruble_show_of_a_cube_state_numbers_the_cells_in_order(capsys: Capsys)
     assert out.count('marker-end="url(#arrow)"') == 3  # L to B over the net's cut edge (two), B to B (one)
     assert main(["scruble", "show", cube]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == cube
+
+
+def test_scruble_best_lists_the_best_words_cells_in_reading_order(capsys: Capsys) -> None:
+    cube = state_data("scruble")["cube"]
+    assert main(["scruble", "best", cube, "--depth", "1", "--top", "1", "--json"]) == 0
+    best = json.loads(capsys.readouterr().out)["moves"][0]
+    assert main(["scruble", "best", cube, "--depth", "1", "--top", "1"]) == 0
+    from kubasolve.games.scruble.cube import cell_name
+
+    line = f"reading order: {best['word'].upper()}: " + " ".join(cell_name(c) for c in best["cells"])
+    assert line in capsys.readouterr().out.splitlines()

@@ -126,7 +126,7 @@ def render_svg(state: ColoniiState, players: Sequence[str] | None = None) -> str
         if g.is_colony:
             mark = ("\u2605 supercolony" if g.supercolony else "colony") + f" ({len(g.words)} words)"
         else:
-            mark = "\U0001f512 protected" if g.protected else f"stake {g.stake}"
+            mark = "protected (left by a decolonisation)" if g.protected else f"stake {g.stake}"
         body.text(x + 12, y + card * 0.55, short_name(names[g.owner], 18), 12, bold=True, fill=player_colour(g.owner))
         body.text(x + 12, y + card * 1.1, mark, 11, fill="#7d6608" if g.supercolony else "#444", bold=g.supercolony)
         y += row_h

@@ -61,6 +61,11 @@ def _last_play(state: CrosswordState) -> set[tuple[int, int]]:
     return set()
 
 
+def _challengeable(state: CrosswordState) -> str:
+    """`` (may be challenged)`` while the previous play can still be challenged (challenge mode)."""
+    return " (may be challenged)" if state.last_play is not None else ""
+
+
 def _racks_shown(state: CrosswordState) -> list[int]:
     """Whose racks a picture shows: the player to move's, or everyone's when the game is over."""
     return list(range(state.n_players)) if state.over else [state.current]
@@ -85,7 +90,7 @@ def render_text(state: CrosswordState, players: Sequence[str] | None = None) -> 
         lines.append(f"rack of {names[p]}: {' '.join(state.racks[p]) or '(empty)'}")
     moves = [e for e in state.log if e["type"] != "end"]
     if moves:
-        lines.append("last move: " + describe_entry(moves[-1], names))
+        lines.append("last move: " + describe_entry(moves[-1], names) + _challengeable(state))
     if state.over:
         lines.append(describe_entry(state.log[-1], names))
     return "\n".join(lines)
@@ -111,7 +116,7 @@ def render_svg(state: CrosswordState, players: Sequence[str] | None = None) -> s
     sq, margin = 34.0, 24.0
     width = max(2 * margin + layout.cols * sq, 420)
     moves = [e for e in state.log if e["type"] != "end"]
-    status = f"bag {len(state.bag)} tiles" + (f" \u00b7 last move: {describe_entry(moves[-1], names)}" if moves else "")
+    status = f"bag {len(state.bag)} tiles" + (f" \u00b7 last move: {describe_entry(moves[-1], names)}{_challengeable(state)}" if moves else "")
     head = score_chips(width, f"Crossword \u00b7 turn {state.turn}", names, state.scores, state.current, state.over,
                        state.winners(), status)
     board = Svg(width, margin + layout.rows * sq + 8)
