@@ -42,11 +42,13 @@ __all__ = [
     "add_json_argument",
     "add_lexicon_argument",
     "add_rules_argument",
+    "add_show_command",
     "add_simulate_arguments",
     "backend_options",
     "ascii_text",
     "check_output_path",
     "count",
+    "emit_rendering",
     "emit_summary",
     "error_payload",
     "exit_code",
@@ -54,8 +56,10 @@ __all__ = [
     "player_list",
     "progress",
     "progress_enabled",
+    "read_state_file",
     "seconds",
     "seed",
+    "show_saved_game",
     "summary_stream",
     "toml_file",
     "watch_compilation",
@@ -236,6 +240,79 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.address is not None and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     return {"backend": args.backend, "address": args.address}
+
+
+def add_show_command(sub: argparse._SubParsersAction, *, shows: str, saved: str, lexicon: str | None, func: Callable[..., int],
+                     state_help: str = "a saved game (JSON, as the game's state to_dict writes it)",
+                     metavar: str = "FILE") -> argparse.ArgumentParser:
+    """A game's ``show`` subcommand (``shows``: what it draws; ``saved``: what it reads) with the flags every
+    game's ``show`` has: the saved state FILE, ``--svg [PATH]`` (a picture instead of text, to stdout or
+    PATH), ``--names`` (seat names to print) and, for a game with words, ``--lexicon``."""
+    check = ("The state is checked by replaying its history over --lexicon (the one the game was played with)."
+             if lexicon is not None else "The state is checked by replaying its moves.")
+    parser = sub.add_parser("show", help=f"draw {shows} (text, or --svg)",
+                            description=f"Draw {saved}: text by default, an SVG picture with --svg (on stdout, or into PATH). {check}")
+    parser.add_argument("state", metavar=metavar, help=state_help)
+    parser.add_argument("--svg", nargs="?", const="-", default=None, metavar="PATH",
+                        help="draw an SVG picture instead of text: on stdout, or into PATH")
+    parser.add_argument("--names", type=player_list, default=None, metavar="NAME,NAME",
+                        help="seat names to show, comma-separated (default: the state's own, else player 0, player 1, ...)")
+    if lexicon is not None:
+        add_lexicon_argument(parser, lexicon)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def read_state_file(path: str, what: str) -> Any:
+    """The JSON document in ``path`` (a saved ``what`` game), or a :class:`~kubasolve.errors.StateError`
+    saying why it cannot be read."""
+    from kubasolve.errors import StateError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise StateError(f"{path} is a folder, not a saved {what} game") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise StateError(f"{path} is not a saved {what} game: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise StateError(f"{path} is not a saved {what} game: a JSON object is expected")
+    return data
+
+
+def show_saved_game(args: argparse.Namespace, game: str, load: Callable[[dict[str, Any]], Any]) -> int:
+    """Handler body of ``GAME show``: the JSON of ``args.state`` made a state by ``load`` (which checks it),
+    drawn by ``kubasolve.games.GAME.render`` as text or SVG (:func:`emit_rendering`)."""
+    import importlib
+
+    render = importlib.import_module(f"kubasolve.games.{game}.render")
+    state = load(read_state_file(args.state, game))
+    return emit_rendering(args, state, render.render_text, render.render_svg)
+
+
+def emit_rendering(args: argparse.Namespace, state: Any, render_text: Callable[..., str], render_svg: Callable[..., str]) -> int:
+    """Print ``state`` drawn as text, or as SVG with ``--svg`` (on stdout, or into the file it names)."""
+    if args.svg is None:
+        print(render_text(state, args.names))
+        return EXIT_OK
+    picture = render_svg(state, args.names)
+    if args.svg == "-":
+        sys.stdout.write(picture)
+        return EXIT_OK
+    target = check_output_path(args.svg, "the SVG picture")
+    try:
+        target.write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        raise KubasolveError(f"cannot write the SVG picture to {args.svg}: {exc.strerror or exc}") from None
+    print(f"wrote {target}", file=sys.stderr)
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------------------------------------ streams

@@ -23,7 +23,15 @@ PLAY_HELP = """commands (coordinates as in GCG: 8H = row 8 from column H across,
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from kubasolve.cli.common import add_json_argument, add_lexicon_argument, add_rules_argument, add_simulate_arguments, count, player_list
+    from kubasolve.cli.common import (
+        add_json_argument,
+        add_lexicon_argument,
+        add_rules_argument,
+        add_show_command,
+        add_simulate_arguments,
+        count,
+        player_list,
+    )
     from kubasolve.cli.common import seed as seed_type
 
     p = sub.add_parser("crossword", help="crossword tile game (Dutch Scrabble-type rules): moves, play and simulate games")
@@ -65,6 +73,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(e, "nl")
     add_json_argument(e)
     e.set_defaults(func=run_endgame)
+
+    add_show_command(csub, shows="a saved game: the board with its premium squares, racks, scores", lexicon="nl", func=run_show,
+                     saved="a saved crossword game (the JSON of CrosswordState.to_dict, as the engine's state holds it)")
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
@@ -190,6 +201,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     text = simulation_summary(res)
     emit_summary(args, res.to_dict(), text)
     return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``crossword show``."""
+    from kubasolve.cli.common import show_saved_game
+    from kubasolve.games.crossword.game import CrosswordState, default_referee
+    from kubasolve.lexicon import load_lexicon
+
+    return show_saved_game(args, "crossword", lambda data: CrosswordState.from_dict(data, default_referee(None, load_lexicon(args.lexicon))))
 
 
 def render(state: Any, names: list[str], viewer: int | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from kubasolve.cli.common import (
     add_json_argument,
     add_rules_argument,
+    add_show_command,
     add_simulate_arguments,
     ascii_text,
     backend_options,
@@ -71,6 +72,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(s)
     s.set_defaults(func=run_solve)
 
+    add_show_command(rsub, shows="a saved game: the table's sets, the rack, pool and scores", lexicon=None, func=run_show,
+                     saved="a saved Rummikub game (the JSON of RummikubGame.to_dict, as the engine's state holds it)")
+
     m = rsub.add_parser("simulate", help="AI vs AI games from a seed; wins and mean scores per AI")
     add_simulate_arguments(m, players="greedy,holdback", players_help=", ".join(AI_NAMES), rules_doc="docs/rummikub.md",
                            lexicon=None, games=10, max_games=100_000)
@@ -115,6 +119,14 @@ def run_solve(args: argparse.Namespace) -> int:
                 f"{sol.changed_sets} table set(s) changed, {sol.jokers_played} joker(s) played"
             )
     return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``rummikub show``."""
+    from kubasolve.cli.common import show_saved_game
+    from kubasolve.games.rummikub import RummikubGame
+
+    return show_saved_game(args, "rummikub", RummikubGame.from_dict)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
