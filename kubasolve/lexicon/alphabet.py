@@ -26,6 +26,11 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFC", text).translate(CEDILLA_TO_COMMA)
 
 
+def normalize_word(text: str) -> str:
+    """:func:`normalize_text` in lower case: the form of a word, a rack or a hand that games look up."""
+    return normalize_text(text).lower()
+
+
 @dataclass(frozen=True)
 class Alphabet:
     """An ordered set of single-character letters; letter ``letters[i]`` has code ``i``.
