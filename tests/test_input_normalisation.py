@@ -135,6 +135,11 @@ def test_scruble_word_in_nfd_plays_as_nfc() -> None:
     composed, decomposed = ScrubleGame.new(1, seed=0, rules=rules), ScrubleGame.new(1, seed=0, rules=rules)
     assert composed.play(Turn(("2F2",), "ceño"), es) == decomposed.play(Turn(("2F2",), nfd("CEÑO")), es)
     assert composed.to_dict() == decomposed.to_dict()
+    from kubasolve.games.scruble.position import Cube
+
+    start = ScrubleGame.new(1, seed=0, rules=rules).cube
+    text = start.notation()
+    assert "Ñ" in text and Cube.from_notation(nfd(text), rules.pegs) == start
 
 
 # ------------------------------------------------------------------------------------------------ lexicon
