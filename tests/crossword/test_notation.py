@@ -205,6 +205,8 @@ def test_woogles_unfinished_game_racks_round_trip_and_state(referee):
     assert game.racks == ("AAEFJTU", "AFNOQ") and not game.over and game.to_move() == 0
     assert parse_gcg(to_gcg(game)) == game and to_gcg(game).endswith("#rack1 AAEFJTU\n#rack2 AFNOQ\n")
     state = state_from_gcg(referee, game)
+    assert "#rack" not in to_gcg(state)  # a state's export shows no rack unless asked (crossword play prints it)
+    assert to_gcg(state, racks=True).endswith("#rack1 AAEFJTU\n#rack2 AFNOQ\n")
     assert state.racks == ("AAEFJTU", "AFNOQ") and state.bag == "" and state.current == 0
     assert state.scores == (444, 395) and list(state.board.to_rows()) == list(game.rows)
     after = referee.apply(state, {"type": "place", "move": "O12 FTE"})  # continue the game

@@ -410,19 +410,20 @@ def _note_lines(note: str) -> list[str]:
     return [f"#note {first}".rstrip(), *rest]
 
 
-def to_gcg(game: Any, names: Sequence[str] | None = None, lexicon: str | None = None) -> str:
-    """GCG text of a :class:`CrosswordState` (its log; the racks of an unfinished game as ``#rack1``...)
-    or of a :class:`GcgGame` (notes, racks and pragmas kept)."""
+def to_gcg(game: Any, names: Sequence[str] | None = None, lexicon: str | None = None, racks: bool = False) -> str:
+    """GCG text of a :class:`CrosswordState` (its log; with ``racks`` the racks of an unfinished game as
+    ``#rack1``..., to analyse it elsewhere: not for a player's eyes) or of a :class:`GcgGame` (notes,
+    racks and pragmas kept)."""
     if isinstance(game, GcgGame):
         players, events, pragmas = list(game.players), list(game.events), list(game.pragmas)
-        racks, note = list(game.racks), game.note
+        rack_lines, note = list(game.racks), game.note
     else:
         n = game.n_players
         names = list(names or [f"Player {p + 1}" for p in range(n)])
         players = [(f"p{p + 1}", names[p]) for p in range(n)]
         events = _events_of_state(game)
         pragmas = ["#character-encoding UTF-8"] + ([f"#lexicon {lexicon}"] if lexicon else [])
-        racks, note = ([] if game.over else list(game.racks)), ""
+        rack_lines, note = ([] if game.over or not racks else list(game.racks)), ""
     lines = list(pragmas)
     for k, (nick, name) in enumerate(players):
         lines.append(f"#player{k + 1} {nick} {name}")
@@ -444,7 +445,7 @@ def to_gcg(game: Any, names: Sequence[str] | None = None, lexicon: str | None = 
         lines.append(f"{head} {body} {e.score:+d} {e.total}")
         if e.note:
             lines += _note_lines(e.note)
-    for k, rack in enumerate(racks):
+    for k, rack in enumerate(rack_lines):
         if rack:
             lines.append(f"#rack{k + 1} {rack}")
     return "\n".join(lines) + "\n"
