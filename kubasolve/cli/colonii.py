@@ -94,11 +94,12 @@ def parse_group(spec: str, rules: Any) -> Any:
     """A table group from ``WORD:OWNER[:STAKE][:p]`` or ``W1+W2+...:OWNER`` (a colony)."""
     from kubasolve.errors import PositionError
     from kubasolve.games.colonii.table import Group
+    from kubasolve.lexicon.alphabet import normalize_word
 
     parts = spec.split(":")
     if len(parts) < 2 or not parts[0]:
         raise PositionError(f"table group {spec!r}: write WORD:OWNER (e.g. cal:1) or W1+W2:OWNER for a colony")
-    words = tuple(w.strip().lower() for w in parts[0].split("+"))
+    words = tuple(normalize_word(w.strip()) for w in parts[0].split("+"))
     protected = parts[-1].lower() == "p"
     if protected:
         parts = parts[:-1]
