@@ -421,39 +421,53 @@ def describe_choices(values: Sequence[str]) -> str:
 # ------------------------------------------------------------------------------------------------ first run
 class CompileNotice:
     """Says on stderr when numba compiles kernels (the first run, a cold cache): once, when the first
-    compilation starts, and how long it took at the end (:meth:`finish`).
+    compilation starts, and at the end (:meth:`finish`) how many functions it compiled and how long
+    the compiling itself took (nested compilations counted once; time between them, such as a game
+    waiting for its player, not at all). No estimate up front: what a command compiles depends on its
+    input, so any figure would be a guess.
 
     Installed by :func:`watch_compilation` without importing numba: a one-shot import hook registers
     the listener when numba is first imported by whatever needs it, so commands that use no kernel
     pay nothing.
     """
 
-    def __init__(self, stream: IO[str] | None = None, estimate_s: float = 30.0) -> None:
+    def __init__(self, stream: IO[str] | None = None, clock: Callable[[], float] | None = None) -> None:
+        import time
+
         self.stream = stream or sys.stderr
-        self.estimate_s = estimate_s
-        self.started: float | None = None
+        self.clock = clock or time.perf_counter
         self.compilations = 0
+        self.compile_s = 0.0
+        self._depth = 0
+        self._outer_start = 0.0
         self._listener: Any = None
         self._hook: _NumbaImportHook | None = None
 
     def on_compile(self) -> None:
         """A kernel compilation starts (numba found no cached machine code for it)."""
-        import time
-
         self.compilations += 1
-        if self.started is None:
-            self.started = time.perf_counter()
+        self._depth += 1
+        if self._depth == 1:
+            self._outer_start = self.clock()
+        if self.compilations == 1:
             from kubasolve.kernels import numba_cache_dir
 
-            self._say(f"compiling kernels, once — about {self.estimate_s:.0f} s (cached in {numba_cache_dir()})")
+            self._say(f"compiling kernels, once (cached in {numba_cache_dir()})")
+
+    def on_compiled(self) -> None:
+        """A kernel compilation ended (successfully or not)."""
+        self._depth = max(0, self._depth - 1)
+        if self._depth == 0:
+            self.compile_s += self.clock() - self._outer_start
 
     def finish(self) -> None:
         """Report the compile time if anything was compiled, and stop listening."""
-        import time
-
-        if self.started is not None:
-            self._say(f"kernels compiled and cached in {time.perf_counter() - self.started:.1f} s; later runs start at once")
-            self.started = None
+        if self.compilations:
+            kept = "kept in memory only (see the warning above)" if _kernels_in_memory_only() else "cached; later runs load them"
+            self._say(f"kernels compiled in {self.compile_s:.1f} s ({self.compilations} compilation"
+                      f"{'s' if self.compilations != 1 else ''}), {kept}")
+            self.compilations = 0
+            self.compile_s = 0.0
         if self._hook is not None and self._hook in sys.meta_path:
             sys.meta_path.remove(self._hook)
         if self._listener is not None:
@@ -480,7 +494,7 @@ class CompileNotice:
                 notice.on_compile()
 
             def on_end(self, ev: Any) -> None:
-                pass
+                notice.on_compiled()
 
         self._listener = _Listener()
         event.register("numba:compile", self._listener)
@@ -515,9 +529,15 @@ class _NumbaImportHook:
         return spec
 
 
-def watch_compilation(stream: IO[str] | None = None, estimate_s: float = 30.0) -> CompileNotice:
+def _kernels_in_memory_only() -> bool:
+    """True when this process could not write its compiled kernels to the cache (see ``kernels.disk_cache``)."""
+    disk_cache = sys.modules.get("kubasolve.kernels.disk_cache")
+    return disk_cache is not None and disk_cache.in_memory_only()
+
+
+def watch_compilation(stream: IO[str] | None = None) -> CompileNotice:
     """Arrange for a first-run notice on stderr whenever kernels get compiled during this command."""
-    notice = CompileNotice(stream, estimate_s)
+    notice = CompileNotice(stream)
     if "numba" in sys.modules:
         notice.register()
     else:
