@@ -130,6 +130,7 @@ class WorkBudget:
         return self._checked(limit)
 
     def _checked(self, limit: int) -> int:
+        self.report()  # called before each kernel call or slice: the progress is as fresh as the slices
         if limit <= 0 or self.stopped():
             self.exhausted = True
             return 0

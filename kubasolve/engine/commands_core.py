@@ -88,7 +88,7 @@ class ClosedAnswer(Answer):
 
 @command("close-game", CloseGameParams, ClosedAnswer)
 def close_game(p: CloseGameParams, session: Session) -> dict[str, Any]:
-    """Forget a running game ``game_id`` (of any kind), freeing its slot in the session (v2: ``game``)."""
+    """Forget a running game of any kind (``game_id``; v2: ``game``), freeing its slot in the session."""
     if (p.game_id is UNSET) == (p.game is UNSET):
         raise KubasolveError("params.game_id: give the running game's id (game_id; v2: game)", key="params.game_id")
     gid, key = (p.game_id, "params.game_id") if isinstance(p.game_id, str) else (str(p.game), "params.game")

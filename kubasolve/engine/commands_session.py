@@ -167,8 +167,12 @@ def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players:
                 raise StateError(f"state.game: a {saved['game']} state, not {kind}", key="state.game")
         except KubasolveError as exc:
             raise rekeyed(exc) from None
-        lexicon_name = saved["lexicon"] if game_class(kind).lexicons else None
-        game = _game_object(kind, saved["rules"], lexicon_name, root="params.state")
+        cls = game_class(kind)
+        try:  # a saved state's rules are checked by the library (they may hold settings the request schema does not)
+            rules = cls.parse_rules(saved["rules"])
+        except KubasolveError as exc:
+            raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
+        game = _game_object(kind, rules, saved["lexicon"] if cls.lexicons else None, root="params.state")
         state = call(game.state_from_json, saved)
     else:
         game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)

@@ -19,6 +19,7 @@ import importlib
 import io
 import json
 import logging
+import os
 import pkgutil
 import queue
 import re
@@ -297,15 +298,24 @@ def _read_ahead(lines: Iterable[bytes | int], pending: _Unanswered, inbox: queue
         inbox.put(None)
 
 
+def _private_stdin() -> IO[bytes]:
+    """The process's standard input as a reader of its own (a duplicate descriptor): the reader thread may still be
+    blocked in it when the session ends, and the interpreter's shutdown must not wait for ``sys.stdin``'s lock."""
+    try:
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    except (AttributeError, OSError, ValueError):  # no real descriptor (an embedding replaced sys.stdin)
+        return sys.stdin.buffer
+
+
 def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> int:
     """Run the engine loop until end of input or a ``quit`` request; returns an exit code.
 
     ``stdin``/``stdout`` default to the process's binary streams; text streams (``io.StringIO``) work too.
     """
-    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdin = stdin if stdin is not None else _private_stdin()
     out: IO[Any] = stdout if stdout is not None else sys.stdout.buffer
     text_out = isinstance(out, io.TextIOBase)
-    lines = _text_lines(stdin) if isinstance(stdin, io.TextIOBase) else read_lines(stdin, LIMITS["line_bytes"])  # type: ignore[arg-type]
+    lines = _text_lines(stdin) if isinstance(stdin, io.TextIOBase) else read_lines(stdin, LIMITS["line_bytes"])
     session = Session()
 
     def write(answer: dict[str, Any]) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "exchange_count",
     "game_class",
     "game_names",
+    "import_game_modules",
     "load_game",
     "register_game",
     "state_from_json",
@@ -473,6 +474,35 @@ def register_game(cls: type[R]) -> type[R]:
             raise KubasolveError(f"{name!r} is a built-in game")
     _REGISTERED[name] = cls
     return cls
+
+
+def import_game_modules(modules: Sequence[str]) -> list[str]:
+    """Import modules that register games (:func:`register_game`): dotted module names, or paths of ``.py`` files;
+    returns the game names known afterwards. A module that cannot be imported is a :class:`KubasolveError` naming
+    it (``kubasolve engine --game-module``, or the ``KUBASOLVE_GAME_MODULES`` variable, comma-separated)."""
+    import importlib.util
+    import sys
+
+    for module in modules:
+        try:
+            if module.endswith(".py") or "/" in module:
+                path = Path(module).resolve()
+                name = f"kubasolve_game_module_{path.stem}"
+                if getattr(sys.modules.get(name), "__file__", None) == str(path):
+                    continue  # imported already
+                spec = importlib.util.spec_from_file_location(name, path)
+                if spec is None or spec.loader is None or not path.is_file():
+                    raise FileNotFoundError(f"no such file: {module}")
+                loaded = importlib.util.module_from_spec(spec)
+                sys.modules[name] = loaded
+                spec.loader.exec_module(loaded)
+            else:
+                importlib.import_module(module)
+        except KubasolveError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of a user's module is reported as such
+            raise KubasolveError(f"game module {module!r} cannot be imported: {type(exc).__name__}: {exc}", key="game_module") from None
+    return game_names()
 
 
 def _builtin_names() -> list[str]:

@@ -68,6 +68,9 @@ class Colonii(Game):
         scored: list[LegalMove] = []
         singles = solver.all_moves(position, "gain", top) if position.hand else []
         n_singles = len(solver.move_table(position)) if position.hand else 0
+        if singles:  # the best so far, for progress reports, until the best-turn search improves on it
+            first = {"type": "turn", "moves": [MoveSpec.from_move(singles[0]).to_dict()]}
+            meter.best = {"action": first, "text": turn_text(first), "score": singles[0].gain}
         best = solver.best_turn(position, "gain", budget=meter) if n_singles else None
         if best is not None and len(best.moves) > 1:
             action = {"type": "turn", "moves": [MoveSpec.from_move(m).to_dict() for m in best.moves]}
