@@ -215,15 +215,6 @@ def _game(p: GameParams, session: Session) -> SessionGame:
     return find_game(p.game, session, "colonii", key="params.game", hint="colonii.new-game")
 
 
-def _action_dict(spec: ActionSpec) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": spec.type}
-    if spec.moves is not UNSET:
-        d["moves"] = [given(m) for m in spec.moves]
-    if spec.cards is not UNSET:
-        d["cards"] = spec.cards
-    return d
-
-
 @command("colonii.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """v2 (use new-game): deal a new game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume
@@ -277,7 +268,7 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use apply-move): apply one turn for the player to build; an illegal turn is an error (the reason), state
     unchanged."""
     sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, _action_dict(p.move))
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
     return v2_answer(p.game, sg, p.state)
 
 

@@ -240,23 +240,12 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
             "exchange": len(s.bag) >= ref.rules.exchange_min_bag, "challenge": s.last_play is not None}
 
 
-def _action_dict(spec: ActionSpec) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": spec.type}
-    if spec.tiles is not UNSET:
-        d["tiles"] = [list(t) for t in spec.tiles]
-    if spec.move is not UNSET:
-        d["move"] = spec.move
-    if spec.letters is not UNSET:
-        d["letters"] = spec.letters
-    return d
-
-
 @command("crossword.apply-move", ApplyMoveParams, V2Answer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use apply-move): apply one move for the player to move; an illegal move is an error (the reason), state
     unchanged."""
     sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, _action_dict(p.move))
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
     return v2_answer(p.game, sg, p.state)
 
 

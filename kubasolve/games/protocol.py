@@ -33,7 +33,7 @@ from typing import Any, ClassVar, TypeVar
 from xml.sax.saxutils import escape
 
 from kubasolve.budget import Budget
-from kubasolve.errors import IllegalMoveError, KubasolveError, PositionError, RulesError, StateError
+from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError, StateError
 
 __all__ = [
     "STATE_FORMAT",
@@ -251,7 +251,7 @@ class Game(ABC):
     def new_game(self, seed: int = 0, players: int | Sequence[str] = 2) -> State:
         """Deal a game from ``seed`` for ``players`` (a count: seats ``player0``...; or the seat names)."""
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise PositionError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
+            raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
         names = self.seat_names(players)
         return State(self.name, names, self._new(seed, names))
 
@@ -263,11 +263,11 @@ class Game(ABC):
         elif isinstance(players, Sequence) and not isinstance(players, str):
             names = tuple(players)
             if not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names):
-                raise PositionError(f"seat names must be strings of 1 to {MAX_NAME} characters", key="players")
+                raise KubasolveError(f"seat names must be strings of 1 to {MAX_NAME} characters", key="players")
         else:
-            raise PositionError(f"players must be a count or a list of seat names, got {players!r}", key="players")
+            raise KubasolveError(f"players must be a count or a list of seat names, got {players!r}", key="players")
         if not lo <= len(names) <= hi:
-            raise PositionError(f"{self.name} is played by {lo} to {hi} players, got {len(names)}", key="players")
+            raise KubasolveError(f"{self.name} is played by {lo} to {hi} players, got {len(names)}", key="players")
         return names
 
     def state_of(self, native: Any, players: int | Sequence[str] | None = None) -> State:
@@ -276,7 +276,7 @@ class Game(ABC):
         n = len(self._result(native)[2])
         names = self.seat_names(n if players is None else players)
         if len(names) != n:
-            raise PositionError(f"players: the state has {n} players, got {len(names)} names", key="players")
+            raise KubasolveError(f"players: the state has {n} players, got {len(names)} names", key="players")
         return State(self.name, names, native)
 
     def result(self, state: State) -> Result:
@@ -290,7 +290,7 @@ class Game(ABC):
         the scored moves; ``budget`` bounds the searches that find them (best found so far when it runs out)."""
         native = self._own(state)
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise PositionError(f"top must be a positive integer, got {top!r}", key="top")
+            raise KubasolveError(f"top must be a positive integer, got {top!r}", key="top")
         if self._result(native)[3]:
             return LegalMoves([], 0, True, True, 0)
         self.warm_up()
@@ -317,7 +317,7 @@ class Game(ABC):
         if not isinstance(name, str) or name.partition(":")[0] not in self.ai_names:
             raise KubasolveError(f"unknown {self.name} AI {name!r}; choose one of {', '.join(self.ai_names)}", key="ai")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise PositionError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
+            raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
         settings = dict(options or {})
         for key in settings:
             if key not in self.ai_options:
@@ -400,9 +400,20 @@ class Game(ABC):
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
         """AI ``ai``'s action (the game is warm and not over; ``options`` holds only :attr:`ai_options` names)."""
 
-    @abstractmethod
     def _to_json(self, native: Any) -> dict[str, Any]:
-        """The native state as JSON."""
+        """The native state as JSON (default: its ``to_dict()``)."""
+        data: dict[str, Any] = native.to_dict()
+        return data
+
+    def _loaded(self, native: Any, rules: Any, players: tuple[str, ...]) -> Any:
+        """A native state read from JSON (``rules``: the rules it holds), checked against this game's rules and the
+        seat count of the envelope."""
+        if rules != self.rules:
+            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
+        n = len(self._result(native)[2])
+        if n != len(players):
+            raise StateError(f"state.players: {len(players)} names for a game of {n}", key="state.players")
+        return native
 
     @abstractmethod
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:

@@ -71,7 +71,7 @@ def test_requests_are_refused_naming_the_key() -> None:
         ("legal-moves", {"game_id": gid, "movetime_ms": 0}, "bad-request", "params.movetime_ms"),
         ("apply-move", {"game_id": gid, "action": "pass"}, "bad-request", "params.action"),
         ("apply-move", {"game_id": gid}, "bad-request", "params.action"),
-        ("new-game", {"game": "crossword", "players": 5}, "bad-position", "params.players"),
+        ("new-game", {"game": "crossword", "players": 5}, "bad-request", "params.players"),
         ("new-game", {"game": "crossword", "rules": {"rack_size": 99}}, "bad-request", "params.rules.rack_size"),
         ("new-game", {"game": "crossword", "rules": {"word_check": "maybe"}}, "bad-request", "params.rules.word_check"),
         ("new-game", {"game": "rummikub", "rules": {"numbers": 26, "colours": 8, "jokers": 4, "colour_letters": "abcdefgh"}},

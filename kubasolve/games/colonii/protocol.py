@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import numpy as np
+
 from kubasolve.budget import Budget
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, exchange_count, register_game, text_svg
@@ -66,8 +68,9 @@ class Colonii(Game):
         position = native.position()
         meter = budget.meter(TurnBudget)
         scored: list[LegalMove] = []
-        singles = solver.all_moves(position, "gain", top) if position.hand else []
-        n_singles = len(solver.move_table(position)) if position.hand else 0
+        table = solver.move_table(position)  # every legal single move (as solver.all_moves, generated once)
+        n_singles = len(table)
+        singles = solver.moves(table, position, np.argsort(-table.keys("gain"), kind="stable")[:top]) if n_singles else []
         if singles:  # the best so far, for progress reports, until the best-turn search improves on it
             first = {"type": "turn", "moves": [MoveSpec.from_move(singles[0]).to_dict()]}
             meter.best = {"action": first, "text": turn_text(first), "score": singles[0].gain}
@@ -102,20 +105,11 @@ class Colonii(Game):
         action = make_policy(ai, seed).turn(self.referee, native, meter).to_dict()
         return AiMove(action, turn_text(action), not meter.exhausted, meter.nodes)
 
-    def _to_json(self, native: Any) -> dict[str, Any]:
-        data: dict[str, Any] = native.to_dict()
-        return data
-
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
-        from kubasolve.errors import StateError
         from kubasolve.games.colonii.game import ColoniiState
 
         state = ColoniiState.from_dict(data, self.referee)
-        if state.rules != self.rules:
-            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
-        if state.n_players != len(players):
-            raise StateError(f"state.players: {len(players)} names for a game of {state.n_players}", key="state.players")
-        return state
+        return self._loaded(state, state.rules, players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
         lines = ["table:" if native.table else "table: (empty)"]

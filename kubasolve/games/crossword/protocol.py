@@ -125,20 +125,11 @@ class Crossword(Game):
             return _placement_text(self.referee.judge_placement(native.board, native.rack(), resolved.tiles).placement)
         return f"exchange {action.letters}" if action.type == "exchange" else str(action.type)
 
-    def _to_json(self, native: Any) -> dict[str, Any]:
-        data: dict[str, Any] = native.to_dict()
-        return data
-
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
-        from kubasolve.errors import StateError
         from kubasolve.games.crossword.game import CrosswordState
 
         state = CrosswordState.from_dict(data, self.referee)
-        if state.rules != self.rules:
-            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
-        if state.n_players != len(players):
-            raise StateError(f"state.players: {len(players)} names for a game of {state.n_players}", key="state.players")
-        return state
+        return self._loaded(state, state.rules, players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
         rows = native.board.to_rows()

@@ -178,20 +178,11 @@ class Kubagram(Game):
         return AiMove({"type": TURN, "actions": steps}, "; ".join(a.describe() for a in actions), not cut, nodes,
                       {"actions": len(steps)})
 
-    def _to_json(self, native: Any) -> dict[str, Any]:
-        data: dict[str, Any] = native.to_dict()
-        return data
-
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
-        from kubasolve.errors import StateError
         from kubasolve.games.kubagram.state import GameState
 
         state = GameState.from_dict(data, lexicon=self.lexicon)
-        if state.rules != self.rules.scoring or replace(state.game_rules, n_players=2) != replace(self.rules.game, n_players=2):
-            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
-        if state.n_players != len(players):
-            raise StateError(f"state.players: {len(players)} names for a game of {state.n_players}", key="state.players")
-        return state
+        return self._loaded(state, KubagramPlayRules(state.rules, state.game_rules), players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
         from kubasolve.games.kubagram.render import render_state

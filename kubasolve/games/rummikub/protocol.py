@@ -92,17 +92,12 @@ class Rummikub(Game):
         added = Counter(t for s in parse_table(move["table"], self.rules) for t in s) - before
         return f"play {format_tiles(sorted(added.elements()), self.rules)} ({sum(added.values())} tiles)"
 
-    def _to_json(self, native: Any) -> dict[str, Any]:
-        data: dict[str, Any] = native.to_dict()
-        return data
-
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.errors import StateError
         from kubasolve.games.rummikub.game import RummikubGame
 
         game = RummikubGame.from_dict(data)
-        if game.rules != self.rules:
-            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
+        self._loaded(game, game.rules, players)
         if tuple(game.players) != players:
             raise StateError("state.players: the seat names differ from the game's own", key="state.players")
         return game

@@ -95,20 +95,11 @@ class Scruble(Game):
         action = turn_action(make_policy(ai, seed)(native, self.lexicon, meter))
         return AiMove(action, _text(action), not meter.exhausted, meter.nodes)
 
-    def _to_json(self, native: Any) -> dict[str, Any]:
-        data: dict[str, Any] = native.to_dict()
-        return data
-
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
-        from kubasolve.errors import StateError
         from kubasolve.games.scruble.game import ScrubleGame
 
         game = ScrubleGame.from_dict(data, self.lexicon)
-        if game.rules != self.rules:
-            raise StateError("state.native.rules: other rules than the state's", key="state.native.rules")
-        if game.players != len(players):
-            raise StateError(f"state.players: {len(players)} names for a game of {game.players}", key="state.players")
-        return game
+        return self._loaded(game, game.rules, players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
         from kubasolve.games.scruble.render import net_text
