@@ -119,7 +119,7 @@ def find_game(gid: str, session: Session, kind: str | None = None, key: str = "p
     found = session.games.get(gid)
     if not isinstance(found, SessionGame) or (kind is not None and found.kind != kind):
         what = f"{kind} game" if kind else "game"
-        raise UnknownGameError(f"no running {what} {gid!r}; start one with {hint}", key=key)
+        raise UnknownGameError(f"no {what} {gid!r} is running; start one with {hint}", key=key)
     return found
 
 

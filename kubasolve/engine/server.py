@@ -42,6 +42,9 @@ from kubasolve.engine.registry import (
 from kubasolve.errors import KubasolveError, LimitError, UnknownCommandError
 
 PROTOCOL_VERSION = 3
+READ_AHEAD = 64
+"""Lines the reader thread queues ahead of the one being answered (a bound on memory: each at most 1 MiB); a
+``stop`` is seen as soon as it is read."""
 
 log = logging.getLogger("kubasolve.engine")
 
@@ -328,7 +331,7 @@ def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> int:
 
     session.writer = write
     pending = _Unanswered()
-    inbox: queue.Queue[Any] = queue.Queue()
+    inbox: queue.Queue[Any] = queue.Queue(maxsize=READ_AHEAD)
     threading.Thread(target=_read_ahead, args=(lines, pending, inbox), name="kubasolve-engine-reader", daemon=True).start()
     while (item := inbox.get()) is not None:
         line, flag, stopped = item
