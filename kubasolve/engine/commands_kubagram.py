@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from kubasolve.engine.registry import (
     UNSET,
+    Answer,
     LexiconName,
     Meta,
     MoveTimeMs,
@@ -153,39 +154,57 @@ def _top(top: int | None) -> int:
     return MAX_TOP if top is None else top
 
 
-def _budget(p: BudgetedParams) -> Any:
+def _budget(p: BudgetedParams, session: Session, movetime_ms: int | None = None) -> Any:
+    """The request's :class:`SearchBudget` (``movetime_ms``/``max_nodes``), ended early by a ``stop`` request."""
+    from kubasolve.budget import Budget
     from kubasolve.games.kubagram.movegen import SearchBudget
 
-    return SearchBudget(p.max_nodes, p.movetime_ms)
+    return Budget(p.movetime_ms if movetime_ms is None else movetime_ms, p.max_nodes, stop=session.stop).meter(SearchBudget)
 
 
-@command("kubagram.best-words", BestWordsParams)
+class BestWordsAnswer(Answer):
+    words: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+class CompoundsAnswer(Answer):
+    compounds: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+class BestMoveAnswer(Answer):
+    claim: dict[str, Any]
+    proven_optimal: bool
+    nodes: int
+
+
+@command("kubagram.best-words", BestWordsParams, BestWordsAnswer)
 def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
     """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000); with a budget
     (``movetime_ms``, ``max_nodes``) the best found by then, ``proven_optimal`` false if it ran out."""
     solver, position = _setup(p)
-    budget = _budget(p)
+    budget = _budget(p, session)
     words = solver.best_words(position, top=_top(p.top), budget=budget)
     return {"words": [w.to_dict() for w in words], **budget_proof(budget)}
 
 
-@command("kubagram.compounds", CompoundsParams)
+@command("kubagram.compounds", CompoundsParams, CompoundsAnswer)
 def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
     """Compound moves from the table words (and one new field word where allowed), best first by ``objective``;
     with a budget the compounds found by then, ``proven_optimal`` false if it ran out."""
     solver, position = _setup(p)
-    budget = _budget(p)
+    budget = _budget(p, session)
     found = solver.compound_moves(position, top=_top(p.top), objective=p.objective, budget=budget)
     return {"compounds": [c.to_dict() for c in found], **budget_proof(budget)}
 
 
-@command("kubagram.best-move", BestMoveParams)
+@command("kubagram.best-move", BestMoveParams, BestMoveAnswer)
 def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles. With a
     budget (default: 10 s) the best claim found by then (always legal), ``proven_optimal`` false if it ran out."""
-    from kubasolve.games.kubagram.movegen import SearchBudget
-
     solver, position = _setup(p, MAX_CLAIM_FIELD)
-    budget = SearchBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
+    budget = _budget(p, session, movetime_or_default(p.movetime_ms, p.max_nodes))
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **budget_proof(budget)}

@@ -236,14 +236,14 @@ def test_scruble_best_legal_moves_and_ai_move_take_a_budget() -> None:
 def test_rummikub_warm_up_solves_once_under_any_rule_set() -> None:
     """Before the first ai-move's budget starts, the engine does one small solve per rule set (the kernels' load
     is no part of a move); it must fit every legal rule set: few numbers and colours, no jokers, long sets."""
-    from kubasolve.engine import commands_rummikub
+    from kubasolve.games.rummikub import solver
     from kubasolve.games.rummikub.rules import RummikubRules
 
     for rules in (RummikubRules(), RummikubRules(numbers=5, colours=2, colour_letters="rb", jokers=0, min_set_size=2, min_first_meld=0),
                   RummikubRules(numbers=9, colours=3, colour_letters="rbo", jokers=4, min_set_size=5, min_first_meld=0)):
-        commands_rummikub._WARM.discard(rules)
-        commands_rummikub._warm_up(rules)
-        assert rules in commands_rummikub._WARM
+        solver._WARM.discard(rules)
+        solver.warm_up(rules)
+        assert rules in solver._WARM
 
 
 def test_colonii_warm_up_runs_once_under_any_rule_set() -> None:

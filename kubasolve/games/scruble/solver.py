@@ -125,8 +125,8 @@ class StateBudget(WorkBudget):
         return self._checked(limit)
 
     def past_deadline(self) -> bool:
-        """The time budget is spent (never true for a node budget alone)."""
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        """The time budget is spent, or a stop was requested (never true for a node budget alone)."""
+        return self.stopped() or (self.deadline is not None and time.perf_counter() >= self.deadline)
 
 
 @cache
