@@ -189,8 +189,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     """Handler of ``colonii play``: humans type moves, AIs play their turns."""
     import random
 
-    from kubasolve.ai.colonii import make_policy
     from kubasolve.errors import KubasolveError, RulesError
+    from kubasolve.games.colonii.ai import make_policy
     from kubasolve.games.colonii.game import Referee
 
     stdin = stdin or sys.stdin

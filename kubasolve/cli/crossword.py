@@ -220,9 +220,9 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def run_endgame(args: argparse.Namespace) -> int:
     """Handler of ``crossword endgame``."""
-    from kubasolve.ai.crossword_endgame import solve_endgame, state_from_cgp
     from kubasolve.cli.output import emit_json
     from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.endgame import solve_endgame, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.notation import format_placement, state_from_gcg
     from kubasolve.lexicon import load_lexicon
@@ -302,8 +302,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     """Handler of ``crossword play``: humans type moves, AIs play their turns."""
     import random
 
-    from kubasolve.ai.crossword import equity_candidates, load_leaves, make_policy
     from kubasolve.errors import KubasolveError, RulesError
+    from kubasolve.games.crossword.ai import equity_candidates, load_leaves, make_policy
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.movegen import generate_moves
     from kubasolve.games.crossword.notation import format_placement, to_gcg

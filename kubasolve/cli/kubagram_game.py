@@ -236,7 +236,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     """Handler of ``kubagram play``: a terminal game, humans typing commands, AIs moving on their own."""
     import random
 
-    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.ai import make_policy
     from kubasolve.games.kubagram.game import default_referee
     from kubasolve.games.kubagram.render import render_field, render_state
     from kubasolve.lexicon import load_lexicon

@@ -129,8 +129,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from kubasolve.ai.rummikub import simulate
     from kubasolve.cli.output import format_table
+    from kubasolve.games.rummikub.ai import simulate
 
     rules = _rules(args.rules, args.joker_retrieval)
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:

@@ -152,8 +152,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
     """Terminal play: humans type twists and a word; AIs play their turns."""
-    from kubasolve.ai.scruble import make_policy
     from kubasolve.errors import IllegalMoveError, RulesError
+    from kubasolve.games.scruble.ai import make_policy
     from kubasolve.games.scruble.game import ScrubleGame, Turn
     from kubasolve.games.scruble.render import net_text
     from kubasolve.games.scruble.solver import search

@@ -180,7 +180,7 @@ class AiMoveParams(GameParams):
 def _budget(p: AiMoveParams) -> tuple[int, float]:
     """(endgame nodes, seconds for the move) from ``max_nodes``/``movetime_ms`` or their aliases ``endgame_nodes`` and
     ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused."""
-    from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES
+    from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES
 
     if p.max_nodes is not UNSET and p.endgame_nodes is not UNSET:
         raise KubasolveError("params: give max_nodes or its alias endgame_nodes, not both", key="params.endgame_nodes")

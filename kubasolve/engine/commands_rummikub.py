@@ -352,6 +352,6 @@ class SimulateAnswer(Answer):
 @command("rummikub.simulate", SimulateParams, SimulateAnswer)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
-    from kubasolve.ai.rummikub import simulate
+    from kubasolve.games.rummikub.ai import simulate
 
     return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()

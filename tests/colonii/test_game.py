@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from kubasolve.ai.colonii import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.colonii.ai import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.games.colonii.game import (
     ColoniiState,
     Referee,

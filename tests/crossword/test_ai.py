@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from kubasolve.ai.crossword import (
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import (
     EquityPolicy,
     LeaveTable,
     ScorePolicy,
@@ -21,7 +22,6 @@ from kubasolve.ai.crossword import (
     load_leaves,
     make_policy,
 )
-from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import Referee, play_game, rack_value, take_from_rack
 from kubasolve.games.crossword.movegen import generate_moves
 

@@ -1,4 +1,4 @@
-"""The exact endgame solver (kubasolve.ai.crossword_endgame) against a slow, obviously correct minimax
+"""The exact endgame solver (kubasolve.games.crossword.endgame) against a slow, obviously correct minimax
 that plays every placement and pass through the referee to the end of the game (the referee applies
 the rules: going out, scoreless turns, rack adjustments), on small constructed endgames (1-3 tiles a
 rack, small lexicons, hypothesis); the proven flag, the budgets and determinism; the AIs use it.
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubasolve.ai.crossword import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
-from kubasolve.ai.crossword_endgame import EndgameSolver, solve_endgame
 from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
 from kubasolve.games.crossword.board import Board
+from kubasolve.games.crossword.endgame import EndgameSolver, solve_endgame
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
 from kubasolve.games.crossword.movegen import generate_moves, move_arrays, raw_facts, raw_generator
 from kubasolve.games.crossword.rules import CrosswordRules

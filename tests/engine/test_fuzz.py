@@ -108,9 +108,9 @@ def _garbage_line(rng: random.Random, rid: int) -> bytes:
 
 def _saved_states() -> list[tuple[str, dict[str, Any]]]:
     """A mid-game Kubagram snapshot and a Rummikub one, as the engine's state commands give them."""
-    from kubasolve.ai.kubagram import make_policy
-    from kubasolve.ai.rummikub import ai_move
+    from kubasolve.games.kubagram.ai import make_policy
     from kubasolve.games.kubagram.game import default_referee
+    from kubasolve.games.rummikub.ai import ai_move
     from kubasolve.games.rummikub.game import RummikubGame
 
     referee = default_referee()

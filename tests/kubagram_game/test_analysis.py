@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from kubasolve.ai.kubagram import GreedyPolicy, RandomPolicy
 from kubasolve.errors import StateError
 from kubasolve.games.kubagram.actions import Claim
+from kubasolve.games.kubagram.ai import GreedyPolicy, RandomPolicy
 from kubasolve.games.kubagram.analysis import analyse_file, analyse_game, load_game_record
 from kubasolve.games.kubagram.game import play_game
 from kubasolve.games.kubagram.simulate import simulate

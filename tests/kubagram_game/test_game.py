@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubasolve.ai.kubagram import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.errors import IllegalMoveError, PositionError, RulesError
 from kubasolve.games.kubagram.actions import (
     Claim,
@@ -19,6 +18,7 @@ from kubasolve.games.kubagram.actions import (
     Take,
     action_from_dict,
 )
+from kubasolve.games.kubagram.ai import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.games.kubagram.game import play_game, replay
 from kubasolve.games.kubagram.simulate import game_seed, simulate, wilson_interval
 from kubasolve.games.kubagram.state import GameState

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from kubasolve.ai.rummikub import ai_move, play_game, simulate
 from kubasolve.errors import IllegalMoveError, PositionError
 from kubasolve.games.rummikub import RummikubRules, check_play, parse_tiles, solve
+from kubasolve.games.rummikub.ai import ai_move, play_game, simulate
 from kubasolve.games.rummikub.game import RummikubGame
 from kubasolve.games.rummikub.tiles import tile_name
 
@@ -241,7 +241,7 @@ def test_cli_reads_a_rules_variant(tmp_path) -> None:  # type: ignore[no-untyped
 
 
 def test_importing_the_api_compiles_nothing() -> None:
-    code = "import sys, kubasolve.games.rummikub, kubasolve.ai.rummikub; print('numba' in sys.modules)"
+    code = "import sys, kubasolve.games.rummikub, kubasolve.games.rummikub.ai; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False"
 
@@ -278,7 +278,7 @@ def test_simulation_records_do_not_depend_on_workers() -> None:
     """Game i is dealt from game_seed(seed, i) (the i-th draw of Random(seed)), whatever the worker count."""
     import io
 
-    from kubasolve.ai.rummikub import game_seed
+    from kubasolve.games.rummikub.ai import game_seed
 
     out = {}
     for workers in (1, 2):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from kubasolve.ai.scruble import make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.scruble.ai import make_policy
 from kubasolve.games.scruble.game import ScrubleGame, Turn, play_game, replay_check
 from kubasolve.games.scruble.simulate import simulate
 from kubasolve.games.scruble.solver import best_words

@@ -98,7 +98,7 @@ class Colonii(Game):
         return self.referee.apply(native, action)
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.ai.colonii import make_policy
+        from kubasolve.games.colonii.ai import make_policy
         from kubasolve.games.colonii.movegen import TurnBudget
 
         meter = budget.meter(TurnBudget)

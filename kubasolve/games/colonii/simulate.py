@@ -48,7 +48,7 @@ def _referee(setting: Setting) -> Any:
 
 def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     """Worker: play game ``k``; its record with the AI label of each seat."""
-    from kubasolve.ai.colonii import make_policy
+    from kubasolve.games.colonii.ai import make_policy
     from kubasolve.games.colonii.game import play_game
 
     players, master, k, setting = args
@@ -64,7 +64,7 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     total)`` is called after each game (the CLI draws its progress bar with it; the library never prints).
     ``rules``: settings as a dict (default the documented ones); ``lexicon``: a bundled name or a
     word-list path (default the bundled Romanian list)."""
-    from kubasolve.ai.colonii import policy_names
+    from kubasolve.games.colonii.ai import policy_names
 
     if not isinstance(games, int) or games < 1:
         raise RulesError(f"--games must be at least 1, got {games}")

@@ -3,7 +3,7 @@
 - ``score``: the highest-scoring placement (the move generator's best-move search); passes if none.
 - ``equity``: score + the value of the tiles kept (the *leave*, from a table estimated by self-play,
   ``data/leaves_nl.json`` made by ``data/make_leaves.py``); may exchange when that keeps a better
-  leave; with an empty bag it plays the exact endgame solver (:mod:`kubasolve.ai.crossword_endgame`)
+  leave; with an empty bag it plays the exact endgame solver (:mod:`kubasolve.games.crossword.endgame`)
   within its node/time budget (``equity:bounded``: the old bounded search below; ``equity:NODES``: a
   node budget).
 - ``sim``: Monte-Carlo look-ahead: the best equity candidates, each followed by the opponent's best
@@ -198,7 +198,7 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
         return ScorePolicy().turn(referee, state), None
     if mode == "bounded":
         return endgame_move(referee, state), None
-    from kubasolve.ai.crossword_endgame import solve_endgame
+    from kubasolve.games.crossword.endgame import solve_endgame
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES

@@ -481,7 +481,7 @@ def selfplay_endgames(referee: Referee, games: int, seed: int = 0, skip: int = 0
     """The first position with an empty bag of ``games`` equity-vs-equity games (dealt from
     ``seed``, ``seed + 1``, ...), or the position ``skip`` turns later (the highest-scoring move
     played meanwhile): the test set of the proof-time measurement."""
-    from kubasolve.ai.crossword import EquityPolicy, ScorePolicy
+    from kubasolve.games.crossword.ai import EquityPolicy, ScorePolicy
 
     policies = [EquityPolicy(endgame=False), EquityPolicy(endgame=False)]
     out = []
@@ -502,7 +502,7 @@ def endgame_duel(referee: Referee, states: list[CrosswordState], first: str, sec
     """For each position: the mover's final spread gain when AI ``first`` plays the mover's side and
     ``second`` the other, minus the same with the seats swapped (positive: ``first`` plays the
     endgame better). AIs by name (``equity``, ``equity:bounded``, ``equity:NODES``, ...)."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     def playout(state: CrosswordState, mover_ai: str, other_ai: str) -> int:
         p = state.current
@@ -516,7 +516,7 @@ def endgame_duel(referee: Referee, states: list[CrosswordState], first: str, sec
 
 
 def _main(argv: list[str] | None = None) -> int:
-    """``python -m kubasolve.ai.crossword_endgame --games N --seed S --time-limit T [--skip K]``: solve
+    """``python -m kubasolve.games.crossword.endgame --games N --seed S --time-limit T [--skip K]``: solve
     the bag-empty positions of N equity self-play games (or K turns later); one JSON line per position
     on stdout, the distribution of proof times on stderr."""
     import argparse
@@ -525,7 +525,7 @@ def _main(argv: list[str] | None = None) -> int:
 
     from kubasolve.lexicon import load_lexicon
 
-    ap = argparse.ArgumentParser(prog="python -m kubasolve.ai.crossword_endgame", description=_main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m kubasolve.games.crossword.endgame", description=_main.__doc__)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=10.0)

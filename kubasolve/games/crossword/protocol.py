@@ -93,7 +93,7 @@ class Crossword(Game):
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
         import time
 
-        from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES, make_policy
+        from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, make_policy
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000

@@ -47,7 +47,7 @@ def referee_for(setting: Setting) -> Any:
 
 def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     """Worker: play game ``k``; its record with the AI label of each seat."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
     from kubasolve.games.crossword.game import play_game
 
     players, master, k, setting = args
@@ -62,7 +62,7 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     ``records`` (without timings, so they are identical whatever the worker count). ``on_game(done,
     total)`` is called after each game. ``rules``: settings as a dict (default the Dutch rules);
     ``lexicon``: a bundled name or a word-list path (default the bundled Dutch list)."""
-    from kubasolve.ai.crossword import policy_names
+    from kubasolve.games.crossword.ai import policy_names
 
     if not isinstance(games, int) or games < 1:
         raise RulesError(f"--games must be at least 1, got {games}")

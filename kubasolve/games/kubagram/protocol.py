@@ -73,7 +73,7 @@ def kubagram_policy(ai: str, seed: int, budget: Budget) -> Any:
     """The AI ``ai`` (``random``, ``greedy``, ``planner[:DEPTH]``, ``search[:NODES]``) with ``budget``: the planner and
     the search AI stop their rollouts and search at ``max_nodes`` (simulated turns) / ``movetime_ms`` or a stop; greedy
     and random take no budget. A bad name is a bad request naming ``ai``."""
-    from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
+    from kubasolve.games.kubagram.ai import PlannerPolicy, SearchPolicy, make_policy
 
     base, _, arg = ai.partition(":")
     limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)

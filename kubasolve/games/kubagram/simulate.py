@@ -57,7 +57,7 @@ def _lexicon(name: str) -> Any:
 
 def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
     """Worker: play game ``k``; returns its record with AI labels per seat."""
-    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.ai import make_policy
     from kubasolve.games.kubagram.game import play_game
 
     players, master, k, setting = args
@@ -77,7 +77,7 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
     ``backend``/``address``: where the games run (:func:`kubasolve.scale.run_ordered`); the records and
     the summary are the same for every backend and worker count.
     """
-    from kubasolve.ai.kubagram import policy_names
+    from kubasolve.games.kubagram.ai import policy_names
 
     if games < 1:
         raise RulesError(f"--games must be at least 1, got {games}")

@@ -51,7 +51,7 @@ class Rummikub(Game):
         return native.turn, len(native.moves) + 1, scores, native.over, [native.winner] if native.over else []
 
     def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
-        from kubasolve.ai.rummikub import MoveBudget
+        from kubasolve.games.rummikub.ai import MoveBudget
         from kubasolve.games.rummikub.game import solution_move
         from kubasolve.games.rummikub.solver import Objective
 
@@ -76,7 +76,7 @@ class Rummikub(Game):
         return game
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.ai.rummikub import MoveBudget, ai_move
+        from kubasolve.games.rummikub.ai import MoveBudget, ai_move
 
         meter = MoveBudget(budget.max_nodes, budget.movetime_ms, stop=budget.stop)
         move = ai_move(native, ai, meter)

@@ -88,7 +88,7 @@ class Scruble(Game):
         return game
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.ai.scruble import make_policy
+        from kubasolve.games.scruble.ai import make_policy
         from kubasolve.games.scruble.solver import StateBudget
 
         meter = budget.meter(StateBudget)

@@ -38,7 +38,7 @@ def _rules(setting: Setting) -> Any:
 
 
 def _play_one(args: tuple[list[str], int, int, Setting]) -> dict[str, Any]:
-    from kubasolve.ai.scruble import make_policy
+    from kubasolve.games.scruble.ai import make_policy
     from kubasolve.games.scruble.game import play_game
 
     players, master, k, setting = args
@@ -76,7 +76,7 @@ def simulate(games: int, players: Sequence[str], seed: int = 0, workers: int = 1
              backend: str = "local", address: str | None = None, rules: Mapping[str, Any] | None = None,
              lexicon: str | None = None) -> SimulationResult:
     """Play ``games`` seeded AI games and summarise (wins with 95% Wilson intervals, mean scores)."""
-    from kubasolve.ai.scruble import POLICIES
+    from kubasolve.games.scruble.ai import POLICIES
 
     if games < 1:
         raise RulesError(f"--games must be at least 1, got {games}")
