@@ -36,7 +36,7 @@ AI_NAMES = ("score", "equity", "sim")
 ENDGAME_MODES = ("exact", "bounded")
 DEFAULT_ENDGAME_NODES = 3000
 """Node budget of the exact endgame solver per turn (about 0.3 s here; deterministic, unlike a time budget)."""
-LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
+LEAVES_DIR = Path(__file__).resolve().parent / "data"
 VOWELS = frozenset("AEIOU")
 
 
