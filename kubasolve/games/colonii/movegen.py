@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from kubasolve.budget import WorkBudget
+from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiMove, ColoniiPosition, MoveKind, judge
@@ -309,13 +309,17 @@ class ColoniiSolver:
 
     # ------------------------------------------------------------------ best turn
     def best_turn(self, position: ColoniiPosition, objective: Objective = "gain", max_moves: int | None = None,
-                  budget: TurnBudget | None = None, value_bound: bool = True) -> Turn:
+                  budget: Budget | TurnBudget | None = None, value_bound: bool = True) -> Turn:
         """The best combined turn: up to ``max_moves`` (default the rules' ``max_turn_moves``, at
         most 3) moves on disjoint cards and distinct table groups, maximising the summed objective.
-        Exact: every such set is covered by the kernel's branch-and-bound. With a ``budget`` that runs
-        out, the best turn found by then (at least the best legal single move) with ``proven_optimal``
-        false. ``value_bound=False`` turns off the kernel's card-value bound (for tests: same answer)."""
+        Exact: every such set is covered by the kernel's branch-and-bound. With a ``budget`` (a
+        :class:`~kubasolve.budget.Budget`, its clock started after :meth:`warm_up`; or a :class:`TurnBudget` meter,
+        whose ``nodes`` say what was spent) that runs out, the best turn found by then (at least the best legal
+        single move) with ``proven_optimal`` false. ``value_bound=False`` turns off the kernel's card-value bound
+        (for tests: same answer)."""
         from kubasolve.kernels.colonii_search import best_turn, keep_useful, pack_cards
+
+        budget = meter_for(budget, TurnBudget, self.warm_up)
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
         if not 1 <= limit <= 3:
@@ -410,7 +414,7 @@ def all_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules |
 
 
 def best_turn(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules | None = None, objective: Objective = "gain",
-              max_moves: int | None = None, budget: TurnBudget | None = None) -> Turn:
+              max_moves: int | None = None, budget: Budget | TurnBudget | None = None) -> Turn:
     """The best combined turn (see :meth:`ColoniiSolver.best_turn`)."""
     return solver_for(lexicon, rules).best_turn(position, objective, max_moves, budget)
 
