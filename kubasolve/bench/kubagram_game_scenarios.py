@@ -110,10 +110,10 @@ def simulation(workers: int) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
         import io
 
-        from kubasolve.games.kubagram.simulate import simulate
+        from kubasolve.scale.selfplay import simulate
 
         _referee()  # load the lexicon and compile kernels before forking
-        return lambda: simulate(SIM_GAMES, ["greedy", "planner"], seed=1, workers=workers, records=io.StringIO())
+        return lambda: simulate("kubagram", ["greedy", "planner"], SIM_GAMES, seed=1, workers=workers, records=io.StringIO())
 
     return setup
 

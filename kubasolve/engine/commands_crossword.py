@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.commands_session import (
     SessionGame,
     V2Answer,
     adopt_game,
     call,
     declare_rules,
-    find_game,
     lexicon_for,
     new_session_game,
     v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
@@ -199,7 +200,7 @@ def _budget(p: AiMoveParams) -> tuple[int, float]:
 
 
 def _game(p: GameParams, session: Session) -> SessionGame:
-    return find_game(p.game, session, "crossword", key="params.game", hint="crossword.new-game")
+    return v2_game(p.game, session, "crossword")
 
 
 @command("crossword.new-game", NewGameParams, V2Answer)
@@ -288,3 +289,6 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         sg.state = call(sg.game.apply, sg.state, chosen.action)
     extra = {"proven_optimal": chosen.proven_optimal} if chosen.details.get("endgame") else {}
     return v2_answer(p.game, sg, p.state, action=chosen.action, **extra)
+
+
+declare_analysis("crossword", "crossword.moves")  # kubasolve analyse --game crossword: a line is this command's params

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.registry import (
     UNSET,
     Answer,
@@ -208,3 +209,6 @@ def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     budget = _budget(p, session, movetime_or_default(p.movetime_ms, p.max_nodes))
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **budget_proof(budget)}
+
+
+declare_analysis("kubagram", "kubagram.best-move")  # kubasolve analyse --game kubagram: a line is this command's params

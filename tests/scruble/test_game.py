@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.errors import IllegalMoveError, StateError
 from kubasolve.games.scruble.ai import make_policy
 from kubasolve.games.scruble.game import ScrubleGame, Turn, play_game, replay_check
-from kubasolve.games.scruble.simulate import simulate
 from kubasolve.games.scruble.solver import best_words
 
 
@@ -68,10 +67,3 @@ def test_solo_game_lasts_the_rounds(en):
     assert game.turn == game.rules.rounds and game.scores[0] > 0
 
 
-def test_simulation_is_seeded_and_greedy_beats_random(en):
-    a = simulate(2, ["greedy", "random"], seed=3)
-    b = simulate(2, ["greedy", "random"], seed=3)
-    assert a.rows()[0]["wins"] == b.rows()[0]["wins"] == 2
-    assert a.score_sum == b.score_sum
-    with pytest.raises(RulesError):
-        simulate(1, ["nobody"])

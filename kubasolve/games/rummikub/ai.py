@@ -3,17 +3,14 @@ after melding until it can go out or the end is near, which scores better over a
 
 from __future__ import annotations
 
-import json
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
-from kubasolve.budget import StopFlag, check_work_budget
+from kubasolve.budget import Budget, StopFlag, check_work_budget
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.game import RummikubGame, solution_move
-from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.solver import Objective, Solution, solve
 
 
@@ -23,13 +20,15 @@ class MoveBudget:
     ``go nodes``). ``max_nodes`` caps each exact solve the AI makes (DP states, or ILP branch-and-bound nodes;
     ``holdback`` makes at most two), ``movetime_ms`` the whole move (the solves share the deadline, which
     starts when the budget is made). Afterwards ``proven_optimal`` says whether every solve ran to its end;
-    when one did not, the AI played the best legal move found by then (possibly a draw)."""
+    when one did not, the AI played the best legal move found by then (possibly a draw). ``nodes``: what the
+    solves spent in all."""
 
     max_nodes: int | None = None
     movetime_ms: float | None = None
     proven_optimal: bool = True
     stop: StopFlag | None = field(default=None, repr=False, compare=False)
-    """Once set (an engine's ``stop``), the next solve gives up at once: the move is the best found by then."""
+    """Once set (an engine's ``stop``), the solve gives up before its next search: the move is the best found by then."""
+    nodes: int = 0
     _deadline: float | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -45,8 +44,9 @@ class MoveBudget:
         if self.stop is not None and self.stop.is_set():
             left = 1e-3
         sol = solve(game.table, game.rack, game.rules, objective, first_meld=not game.melded[game.turn],
-                    max_nodes=self.max_nodes, time_limit_ms=left)
+                    budget=Budget(left, self.max_nodes, stop=self.stop))
         self.proven_optimal = self.proven_optimal and sol.proven_optimal
+        self.nodes += sol.nodes
         return sol
 
 
@@ -107,108 +107,3 @@ def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, m
             break
         game.apply(ai_move(game, kinds[game.turn], None if max_nodes is None else MoveBudget(max_nodes)))
     return game
-
-
-@dataclass
-class SimulationResult:
-    """Totals over simulated games, per AI kind (seats rotate so no AI always starts; an AI named twice
-    pools its seats)."""
-
-    games: int
-    kinds: list[str]
-    wins: dict[str, int]
-    total_score: dict[str, int]
-    unfinished: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly totals; ``mean_score`` is per game and per seat of that AI."""
-        seats = {k: self.kinds.count(k) for k in self.wins}
-        return {
-            "games": self.games,
-            "players": self.kinds,
-            "wins": self.wins,
-            "mean_score": {k: self.total_score[k] / max(1, self.games * seats[k]) for k in self.total_score},
-            "unfinished": self.unfinished,
-        }
-
-
-def _play_one(task: tuple[list[str], int, int, dict[str, Any], int | None]) -> dict[str, Any]:
-    """Worker: play game ``i`` (seats, deal seed, index, rules, node budget per solve); its record (the seed
-    and the moves replay it exactly)."""
-    seats, deal_seed, i, rules, max_nodes = task
-    game = RummikubGame.new(len(seats), deal_seed, RummikubRules.from_dict(rules), players=seats)
-    play_game(game, seats, max_nodes=max_nodes)
-    return {"game": i, "seed": deal_seed, "seats": seats, "finished": bool(game.over and game.scores is not None),
-            "winner": game.winner, "scores": game.scores, "moves": game.moves}
-
-
-MAX_GAMES = 10_000_000
-"""Most games one :func:`simulate` call plays (checked before anything is built)."""
-
-
-def game_seed(master: int, i: int) -> int:
-    """Deal seed of game ``i`` of a simulation with seed ``master``: the ``i``-th draw of ``Random(master)``
-    (``randrange(2**31)``), so game ``i`` is the same game whatever the number of games or workers."""
-    rng = random.Random(master)
-    seed = 0
-    for _ in range(i + 1):
-        seed = rng.randrange(2**31)
-    return seed
-
-
-def simulate(
-    games: int,
-    kinds: Sequence[str],
-    seed: int = 0,
-    rules: RummikubRules | None = None,
-    workers: int = 1,
-    records: IO[str] | None = None,
-    on_game: Callable[[int, int], None] | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    max_nodes: int | None = None,
-) -> SimulationResult:
-    """Play ``games`` AI-vs-AI games; game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (the ``i``-th draw of
-    ``Random(seed)``) with seats rotated by ``i``. ``workers`` processes play them (the records and totals do
-    not depend on how many);
-    one JSON line per game goes to ``records``; ``on_game(done, total)`` is called after each game (the
-    CLI draws its progress bar with it; the library never prints). ``backend``/``address``: where the games
-    run (:func:`kubasolve.scale.run_ordered`: local processes or Ray actors), with the same results.
-    ``max_nodes`` caps every solve of the AIs (deterministic, so the games stay reproducible; engines use it to
-    bound a request on a slow rule variant)."""
-    from kubasolve.scale import run_ordered
-
-    for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, 1024)):
-        if type(value) is not int or not low <= value <= high:
-            raise PositionError(f"{name} must be an integer from {low} to {high:,}, got {str(value)[:40]}")
-    if type(seed) is not int:
-        raise PositionError(f"the seed must be an integer, got {str(seed)[:40]}")
-    check_work_budget(max_nodes, None)
-    if isinstance(kinds, str) or not 2 <= len(kinds) <= 8:
-        raise PositionError("a simulation needs 2 to 8 players, e.g. greedy,holdback")
-    kinds = list(kinds)
-    for k in kinds:
-        if k not in AIS:
-            raise PositionError(f"unknown Rummikub AI {k!r}; choose from {', '.join(AIS)}")
-    rules = rules or RummikubRules()
-    wins = {k: 0 for k in kinds}
-    total = {k: 0 for k in kinds}
-    unfinished = 0
-    rng = random.Random(seed)  # draws game_seed(seed, i) for i = 0, 1, ... in one pass
-    tasks = []
-    for i in range(games):
-        shift = i % len(kinds)
-        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict(), max_nodes))
-    for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address), 1):
-        seats = rec["seats"]
-        if not rec["finished"]:
-            unfinished += 1
-        else:
-            wins[seats[rec["winner"]]] += 1
-            for p, k in enumerate(seats):
-                total[k] += rec["scores"][p]
-        if records is not None:
-            records.write(json.dumps(rec) + "\n")
-        if on_game is not None:
-            on_game(done, games)
-    return SimulationResult(games=games, kinds=kinds, wins=wins, total_score=total, unfinished=unfinished)
