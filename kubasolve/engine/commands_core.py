@@ -20,10 +20,12 @@ from kubasolve.errors import ERROR_CODES, UnknownCommandError, UnknownGameError
 
 @command("hello", NoParams)
 def hello(p: NoParams, session: Session) -> dict[str, Any]:
-    """Handshake: engine name, version, protocol version, the commands, the error codes and the engine-wide limits.
+    """Handshake: engine name, version, protocol version, the commands, the error codes, the engine-wide limits and
+    the lexicons served (what a request's ``lexicon`` may name).
 
     Each command's parameters, as JSON Schema, come from ``schema``.
     """
+    from kubasolve.engine.lexicons import served_names
     from kubasolve.engine.server import PROTOCOL_VERSION, UNAVAILABLE
 
     return {
@@ -33,6 +35,7 @@ def hello(p: NoParams, session: Session) -> dict[str, Any]:
         "commands": sorted(COMMANDS),
         "errors": ERROR_CODES,
         "limits": LIMITS,
+        "lexicons": served_names(),
         "unavailable": sorted(UNAVAILABLE),
     }
 

@@ -75,10 +75,10 @@ def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position): the exact ``count`` and
     the ``top`` best (0 = all), best first: score, then row, column, across before down."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import generate_moves
     from kubasolve.games.crossword.notation import parse_cgp
-    from kubasolve.lexicon import load_lexicon
 
     if (p.board is UNSET) == (p.cgp is UNSET):
         raise KubasolveError("params: give exactly one of board and cgp", key="params.board")
@@ -93,7 +93,7 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
         rack = p.rack
     if not rack:
         raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     board = Board.from_rows(rows, lexicon.alphabet)
     result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or None, bingo_bonus=rules.bingo_bonus)
     return result.to_dict()
@@ -181,9 +181,11 @@ def _game(p: GameParams, session: Session) -> CrosswordSessionGame:
 
 
 def _referee(rules: Any, lexicon: str) -> Any:
-    from kubasolve.games.crossword.simulate import referee_for
+    """The cached referee of ``rules`` over the served lexicon ``lexicon``."""
+    from kubasolve.engine.lexicons import resolve_lexicon
+    from kubasolve.games.crossword.game import default_referee
 
-    return referee_for((rules.to_dict(), lexicon))
+    return default_referee(rules, resolve_lexicon(lexicon))
 
 
 @command("crossword.new-game", NewGameParams)

@@ -133,8 +133,8 @@ def kubagram_rules(spec: KubagramRulesSpec | None) -> Any:
 
 
 def _setup(p: SolverParams, max_field: int = MAX_FIELD) -> tuple[Any, Any]:
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.kubagram import KubagramPosition, solver_for
-    from kubasolve.lexicon import load_lexicon
 
     rules = kubagram_rules(p.rules)
     spec = given(p.position)
@@ -146,7 +146,7 @@ def _setup(p: SolverParams, max_field: int = MAX_FIELD) -> tuple[Any, Any]:
         raise LimitError(f"at most {MAX_CHOICE} jokers and choice cubes together, got {choice}", key="params.position")
     if len(position.tiles) > max_field:
         raise LimitError(f"at most {max_field} field tiles, got {len(position.tiles)}", key="params.position")
-    return solver_for(load_lexicon(p.lexicon), rules), position
+    return solver_for(resolve_lexicon(p.lexicon), rules), position
 
 
 def _top(top: int | None) -> int:

@@ -95,13 +95,13 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists). With a budget
     (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
     false if it ran out."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.solver import search, warm_up
-    from kubasolve.lexicon import load_lexicon
 
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)
@@ -172,10 +172,10 @@ def _answer(gid: str, g: ScrubleSessionGame, with_state: bool = True, **extra: A
 @command("scruble.new-game", NewGameParams)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """Scramble a new game (``seed``, ``players`` 1-4, ``rules``), or resume a saved ``state``."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.scruble.game import ScrubleGame
-    from kubasolve.lexicon import load_lexicon
 
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     if p.state is not UNSET:
         if p.rules is not UNSET:
             raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
