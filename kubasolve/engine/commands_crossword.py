@@ -200,7 +200,15 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         referee = _referee(rules, p.lexicon)
         return referee, CrosswordState.from_dict(saved, referee)
 
-    return start_or_resume(p, session, resume, lambda: _referee(_rules(p.rules), p.lexicon), CrosswordSessionGame)
+    def start() -> Any:
+        rules = _rules(p.rules)
+        n = 2 if p.players is UNSET else p.players if isinstance(p.players, int) else len(p.players)
+        if not rules.min_players <= n <= rules.max_players:  # the rules' range (the schema allows 2-4)
+            raise KubasolveError(f"params.players: these rules are for {rules.min_players} to {rules.max_players} players, "
+                                 f"got {n}", key="params.players")
+        return _referee(rules, p.lexicon)
+
+    return start_or_resume(p, session, resume, start, CrosswordSessionGame)
 
 
 @command("crossword.state", GameParams)

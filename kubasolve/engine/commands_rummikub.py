@@ -208,6 +208,8 @@ class ApplyMoveParams(GameParams):
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """Apply ``move`` for the player to move; an illegal move is an error with reasons, state unchanged."""
     game = _game(p.game, session)
+    if p.move.type != "play" and p.move.table is not UNSET:
+        raise KubasolveError(f"params.move.table: a {p.move.type} takes no table (only a play does)", key="params.move.table")
     game.apply(given(p.move))
     return _answer(p.game, game, p.state)
 
@@ -322,6 +324,11 @@ class SimulateParams(Params):
 @command("rummikub.simulate", SimulateParams)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
-    from kubasolve.ai.rummikub import simulate
+    from kubasolve.ai.rummikub import AIS, simulate
+
+    for i, name in enumerate(p.players):
+        if name not in AIS:
+            raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
+                                 key=f"params.players[{i}]")
 
     return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()

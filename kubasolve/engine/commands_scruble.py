@@ -21,7 +21,7 @@ from kubasolve.engine.registry import (
     lookup_game,
     movetime_or_default,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
 
 State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbol cube state (docs/scruble.md)")]
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
@@ -180,10 +180,20 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         if p.rules is not UNSET:
             raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
         game = ScrubleGame.from_dict(p.state, lexicon)
+        _check_dealt_from_seed(game)
     else:
         game = ScrubleGame.new(p.players, p.seed, _rules(p.rules))
     g = ScrubleSessionGame(game, lexicon)
     return _answer(session.add_game(g), g)
+
+
+def _check_dealt_from_seed(game: Any) -> None:
+    """An engine game is scrambled from its seed (``scruble.new-game``): a saved state whose start cube is not the
+    scramble of its ``seed`` was edited (the seed is part of the record, docs/engine.md "Resuming a saved game")."""
+    from kubasolve.games.scruble.position import Cube
+
+    if game.start_cube != Cube.scrambled(game.rules.pegs, game.seed):
+        raise StateError(f"params.state.seed: the start cube is not the scramble of seed {game.seed}", key="params.state.seed")
 
 
 @command("scruble.state", GameParams)
