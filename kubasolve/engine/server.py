@@ -153,7 +153,7 @@ def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
     return req_id, envelope
 
 
-class _Repeated(dict):  # type: ignore[type-arg]
+class _Repeated(dict[str, Any]):
     """A JSON object that held a key twice (``key``), as :func:`_duplicate_key`'s parse builds it."""
 
     def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
@@ -236,8 +236,8 @@ def handle_request(line: bytes | str, session: Session) -> dict[str, Any]:
         result = entry.handler(params, session)
         return {"id": req_id, "ok": True, "result": result}
     except KubasolveError as exc:
-        key = exc.key if exc.key is not None or exc.code != "bad-state" else _state_key(str(exc))
-        return _error(req_id, exc.code, str(exc), key)
+        state_key = _state_key(str(exc)) if exc.key is None and exc.code == "bad-state" else exc.key
+        return _error(req_id, exc.code, str(exc), state_key)
     except msgspec.ValidationError as exc:  # a handler decoding a sub-object itself
         err = validation_error(exc)
         return _error(req_id, err.code, str(err), err.key)
