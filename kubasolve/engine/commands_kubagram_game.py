@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from kubasolve.ai.kubagram import MAX_PLANNER_DEPTH, MAX_SEARCH_NODES  # the library's bounds (the CLI's too)
 from kubasolve.engine.commands_kubagram import (
-    MAX_CLAIM_FIELD,
-    MAX_WORD,
     KubagramRulesSpec,
     kubagram_rules,
 )
@@ -29,13 +28,12 @@ from kubasolve.engine.registry import (
     lookup_game,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
+from kubasolve.games.kubagram.limits import MAX_CLAIM_FIELD, MAX_WORD
 
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?$",
-                             description="an AI: random, greedy, planner, planner:DEPTH (1-30), search, search:NODES (1-100000)")]
-MAX_PLANNER_DEPTH = 30
-MAX_SEARCH_NODES = 100_000
-"""Simulated turns an AI may be given (0.1-2 ms each: at most a few minutes)."""
+                             description=f"an AI: random, greedy, planner, planner:DEPTH (1-{MAX_PLANNER_DEPTH}), search, "
+                                         f"search:NODES (1-{MAX_SEARCH_NODES})")]
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 
@@ -195,12 +193,9 @@ def _policy(p: AiMoveParams) -> Any:
 
     from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
 
-    base, _, arg = p.ai.partition(":")
-    limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
-    if arg and limit is not None and int(arg) > limit:
-        raise KubasolveError(f"params.ai: {base}:N takes N from 1 to {limit}", key="params.ai")
+    arg = p.ai.partition(":")[2]
     try:
-        policy = make_policy(p.ai, p.seed)
+        policy = make_policy(p.ai, p.seed)  # checks planner:N and search:N against the library's bounds
     except RulesError as exc:
         raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
     if (p.max_nodes is None and p.movetime_ms is None) or not isinstance(policy, (PlannerPolicy, SearchPolicy)):

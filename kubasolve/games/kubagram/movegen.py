@@ -107,7 +107,8 @@ _NO_CODES = np.zeros((0, 1), np.uint8)
 
 
 class _Scratch:
-    """Output arrays of the word-search kernel, reused across calls (one set per thread); grown 4x on overflow."""
+    """Output arrays of the word-search kernel, reused across calls (one set per thread); on overflow grown to one
+    row per word of the lexicon (a search finds each word at most once), so a search is retried at most once."""
 
     __slots__ = ("_codes", "jokers", "lengths", "ranks", "scores")
 
@@ -121,8 +122,10 @@ class _Scratch:
         self.jokers = np.empty(capacity, np.int8)
         self.scores = np.empty(capacity, np.int64)
 
-    def grow(self) -> None:
-        self._allocate(self.ranks.shape[0] * 4)
+    def grow(self, rows: int) -> None:
+        """Room for at least ``rows`` output rows (never shrinks)."""
+        if rows > self.ranks.shape[0]:
+            self._allocate(rows)
 
     def codes_for(self, width: int) -> np.ndarray:
         """Letter-code rows for every output row, at least ``width`` columns."""
@@ -233,31 +236,66 @@ class KubagramSolver:
         # answer) would allocate from the request, so it searches everything and cuts afterwards
         kernel_top = top if top <= _MAX_KERNEL_TOP else 0
         # the kernel writes into this thread's scratch arrays, kept across calls (fresh large arrays cost an mmap and
-        # page faults per call); rank_results copies the rows out. The limit is fixed before the first attempt and
-        # only the last attempt's nodes are spent: a retry after an output overflow repeats the same search, so
-        # answers and node counts do not depend on what this process searched before (the scratch size)
+        # page faults per call); rank_results copies the rows out. Only the last attempt's nodes are spent: a retry
+        # after an output overflow repeats the same search (with room for every word, so at most once), with the
+        # same node limit unless the time left is now shorter, so a node budget's answers and node counts do not
+        # depend on what this process searched before (the scratch size), and a time budget holds
         scratch = self._scratch
         width = min(int(pool.fixed_counts.sum()) + len(pool.flex_masks), 255) if with_codes else 0
         limit = budget.node_limit() if budget is not None else _UNLIMITED
         # the all-words search of a pool with few flex tiles has a kernel of its own (same answer, faster walk)
         all_words = kernel_top == 0 and not with_codes and len(pool.flex_masks) <= SMALL_FLEX
         kernel = search_all_words_into if all_words else search_words_into
-        while True:
+        args = (pool.fixed_counts, pool.flex_masks, pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step,
+                r.joker_factor, kernel_top, pool.topsum, with_codes)
+        cap = _UNLIMITED if score_cap is None else score_cap
+        if kernel_top == 0 and budget is not None and budget.deadline is not None and limit > 0:
+            # an all-words search under a time budget goes one first letter at a time, reading the clock in between:
+            # the node rate that turns time into nodes varies with the pool (many flex tiles walk slower) and the load
+            n_out = self._search_by_first_letter(kernel, args, cap, width, budget, limit)
             codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
-            n_out, complete, nodes, stopped = kernel(
-                self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
-                pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
-                with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
-                scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
-            )
-            if complete:
+        else:
+            while True:
+                codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
+                n_out, complete, nodes, stopped = kernel(
+                    self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, *args, limit, cap,
+                    scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
+                )
+                if complete:
+                    if budget is not None:
+                        budget.spend(int(nodes), bool(stopped))
+                    break
+                scratch.grow(len(self.lexicon) + 1)
                 if budget is not None:
-                    budget.spend(int(nodes), bool(stopped))
-                break
-            scratch.grow()
+                    limit = min(limit, budget.node_limit())
         order, word_ids, lengths, jokers, scores = rank_results(
             scratch.ranks[:n_out], scratch.lengths[:n_out], scratch.jokers[:n_out], scratch.scores[:n_out], self.arrays.rank_word, top)
         return WordTable(word_ids, lengths, jokers, scores, codes_out[order] if with_codes else _NO_CODES[:0])
+
+    def _search_by_first_letter(self, kernel, args: tuple, cap: int, width: int, budget: SearchBudget, limit: int) -> int:
+        """The all-words search as one kernel call per out-edge of the root (the same words in the same order as one
+        walk, ranks still from the root), each with the nodes the time left allows, the clock read between them;
+        the rows go one after another into the scratch arrays (sized for every word of the lexicon). Returns the
+        number of rows."""
+        lo, hi = self.root
+        scratch = self._scratch
+        scratch.grow(len(self.lexicon) + 1)  # a search finds each word at most once: no overflow, no retry
+        codes = scratch.codes_for(width) if args[-1] else _NO_CODES
+        n_out = 0
+        for e in range(lo, hi):
+            left = budget.node_limit() if e > lo else limit  # the nodes and the time left (0: spent, exhausted)
+            if left <= 0:
+                break
+            n, _, nodes, stopped = kernel(
+                self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, e, e + 1, *args, left, cap,
+                scratch.ranks[n_out:], scratch.lengths[n_out:], scratch.jokers[n_out:], scratch.scores[n_out:],
+                codes[n_out:] if args[-1] else codes,
+            )
+            budget.spend(int(nodes), bool(stopped))
+            n_out += int(n)
+            if stopped:
+                break
+        return n_out
 
     # ------------------------------------------------------------------ words
     def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
@@ -279,7 +317,12 @@ class KubagramSolver:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
-        return [self._word_move(self.lexicon.word(int(w)), int(j), pool.tiles) for w, j in zip(table.word_ids, table.jokers)]
+        moves = []
+        for n, (w, j) in enumerate(zip(table.word_ids.tolist(), table.jokers.tolist())):
+            if budget is not None and n % 64 == 63 and budget.out_of_time():
+                break  # the best words laid on tiles by then (each assignment is a small search)
+            moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles))
+        return moves
 
     def _word_move(self, word: str, jokers: int, tiles: TilePool) -> WordMove:
         assignment = assign_words([word], tiles, [jokers])
@@ -434,13 +477,13 @@ class KubagramSolver:
                     continue
                 if any(have[ch] < n for ch, n in field_need[i]):
                     continue
-                if budget is not None and budget.out_of_time():
+                if budget is not None and budget.charge(1):  # a node: a compound tried (a node budget bounds this too)
                     raise _OutOfBudget
                 c = compounds[i]
                 if c.field_word is None:
                     search_compounds(i + 1, chosen + [(c, 0)], used_table | table_sets[i], fixed, flex, acc + _value(c, objective))
                     continue
-                for jokers, fixed2, flex2 in self._variants_memo(c.field_word.word, fixed, flex, pool, memo):
+                for jokers, fixed2, flex2 in self._variants_memo(c.field_word.word, fixed, flex, pool, memo, budget):
                     tj = c.jokers - c.field_word.jokers
                     v = self.rules.compound_score(c.word, c.level, tj + jokers) - (c.score - c.gain) + (c.taken if objective == "swing" else 0)
                     search_compounds(i + 1, chosen + [(c, jokers)], used_table | table_sets[i], fixed2, flex2, acc + v)
@@ -488,13 +531,14 @@ class KubagramSolver:
             memo[key] = out
         return out
 
-    def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None) -> list:
+    def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None,
+                       budget: SearchBudget | None = None) -> list:
         if memo is None:
-            return self._variants(word, fixed, flex, pool)
+            return self._variants(word, fixed, flex, pool, budget)
         key = ("variants", word, fixed.tobytes(), flex)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self._variants(word, fixed, flex, pool)
+            found = memo[key] = self._variants(word, fixed, flex, pool, budget)
         return found
 
     def _best_word_claim_search(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int,
@@ -530,7 +574,7 @@ class KubagramSolver:
                 table = self._search(sub, min_len, k, budget=budget, score_cap=cap)  # the first rows are the same
                 if row == len(table):
                     break
-            if budget is not None and budget.out_of_time():
+            if budget is not None and budget.charge(1):  # a node: a word row looked at
                 break  # the best claim found so far (each one checked in full)
             v = int(table.scores[row])
             if v * slots <= best_v:
@@ -546,7 +590,7 @@ class KubagramSolver:
             if all(base * jf**j + min(rest * jf ** (all_jokers - j), (slots - 1) * base * jf**j) <= best_v for j in range(most + 1)):
                 continue
             word = self.lexicon.word(int(table.word_ids[row]))
-            for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo):
+            for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo, budget):
                 vv = self.rules.word_score(word, jokers)
                 left_jokers = all_jokers - jokers
                 if vv + min(rest * jf**left_jokers, (slots - 1) * vv) <= best_v:
@@ -556,10 +600,12 @@ class KubagramSolver:
                     best_v, best_items = vv + sub_v, [(word, jokers)] + sub_items
         return best_v, best_items
 
-    def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool):
-        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left).
+    def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, budget: SearchBudget | None = None):
+        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left); of
+        interchangeable flex tiles (same letters, both jokers or both not) the first ones are used.
 
-        Plain Python over the word's own letters (a few small ints): numpy calls on tiny arrays cost more here."""
+        Plain Python over the word's own letters (a few small ints): numpy calls on tiny arrays cost more here.
+        With a ``budget`` the enumeration reads the clock now and then (raises :class:`_OutOfBudget`)."""
         code = self._code
         need: dict[int, int] = {}
         for ch in word:
@@ -585,32 +631,54 @@ class KubagramSolver:
                         variants.append((is_joker[0], rest, ()))
             variants.sort(key=lambda v: -v[0])
             return variants
+        # flex tiles with the same letters and joker flag are interchangeable: per such class only how many of its
+        # tiles the word takes, and for which letters, matters (the first ones are taken, the rest left), so each
+        # distinct outcome is enumerated once instead of once per permutation of equal tiles (8 all-letter jokers
+        # and a 10-letter word: ~1,000 outcomes instead of ~10^8 paths)
+        classes: dict[tuple[int, int], list[int]] = {}
+        for k, f in enumerate(flex):
+            classes.setdefault((masks[k], is_joker[k]), []).append(f)
+        groups = [(mask, joker, members, [c for c in letters if (mask >> c) & 1]) for (mask, joker), members in classes.items()]
         taken = dict.fromkeys(letters, 0)
+        used_per_group = [0] * len(groups)
         seen: set[tuple] = set()
+        steps = 0
 
-        def rec(k: int, used: list[int], jokers: int) -> None:
-            if k == len(flex):
-                if all(need[c] - taken[c] <= have[c] for c in letters):
-                    left = tuple(f for f in flex if f not in used)
-                    key = (jokers, left, tuple(taken[c] for c in letters))
-                    if key not in seen:
-                        seen.add(key)
-                        rest = fixed.copy()
-                        for c in letters:
-                            rest[c] -= need[c] - taken[c]
-                        variants.append((jokers, rest, left))
+        def leaf(jokers: int) -> None:
+            if all(need[c] - taken[c] <= have[c] for c in letters):
+                left = tuple(sorted(f for (_, _, members, _), u in zip(groups, used_per_group) for f in members[u:]))
+                key = (jokers, left, tuple(taken[c] for c in letters))
+                if key not in seen:
+                    seen.add(key)
+                    rest = fixed.copy()
+                    for c in letters:
+                        rest[c] -= need[c] - taken[c]
+                    variants.append((jokers, rest, left))
+
+        def rec(g: int, i: int, room: int, jokers: int) -> None:
+            """Group ``g``'s letter ``i`` on: how many of the group's ``room`` tiles left take that letter."""
+            nonlocal steps
+            steps += 1
+            if budget is not None and steps % 256 == 0 and budget.charge(256):  # a node per step: a node budget bounds it
+                raise _OutOfBudget
+            if g == len(groups):
+                leaf(jokers)
                 return
-            rec(k + 1, used, jokers)
-            mask = masks[k]
-            for c in letters:
-                if (mask >> c) & 1 and taken[c] < need[c]:
-                    taken[c] += 1
-                    used.append(flex[k])
-                    rec(k + 1, used, jokers + is_joker[k])
-                    used.pop()
-                    taken[c] -= 1
+            _, joker, members, offered = groups[g]
+            if i == len(offered):
+                used_per_group[g] = len(members) - room
+                rec(g + 1, 0, len(groups[g + 1][2]) if g + 1 < len(groups) else 0, jokers + joker * used_per_group[g])
+                return
+            c = offered[i]
+            most = min(room, need[c] - taken[c])
+            for n in range(most + 1):
+                taken[c] += n
+                rec(g, i + 1, room - n, jokers)
+                taken[c] -= n
 
-        rec(0, [], 0)
+        rec(0, 0, len(groups[0][2]), 0)
+        if budget is not None:
+            budget.charge(steps % 256)
         variants.sort(key=lambda v: -v[0])
         return variants
 
@@ -857,13 +925,21 @@ def _topsum(solver: KubagramSolver, fixed: np.ndarray, pool: _Pool, flex: tuple[
 _SOLVERS: dict[tuple[int, KubagramRules], KubagramSolver] = {}
 
 
+_MAX_SOLVERS = 32
+"""Solvers kept by :func:`solver_for` (each keeps per-thread output arrays): a process asked for many rule sets (an
+engine, a fuzzer) keeps the most recent ones instead of growing without bound."""
+
+
 def solver_for(lexicon: Lexicon, rules: KubagramRules | None = None) -> KubagramSolver:
-    """The cached solver for (lexicon, rules)."""
+    """The cached solver for (lexicon, rules) (the :data:`_MAX_SOLVERS` most recently used are kept)."""
     rules = rules or KubagramRules()
     key = (id(lexicon), rules)
-    solver = _SOLVERS.get(key)
+    solver = _SOLVERS.pop(key, None)
     if solver is None or solver.lexicon is not lexicon:
-        solver = _SOLVERS[key] = KubagramSolver(lexicon, rules)
+        solver = KubagramSolver(lexicon, rules)
+        while len(_SOLVERS) >= _MAX_SOLVERS:
+            del _SOLVERS[next(iter(_SOLVERS))]
+    _SOLVERS[key] = solver  # most recent last
     return solver
 
 
