@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from kubasolve.engine.registry import (
+    DEFAULT_MOVETIME_MS,
     MAX_INT,
     UNSET,
     ApplyMove,
@@ -73,33 +74,15 @@ class RummikubRulesSpec(Params):
     empty_pool_end: Annotated[str, Meta(max_length=32, description='"no-legal-move" (rulebook) or "round-of-passes"')] | UnsetType = UNSET
 
 
-MAX_CANDIDATE_SETS = 150_000
-"""Bound on the size of a variant's catalogue of legal sets, which the solver builds (once per rule set) before
-any search: measured 1,649 sets for the rulebook (instant), 92,775 (8 colours, 4 jokers) 1.2 s, ~490,000
-(26 numbers, 3 jokers) 10 s, ~4,000,000 (26 numbers, 8 colours, 4 jokers) 70-90 s."""
-
-
-def candidate_set_estimate(rules: Any) -> int:
-    """Upper bound on the number of candidate sets of ``rules`` (runs and groups with every joker placement, as
-    enumerated by ``kubasolve.games.rummikub.sets.candidate_sets``), computed without enumerating them."""
-    from math import comb
-
-    n, k, m, jokers = rules.numbers, rules.colours, rules.min_set_size, rules.jokers
-    max_run = min(n, 2 * m - 1 if jokers < m else n)
-    runs = k * sum((n - length + 1) * sum(comb(length, j) for j in range(min(jokers, length - 1) + 1))
-                   for length in range(m, max_run + 1))
-    groups = n * sum(comb(k, size - j) for size in range(m, k + 1) for j in range(min(jokers, size - 1) + 1))
-    return runs + groups
-
-
 def _rules(spec: RummikubRulesSpec | UnsetType | None) -> Any:
     from kubasolve.games.rummikub import RummikubRules
+    from kubasolve.games.rummikub.sets import check_variant_size
 
     rules = RummikubRules.from_dict(given(spec) if isinstance(spec, RummikubRulesSpec) else {})
-    size = candidate_set_estimate(rules)
-    if size > MAX_CANDIDATE_SETS:
-        raise LimitError(f"this variant has up to {size:,} candidate sets to consider (limit {MAX_CANDIDATE_SETS:,}): "
-                         "fewer numbers, colours or jokers (or a larger min_set_size)", key="params.rules")
+    try:
+        check_variant_size(rules)  # the library's bound, which the CLI applies too
+    except LimitError as exc:
+        raise LimitError(str(exc), key="params.rules") from None
     return rules
 
 
@@ -319,11 +302,15 @@ class SimulateParams(Params):
     seed: SeedInt = 0
     rules: RummikubRulesSpec | UnsetType = UNSET
     max_nodes: Annotated[SolverNodes, Meta(description="DP states (or ILP nodes) per solve of the AIs (default 10^6)")] = DEFAULT_SIM_NODES
+    movetime_ms: Annotated[MoveTimeMs, Meta(description="time for the whole request (default 10 s): no move starts after "
+                                                         "it; the games it cuts are counted in unfinished and out_of_time")] | None = None
 
 
 @command("rummikub.simulate", SimulateParams)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
-    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
+    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``; within
+    ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short count as ``unfinished`` and
+    ``out_of_time``."""
     from kubasolve.ai.rummikub import AIS, simulate
 
     for i, name in enumerate(p.players):
@@ -331,4 +318,7 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
             raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
                                  key=f"params.players[{i}]")
 
-    return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()
+    rules = _rules(p.rules)
+    _warm_up(rules)  # one-time loading does not count against the budget
+    movetime = DEFAULT_MOVETIME_MS if p.movetime_ms is None else p.movetime_ms
+    return simulate(p.games, p.players, p.seed, rules, max_nodes=p.max_nodes, movetime_ms=movetime).to_dict()

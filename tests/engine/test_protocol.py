@@ -315,12 +315,8 @@ def test_a_broken_command_module_does_not_take_the_engine_down(monkeypatch: pyte
 
 def test_rummikub_variants_too_large_to_solve_are_refused_up_front() -> None:
     """Measured: 26 numbers, 8 colours, 4 jokers spent 70-90 s building the candidate sets of one solve."""
-    from kubasolve.engine.commands_rummikub import (
-        MAX_CANDIDATE_SETS,
-        candidate_set_estimate,
-    )
     from kubasolve.games.rummikub import RummikubRules
-    from kubasolve.games.rummikub.sets import candidate_sets
+    from kubasolve.games.rummikub.sets import MAX_CANDIDATE_SETS, candidate_set_estimate, candidate_sets
 
     for settings in ({}, {"jokers": 4}, {"numbers": 9, "colours": 3, "jokers": 3}, {"colours": 6, "min_set_size": 4}):
         rules = RummikubRules.from_dict(settings)
