@@ -38,6 +38,7 @@ from kubasolve.games.kubagram.actions import (
 )
 from kubasolve.games.kubagram.referee import Referee, claim_from_move
 from kubasolve.games.kubagram.state import GameState
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
 
 __all__ = ["POLICIES", "GreedyPolicy", "PlannerPolicy", "Policy", "RandomPolicy", "SearchPolicy", "best_claim",
            "greedy_claims", "make_policy"]
@@ -504,10 +505,10 @@ class SearchPolicy:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "search": SearchPolicy}
 
 
-MAX_PLANNER_DEPTH = 30
-"""Deepest ``planner:DEPTH`` (turns rolled out per option; the engine and the CLI take the same bound)."""
-MAX_SEARCH_NODES = 100_000
-"""Largest ``search:NODES`` and planner/search ``max_nodes``: simulated turns (0.1-2 ms each, so at most a few minutes)."""
+MAX_PLANNER_DEPTH = KUBAGRAM_MAX_PLANNER_DEPTH
+"""Deepest ``planner:DEPTH`` (``kubasolve.games.limits``: the engine and the CLI take the same bound)."""
+MAX_SEARCH_NODES = KUBAGRAM_MAX_SEARCH_NODES
+"""Largest ``search:NODES`` (``kubasolve.games.limits``)."""
 
 
 def _ai_number(name: str, arg: str, what: str, limit: int) -> int:

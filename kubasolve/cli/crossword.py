@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
+
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 
 PLAY_HELP = """commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
@@ -36,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                     "or one CGP line (its rack is used unless --rack is given); a CGP string may be given instead of a file.")
     m.add_argument("--board", required=True, metavar="FILE|CGP", help="board file (rows or CGP) or a CGP string")
     m.add_argument("--rack", default=None, help="the rack, e.g. EKNOW?? ('?' a blank); default the CGP's")
-    m.add_argument("--top", type=count(0, 1_000_000), default=20, help="how many moves to list (default 20; 0 = all)")
+    m.add_argument("--top", type=count(0, CROSSWORD_MAX_LISTED), default=20,
+                   help=f"how many moves to list (default 20; 0 = all, up to {CROSSWORD_MAX_LISTED:,})")
     m.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     add_rules_argument(m, RULES_DOC)
     add_lexicon_argument(m, "nl")
@@ -122,7 +125,7 @@ def run_moves(args: argparse.Namespace) -> int:
         raise PositionError("give the rack with --rack (e.g. --rack EKNOW??)")
     lexicon = load_lexicon(args.lexicon)
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or None, bingo_bonus=rules.bingo_bonus)
+    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or CROSSWORD_MAX_LISTED, bingo_bonus=rules.bingo_bonus)
     if args.json:
         moves = []
         for mv in result.moves:

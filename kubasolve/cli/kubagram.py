@@ -54,9 +54,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.kubagram import KubagramPosition, solver_for
-    from kubasolve.games.kubagram.limits import MAX_TOP, check_request
     from kubasolve.games.kubagram.movegen import SearchBudget
     from kubasolve.games.kubagram.position import parse_table_spec
+    from kubasolve.games.limits import KUBAGRAM_MAX_TOP, check_kubagram_request
     from kubasolve.lexicon import load_lexicon
 
     rules, _ = load_rules(args.rules)
@@ -67,11 +67,11 @@ def run_best(args: argparse.Namespace) -> int:
     position = KubagramPosition.from_letters(
         args.letters, jokers=args.joker, choices=args.choice, table=table, last_cube=args.last_cube, mover=args.mover
     )
-    check_request(position, claim=args.claim)  # the engine's bounds
-    if args.top > MAX_TOP:
-        raise UsageError(f"--top: at most {MAX_TOP:,} (0 = all, up to that many)")
+    check_kubagram_request(position, claim=args.claim)  # the engine's bounds
+    if args.top > KUBAGRAM_MAX_TOP:
+        raise UsageError(f"--top: at most {KUBAGRAM_MAX_TOP:,} (0 = all, up to that many)")
     solver = solver_for(lexicon, rules)
-    top = args.top or MAX_TOP
+    top = args.top or KUBAGRAM_MAX_TOP
     budget = SearchBudget(args.max_nodes, args.movetime_ms) if args.max_nodes or args.movetime_ms else None
     words = solver.best_words(position, top=top, budget=budget)
     compounds = solver.compound_moves(position, top=top, budget=budget) if position.table else []

@@ -24,9 +24,11 @@ from kubasolve.engine.registry import (
     start_or_resume,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 
 MAX_PLAYERS = 4
-MAX_TOP = 100_000
+MAX_TOP = CROSSWORD_MAX_LISTED
+"""Most placements listed (``top``; 0 = all, up to this many; ``kubasolve.games.limits``, the CLI's bound too)."""
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
 AiName = Literal["score", "equity", "sim"]
@@ -60,7 +62,7 @@ class MovesParams(Params):
     board: Annotated[list[Row], Meta(min_length=15, max_length=15, description="15 rows of 15: '.', A-Z, a-z a blank")] | UnsetType = UNSET
     cgp: Annotated[str, Meta(min_length=1, max_length=2000, description="a CGP position instead of board (+ its rack)")] | UnsetType = UNSET
     rack: Rack | UnsetType = UNSET
-    top: Annotated[int, Meta(ge=0, le=MAX_TOP)] = 50
+    top: Annotated[int, Meta(ge=0, le=MAX_TOP, description=f"placements to list (0 = all, up to {MAX_TOP:,})")] = 50
     rules: CrosswordRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "nl"
 
@@ -95,7 +97,7 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
         raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
     lexicon = resolve_lexicon(p.lexicon)
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or None, bingo_bonus=rules.bingo_bonus)
+    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or MAX_TOP, bingo_bonus=rules.bingo_bonus)
     return result.to_dict()
 
 

@@ -25,9 +25,14 @@ from kubasolve.engine.registry import (
     movetime_or_default,
 )
 from kubasolve.errors import LimitError, PositionError
-from kubasolve.games.kubagram.limits import MAX_CHOICE, MAX_FIELD, MAX_TABLE, MAX_TOP, MAX_WORD, check_request
+from kubasolve.games.limits import KUBAGRAM_MAX_CHOICE as MAX_CHOICE
+from kubasolve.games.limits import KUBAGRAM_MAX_FIELD as MAX_FIELD
+from kubasolve.games.limits import KUBAGRAM_MAX_TABLE as MAX_TABLE
+from kubasolve.games.limits import KUBAGRAM_MAX_TOP as MAX_TOP
+from kubasolve.games.limits import KUBAGRAM_MAX_WORD as MAX_WORD
+from kubasolve.games.limits import check_kubagram_request
 
-# the request bounds are the library's (the CLI's too): kubasolve/games/kubagram/limits.py
+# the request bounds are the library's (the CLI's too): kubasolve/games/limits.py
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``kubagram.best-move`` without a budget stops then
 # (``proven_optimal`` false), since its exact search can take minutes on a common-letter field (measured: 16 letters +
 # 2 jokers + 4 table words, 75 s; 20 letters + 2 jokers, 281 s).
@@ -156,7 +161,7 @@ def _setup(p: BudgetedParams, claim: bool = False) -> tuple[Any, Any, Any]:
         raise PositionError("give the field as tiles, or as field/jokers/choices, not both", key="params.position.tiles")
     position = KubagramPosition.from_dict(spec)
     try:
-        check_request(position, claim=claim)
+        check_kubagram_request(position, claim=claim)
     except LimitError as exc:
         raise LimitError(str(exc), key="params.position") from None
     return solver, position, budget

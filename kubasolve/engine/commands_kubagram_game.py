@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from kubasolve.ai.kubagram import MAX_PLANNER_DEPTH, MAX_SEARCH_NODES  # the library's bounds (the CLI's too)
 from kubasolve.engine.commands_kubagram import (
     KubagramRulesSpec,
     kubagram_rules,
@@ -28,7 +27,10 @@ from kubasolve.engine.registry import (
     lookup_game,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
-from kubasolve.games.kubagram.limits import MAX_CLAIM_FIELD, MAX_WORD
+from kubasolve.games.limits import KUBAGRAM_MAX_CLAIM_FIELD as MAX_CLAIM_FIELD
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH as MAX_PLANNER_DEPTH
+from kubasolve.games.limits import KUBAGRAM_MAX_SEARCH_NODES as MAX_SEARCH_NODES
+from kubasolve.games.limits import KUBAGRAM_MAX_WORD as MAX_WORD
 
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?$",

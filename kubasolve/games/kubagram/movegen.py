@@ -24,6 +24,9 @@ from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
 _MAX_KERNEL_TOP = 4096
+_INDEX_NS_PER_LETTER = 250
+"""What the compound kernel's index of the parts costs per letter before its first node: measured 120-130 ns (load 6.5),
+doubled for safety."""
 _FIRST_ROWS = 64
 """Words first asked of the leftover tiles in a multi-word claim search (then 8x more while needed)."""
 """Largest ``top`` given to the word-search kernel's branch-and-bound (its k-best array is sized by it)."""
@@ -52,13 +55,17 @@ class SearchBudget(WorkBudget):
     NODES_PER_MS = 8000
     """Kernel nodes per millisecond assumed when turning time into nodes: measured 17,000-35,000 word-search
     nodes/ms (``kubasolve bench kubagram`` positions, busy 2-core machine), halved for safety."""
+    COMPOUND_NODES_PER_MS = 1000
+    """The same for the compound kernel, whose nodes (a part tried at a trie node) cost more: measured 1,400-1,600
+    nodes/ms on a 100-tile field with 150,000 field words (load 6.5)."""
 
-    def node_limit(self) -> int:
-        """Nodes the next kernel call may enter (0 once the budget is spent): the time left at :attr:`NODES_PER_MS`."""
+    def node_limit(self, nodes_per_ms: float | None = None) -> int:
+        """Nodes the next kernel call may enter (0 once the budget is spent): the time left at ``nodes_per_ms``
+        (default :attr:`NODES_PER_MS`)."""
         limit = self.nodes_left()
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
-            limit = min(limit, int(left_ms * self.NODES_PER_MS))
+            limit = min(limit, int(left_ms * (nodes_per_ms or self.NODES_PER_MS)))
         return self._checked(limit)
 
 
@@ -319,7 +326,7 @@ class KubagramSolver:
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
         moves = []
         for n, (w, j) in enumerate(zip(table.word_ids.tolist(), table.jokers.tolist())):
-            if budget is not None and n % 64 == 63 and budget.out_of_time():
+            if n and budget is not None and budget.out_of_time():  # a word can cost a small search: each one checks
                 break  # the best words laid on tiles by then (each assignment is a small search)
             moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles))
         return moves
@@ -367,6 +374,17 @@ class KubagramSolver:
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
         field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget) if use_field else None
+        if field is not None and len(field) and budget is not None:
+            # the compound kernel indexes every part before its first node: a node per field-word letter indexed, and
+            # when the nodes or the time left cannot pay for that index, the table words are searched alone (the
+            # answer then says the budget ran out)
+            letters = int(field.lengths.sum())
+            left_ms = (budget.deadline - time.perf_counter()) * 1e3 if budget.deadline is not None else float("inf")
+            if letters > budget.nodes_left() or letters * _INDEX_NS_PER_LETTER / 1e6 > left_ms / 2:
+                field = WordTable(*(a[:0] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+                budget.exhausted = True
+            else:
+                budget.charge(letters)
         parts = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
         lengths = [len(p) for p in parts]
         if field is not None and len(field):
@@ -377,7 +395,7 @@ class KubagramSolver:
         offsets = np.zeros(len(lengths) + 1, np.int64)
         offsets[1:] = np.cumsum(lengths)
         codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
-        limit = budget.node_limit() if budget is not None else _UNLIMITED
+        limit = budget.node_limit(SearchBudget.COMPOUND_NODES_PER_MS) if budget is not None else _UNLIMITED
         flat, offs, nodes, stopped = search_compounds(
             self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0,
             len(table) + 1, limit,
@@ -391,7 +409,7 @@ class KubagramSolver:
         compounds.prepare(order)
         moves = []
         for n, i in enumerate(order):
-            if budget is not None and n % 64 == 63 and budget.out_of_time():
+            if n and budget is not None and budget.out_of_time():  # a word can cost a small search: each one checks
                 break  # the best compounds built so far
             moves.append(compounds.move(i))
         return moves
@@ -725,9 +743,14 @@ class _CompoundTable:
         n_table = self.n_table = len(table)
         n_field = len(field) if field is not None else 0
         n_parts = n_table + n_field  # + 1 padding part of zeros at index n_parts
-        self._words: list[str] = [tw.word for tw in table]
+        # the words of the parts, by part index: the table words, then only the field words some compound uses
+        # (decoding every field word of a large field took ~0.4 s; a compound uses a few of them)
+        self._words: dict[int, str] = {i: tw.word for i, tw in enumerate(table)}
         if field is not None and n_field:
-            self._words += _decode_rows(solver.lexicon.alphabet.letters, field)
+            used = np.unique(flat[flat >= n_table]) - n_table
+            if len(used):
+                picked = WordTable(field.word_ids[used], field.lengths[used], field.jokers[used], field.scores[used], field.codes[used])
+                self._words.update(zip((used + n_table).tolist(), _decode_rows(solver.lexicon.alphabet.letters, picked)))
         self._field_moves: dict[tuple[int, int], WordMove | None] = {}
         self._spelled: dict[int, tuple[str, tuple[str, ...]]] = {}
         self._fixed_tiles: np.ndarray | None = None

@@ -13,6 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
+from kubasolve.games.limits import RUMMIKUB_MAX_CANDIDATE_SETS
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.tiles import Tile, TileSet, format_tiles
 
@@ -137,11 +138,8 @@ class CandidateSets:
     """(n_sets,) first-meld value of each set."""
 
 
-MAX_CANDIDATE_SETS = 150_000
-"""Bound on the size of a variant's catalogue of legal sets, which the solver builds (once per rule set) before
-any search: measured 1,649 sets for the rulebook (instant), 92,775 (8 colours, 4 jokers) 1.2 s, ~490,000
-(26 numbers, 3 jokers) 10 s, ~4,000,000 (26 numbers, 8 colours, 4 jokers) 70-90 s and 2.2 GB. The engine and
-the CLI refuse larger variants (:func:`check_variant_size`)."""
+MAX_CANDIDATE_SETS = RUMMIKUB_MAX_CANDIDATE_SETS
+"""Largest catalogue of sets the engine and the CLI accept (``kubasolve.games.limits``; :func:`check_variant_size`)."""
 
 
 def candidate_set_estimate(rules: RummikubRules) -> int:
