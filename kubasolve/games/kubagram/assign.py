@@ -36,9 +36,10 @@ class TilePool:
         return sum(1 for _, _, j in self.flex if j)
 
 
-def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) -> list[tuple[int, ...]] | None:
+def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int], work: list[int] | None = None) -> list[tuple[int, ...]] | None:
     """Tile indices for every letter of every word, word ``i`` using exactly ``jokers[i]`` jokers,
-    all tiles distinct; None when impossible."""
+    all tiles distinct; None when impossible. ``work``: ``work[0]`` grows by the search steps taken (a node budget
+    counts them)."""
     if not any(jokers):  # fast path: fixed tiles alone spell every letter (the usual case)
         direct = _fixed_only(words, pool)
         if direct is not None:
@@ -47,10 +48,11 @@ def assign_words(words: Sequence[str], pool: TilePool, jokers: Sequence[int]) ->
         return _one_joker(words[0], pool)  # one held joker: the search's answer, found directly
     elif len(words) == 1 and _equal_jokers(pool):
         return _equal_jokers_one_word(words[0], pool, jokers[0])  # jokers alike (e.g. all offering every letter)
-    return search_assignment(words, pool, jokers, prune=True)
+    return search_assignment(words, pool, jokers, prune=True, work=work)
 
 
-def search_assignment(words: Sequence[str], pool: TilePool, jokers: Sequence[int], *, prune: bool = False) -> list[tuple[int, ...]] | None:
+def search_assignment(words: Sequence[str], pool: TilePool, jokers: Sequence[int], *, prune: bool = False,
+                      work: list[int] | None = None) -> list[tuple[int, ...]] | None:
     """:func:`assign_words` by depth-first search alone (no fast paths). ``prune=False``: the plain search, the
     reference of the fast paths; ``prune=True``: the same first assignment without the redundant work (equal flex
     tiles tried once per class, hopeless branches cut), which the hypothesis tests compare with the plain one."""
@@ -88,28 +90,22 @@ def search_assignment(words: Sequence[str], pool: TilePool, jokers: Sequence[int
         counts can still make the search back up (with jokers of different letters the per-letter counts alone let
         it wander: 0.3 s for one 23-letter word with 7 jokers)."""
         free = [k for k in range(n_flex) if not used[k]]
-        if sum(jokers[i] - jok_used[i] for i in range(len(words))) > sum(1 for k in free if pool.flex[k][2]):
+        wanted = sum(jokers[i] - jok_used[i] for i in range(len(words)))
+        free_jokers = [k for k in free if pool.flex[k][2]]
+        if wanted > len(free_jokers):
             return True
         lacking = [c for c, n in rem_need.items() for _ in range(n - fixed_left.get(c, 0))]
-        if len(lacking) > len(free):
+        if len(lacking) > len(free) or _matched(lacking, free, pool) < len(lacking):
             return True
-        holder: dict[int, int] = {}  # flex tile -> the lacking letter it stands for
-
-        def place(d: int, seen: set[int]) -> bool:
-            for k in free:
-                if k not in seen and lacking[d] in pool.flex[k][1]:
-                    seen.add(k)
-                    if k not in holder or place(holder[k], seen):
-                        holder[k] = d
-                        return True
-            return False
-
-        return not all(place(d, set()) for d in range(len(lacking)))
+        # the jokers still wanted need as many letters to stand for: a matching of free jokers to letters still to place
+        return wanted > 0 and _matched([c for c, n in rem_need.items() for _ in range(n)], free_jokers, pool) < wanted
 
     def key(p: int) -> tuple:
         return (p, tuple(used_in_class), tuple(jok_used), tuple(sorted(fixed_left.items())))
 
     def dfs(p: int) -> bool:
+        if work is not None:
+            work[0] += 1
         if p == len(positions):
             return all(jok_used[i] == jokers[i] for i in range(len(words)))
         k0 = key(p)
@@ -172,6 +168,23 @@ def search_assignment(words: Sequence[str], pool: TilePool, jokers: Sequence[int
         else:
             out[i].append(pool.flex[k][0])
     return [tuple(o) for o in out]
+
+
+def _matched(letters: list[str], tiles: list[int], pool: TilePool) -> int:
+    """The size of a largest matching of ``letters`` (one entry per letter to place) to the flex tiles ``tiles``
+    (indices into ``pool.flex``) offering them: augmenting paths over a few letters and tiles."""
+    holder: dict[int, int] = {}  # flex tile -> the entry of ``letters`` it stands for
+
+    def place(d: int, seen: set[int]) -> bool:
+        for k in tiles:
+            if k not in seen and letters[d] in pool.flex[k][1]:
+                seen.add(k)
+                if k not in holder or place(holder[k], seen):
+                    holder[k] = d
+                    return True
+        return False
+
+    return sum(1 for d in range(len(letters)) if len(holder) < len(tiles) and place(d, set()))
 
 
 def _fixed_only(words: Sequence[str], pool: TilePool) -> list[tuple[int, ...]] | None:

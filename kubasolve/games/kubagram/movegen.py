@@ -325,14 +325,16 @@ class KubagramSolver:
         pool = self._pool(position)
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
         moves = []
+        work = [0]  # the assignment searches' steps: nodes of a node budget
         for n, (w, j) in enumerate(zip(table.word_ids.tolist(), table.jokers.tolist())):
-            if n and budget is not None and budget.out_of_time():  # a word can cost a small search: each one checks
-                break  # the best words laid on tiles by then (each assignment is a small search)
-            moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles))
+            if n and budget is not None and budget.charge(work[0]):  # a word can cost a small search: each one checks
+                break  # the best words laid on tiles by then
+            work[0] = 0
+            moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles, work))
         return moves
 
-    def _word_move(self, word: str, jokers: int, tiles: TilePool) -> WordMove:
-        assignment = assign_words([word], tiles, [jokers])
+    def _word_move(self, word: str, jokers: int, tiles: TilePool, work: list[int] | None = None) -> WordMove:
+        assignment = assign_words([word], tiles, [jokers], work)
         if assignment is None:  # the kernel and the assignment search disagree: a bug, never silent
             raise AssertionError(f"no assignment with {jokers} joker(s) for {word!r}")
         return self._word(word, assignment[0], jokers)
@@ -406,11 +408,12 @@ class KubagramSolver:
         order = compounds.order(objective)
         if top:
             order = order[:top]
-        compounds.prepare(order)
+        compounds.prepare(order, budget)
         moves = []
         for n, i in enumerate(order):
-            if n and budget is not None and budget.out_of_time():  # a word can cost a small search: each one checks
+            if n and budget is not None and budget.charge(compounds.work[0]):  # a compound can cost a small search
                 break  # the best compounds built so far
+            compounds.work[0] = 0
             moves.append(compounds.move(i))
         return moves
 
@@ -752,6 +755,7 @@ class _CompoundTable:
                 picked = WordTable(field.word_ids[used], field.lengths[used], field.jokers[used], field.scores[used], field.codes[used])
                 self._words.update(zip((used + n_table).tolist(), _decode_rows(solver.lexicon.alphabet.letters, picked)))
         self._field_moves: dict[tuple[int, int], WordMove | None] = {}
+        self.work = [0]  # the assignment searches' steps (a node budget counts them)
         self._spelled: dict[int, tuple[str, tuple[str, ...]]] = {}
         self._fixed_tiles: np.ndarray | None = None
         self._columns: tuple[list[int], ...] | None = None
@@ -850,7 +854,7 @@ class _CompoundTable:
         key = (row, jokers)
         if key not in self._field_moves:
             word = self._words[self.n_table + row]
-            found = assign_words([word], self.pool.tiles, [jokers])
+            found = assign_words([word], self.pool.tiles, [jokers], self.work)
             self._field_moves[key] = self.solver._word(word, found[0], jokers) if found else None
         return self._field_moves[key]
 
@@ -876,8 +880,9 @@ class _CompoundTable:
             found = self._spelled[i] = ("".join(parts), parts)
         return found
 
-    def prepare(self, rows: list[int]) -> None:
-        """Lay the field words of sequence rows ``rows`` on tiles, all at once (the common cases in a kernel)."""
+    def prepare(self, rows: list[int], budget: SearchBudget | None = None) -> None:
+        """Lay the field words of sequence rows ``rows`` on tiles, all at once (the common cases in a kernel); the rest
+        one by one, until ``budget`` runs out (:meth:`move` lays any left)."""
         if self.field is None:
             return
         row_of, jokers_of = self.field_row.tolist(), self.field_jokers.tolist()
@@ -891,6 +896,9 @@ class _CompoundTable:
                 if ok:
                     self._field_moves[f, j] = self._word_move(f, tuple(assigned[:n]), j)
         for f, j in wanted:
+            if budget is not None and budget.charge(self.work[0]):
+                break
+            self.work[0] = 0
             self._field_move(f, j)  # the rest: the assignment search
 
     def _word_move(self, row: int, tiles: tuple[int, ...], jokers: int) -> WordMove:
