@@ -373,6 +373,10 @@ def solve(
     found: list[tuple[tuple[int, int, int], Solution]] = []
     proven = True
     for var in variants:
+        if budget.deadline is not None and time.perf_counter() >= budget.deadline:
+            budget.exhausted = True  # each variant is an integer programme of its own (63 variants, 20 ms each, seen)
+            proven = False
+            break
         got = _solve_ilp_variant(
             sets, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score,
             budget,
@@ -382,7 +386,8 @@ def solve(
             proven = proven and got[1].proven_optimal
     if not found:  # no variant places a tile with a positive score
         return _no_move(sets, objective, first_meld, rules, proven and not budget.spent())
-    return max(found, key=lambda f: f[0])[1]
+    best = max(found, key=lambda f: f[0])[1]
+    return best if proven else replace(best, proven_optimal=False)
 
 
 @dataclass(frozen=True)
