@@ -36,10 +36,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMPILE_ESTIMATE_S = 30.0
-"""First-run kernel compilation, measured as a new user on a busy 2-core machine: 18-26 s for
-``kubagram best``, ``kubagram simulate`` and ``rummikub solve``, 8 s for ``lexicon`` commands."""
-
 # Commands listed first, in this order; every other module of ``kubasolve.cli`` that defines
 # ``add_parser`` (a game's commands, say ``kubasolve/cli/crossword.py``) follows in name order.
 _FIRST = ("lexicon", "kubagram", "rummikub")
@@ -63,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad:
         parser.error(bad)  # exit 2
     args = parser.parse_args(argv)  # usage errors exit 2 here
-    notice = watch_compilation(estimate_s=getattr(args, "compile_estimate_s", COMPILE_ESTIMATE_S))
+    notice = watch_compilation()
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

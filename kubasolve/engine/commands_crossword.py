@@ -52,6 +52,7 @@ class CrosswordRulesSpec(Params):
     rack_size: Annotated[int, Meta(ge=1, le=15)] | UnsetType = UNSET
     bingo_bonus: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
     exchange_min_bag: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    scoreless_rounds_end: Annotated[int, Meta(ge=0, le=25)] | UnsetType = UNSET
     scoreless_turns_end: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
     word_check: Literal["referee", "challenge"] | UnsetType = UNSET
     failed_challenge: Literal["lose-turn", "points", "none"] | UnsetType = UNSET
@@ -64,7 +65,7 @@ class MovesParams(Params):
     rack: Rack | UnsetType = UNSET
     top: Annotated[int, Meta(ge=0, le=MAX_TOP, description=f"placements to list (0 = all, up to {MAX_TOP:,})")] = 50
     rules: CrosswordRulesSpec | UnsetType = UNSET
-    lexicon: LexiconName = "nl"
+    lexicon: Annotated[LexiconName, Meta(description="default nl, or the cgp's lex")] | UnsetType = UNSET
 
 
 def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
@@ -75,19 +76,29 @@ def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
 
 @command("crossword.moves", MovesParams)
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
-    """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position): the exact ``count`` and
-    the ``top`` best (0 = all), best first: score, then row, column, across before down."""
-    from kubasolve.engine.lexicons import resolve_lexicon
+    """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position, its ``bb``, ``lex``, ``ld``, ``etl``,
+    ``mcnz``, ``cr`` operations honoured, the others named in ``notices``): the exact ``count`` and the ``top``
+    best (0 = all, up to 10,000), best first: score, then row, column, across before down."""
+    from kubasolve.engine.lexicons import resolve_lexicon, served_names
     from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import generate_moves
-    from kubasolve.games.crossword.notation import parse_cgp
+    from kubasolve.games.crossword.notation import cgp_settings, parse_cgp
 
     if (p.board is UNSET) == (p.cgp is UNSET):
         raise KubasolveError("params: give exactly one of board and cgp", key="params.board")
     rules = _rules(p.rules)
     layout = rules.board_layout()
+    lexicon_name = "nl" if p.lexicon is UNSET else p.lexicon
+    notices: list[str] = []
     if p.cgp is not UNSET:
         pos = parse_cgp(p.cgp, layout.rows, layout.cols)
+        settings = cgp_settings(pos, served_names(), given_lexicon=None if p.lexicon is UNSET else p.lexicon)
+        changes = dict(settings.rules)
+        if settings.tiles is not None and (p.rules is UNSET or p.rules.tiles is UNSET):
+            changes["tiles"] = settings.tiles
+        rules = rules.with_(**changes) if changes else rules
+        lexicon_name = settings.lexicon or lexicon_name
+        notices = [settings.notice()] if settings.notice() else []
         rows, rack = list(pos.rows), pos.racks[0]
     else:
         rows, rack = list(p.board), ""  # type: ignore[arg-type]
@@ -95,10 +106,10 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
         rack = p.rack
     if not rack:
         raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
-    lexicon = resolve_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(lexicon_name)  # a served name only (docs/engine.md, "Lexicons"), the cgp's lex too
     board = Board.from_rows(rows, lexicon.alphabet)
     result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or MAX_TOP, bingo_bonus=rules.bingo_bonus)
-    return result.to_dict()
+    return {**result.to_dict(), **({"notices": notices} if notices else {})}
 
 
 # ------------------------------------------------------------------------------------------------ games

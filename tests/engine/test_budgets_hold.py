@@ -21,8 +21,9 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 def allowed(movetime_ms: int) -> float:
-    """Seconds a request with ``movetime_ms`` may take here: the budget, half again, and half a second."""
-    return movetime_ms / 1e3 * 1.5 + 0.5
+    """Seconds a request with ``movetime_ms`` may take here: twice the budget and a second and a half (a shared 2-core
+    machine at load 10-12 stalled a 20 ms request past 0.5 s once; the overruns this test exists for were 10-300 s)."""
+    return movetime_ms / 1e3 * 2 + 1.5
 
 
 def timed(session: Session, cmd: str, params: dict[str, Any]) -> tuple[float, dict[str, Any]]:

@@ -21,6 +21,7 @@ from kubasolve.games.scruble.position import Breakdown, Cube, EarlierWord, Run, 
 from kubasolve.games.scruble.reference import all_runs
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_word
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class ScrubleGame:
         after = Cube(tuple(self.cube.symbols[o] for o in origin))
         if turn.word is None:
             return twists, after, origin, None
-        word = turn.word.lower()
+        word = normalize_word(turn.word)
         if word not in lexicon:
             raise IllegalMoveError(f"{turn.word!r} is not a word in the {lexicon.name} lexicon")
         best: tuple[str, Run, Breakdown] | None = None

@@ -37,6 +37,7 @@ from kubasolve.games.scruble.pegs import (
     PegSet,
 )
 from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.lexicon.alphabet import normalize_text
 
 
 def symbol_kind(symbol: str) -> int:
@@ -59,7 +60,7 @@ class Cube:
         """Parse the 96-character notation; letters must be in ``pegs``' alphabet when given."""
         if not isinstance(text, str):
             raise NotationError("a cube state must be a string of 96 symbols")
-        chars = [c for c in text if not c.isspace() and c != "/"]
+        chars = [c for c in normalize_text(text) if not c.isspace() and c != "/"]
         if len(chars) != N_CELLS:
             raise NotationError(
                 f"a cube state has {N_CELLS} symbols (faces {' '.join(FACES)}, 16 each), got {len(chars)}"
