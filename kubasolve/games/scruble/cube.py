@@ -158,6 +158,22 @@ def geometry() -> Geometry:
     return g
 
 
+@cache
+def belt_links() -> np.ndarray:
+    """``link[a, b]``: ``2 * belt + 1`` if cell ``b`` follows cell ``a`` on ``belt`` (forward order, cyclic),
+    ``2 * belt + 2`` if it precedes it, else 0 (two cells are neighbours on at most one belt). Pegs whose start
+    cells are linked by one code all along stood in a row, in that order, on one belt (int8, read-only)."""
+    g = geometry()
+    link = np.zeros((N_CELLS, N_CELLS), np.int8)
+    for b in range(N_LAYERS):
+        for p in range(BELT_LEN):
+            a, c = int(g.belt_cells[b, p]), int(g.belt_cells[b, (p + 1) % BELT_LEN])
+            link[a, c] = 2 * b + 1
+            link[c, a] = 2 * b + 2
+    link.flags.writeable = False
+    return link
+
+
 # ----------------------------------------------------------------- twist notation
 @dataclass(frozen=True, order=True)
 class Twist:
@@ -273,6 +289,7 @@ __all__ = [
     "N_TWISTS",
     "NotationError",
     "Twist",
+    "belt_links",
     "belt_name",
     "cell_name",
     "format_twists",
