@@ -4,8 +4,11 @@ A state is the permutation ``origin[cell]`` = the cell whose peg (at the start o
 sits in ``cell``; the root is the identity. Pegs are described by start cell: ``peg_code`` (letter
 code, -1 for wildcard and premium pegs, 63 for a letter the lexicon lacks), ``peg_kind`` (0 letter,
 1 wildcard, 2/3 2x/3x letter, 4/5 2x/3x word premium), ``peg_value`` and ``peg_tri`` (the peg's
-symbol in the trigram table: its letter code, ``WILD`` = any letter, ``BLOCK`` = no letter). A letter
-is *new* when ``origin[cell] != cell``.
+symbol in the trigram table: its letter code, ``WILD`` = any letter, ``BLOCK`` = no letter). A run
+places a new letter unless its pegs stood in a row, in that order (or reversed), on one belt at the
+start of the turn: ``link[a, b]`` (``cube.belt_links``) codes each pair of belt neighbours by belt and
+direction, and a run is old exactly when the links between its consecutive pegs' start cells are all
+one nonzero code (an unmoved word, or a word a layer turn slid along its belt).
 
 Search. Level ``d`` holds the states first reached with ``d`` twists. A state is expanded by the
 36 twists except redundant ones: a twist on the same axis as the previous twist must turn a layer
@@ -20,19 +23,24 @@ already present, with the same pegs and score, in the parent, one twist earlier.
 belt that does not depend on the pegs is tabled once per search: the reading order of each belt
 and direction, its face-change prefix counts (three-face bonus), and for each twist the changed
 positions of each belt and the next changed position from each index. Per state and belt only the
-16 pegs are gathered (once, for both directions) and the letter-value prefix sums, "next new
-letter" and trigram run lengths are rebuilt.
+16 pegs and their 16 links are gathered (once, for both directions; a belt whose links are all one
+is skipped: no run on it places a letter) and the letter-value prefix sums, the stretch of equal
+links from each index and the trigram run lengths are rebuilt.
 
 Walk. Each belt is a cyclic string of 16 cells; a word is a run of 1..``max_len`` consecutive
 cells read forward (or also backward), walked through the DAWG search graph
 (``lexicon/layout.py``, interleaved with each target's letter set by :func:`walk_graph`): a letter
 peg follows its one edge (found in O(1): a popcount of the letter set), a wildcard peg (and, in ``wild`` mode, a premium peg)
 every edge; in ``ends`` mode a premium peg ends the run and may multiply the letter next to it or
-the word.
+the word. A premium peg does not count for a word it already counted for (``spent_prem`` /
+``spent_rank``: premium peg and word rank, looked up only for a peg that has entries). In ``wild``
+mode each letter premium multiplies its higher-valued neighbour, a tie read in the player's favour
+(:func:`_wild_letter_points`).
 
 Pruning (all exact: only runs that cannot score above the pool's floor are cut).
-- Length: a run needs ``need`` letters (the minimum length, up to the next new letter and, with
-  ``restrict``, up to a changed cell); a walk stops when the node's height cannot reach it.
+- Length: a run needs ``need`` letters (the minimum length, two more than the stretch of equal links
+  from its start so that it leaves the row its first pegs stood in, and, with ``restrict``, up to a
+  changed cell); a walk stops when the node's height cannot reach it.
 - Trigrams: a word of 3+ letters starts with the first three letters of some word, ends with the
   last three of some word, and every three consecutive letters occur in some word (``trigram``
   table over letter codes plus ``WILD``/``BLOCK``), so a run from index ``s`` has at most
@@ -381,21 +389,30 @@ def scan_state(
         # gather the belt's 16 pegs once for both directions, and the link from each peg to the next
         # (``link``: where they stood at the start of the turn; one code per belt and direction)
         has_prem = False
+        o_first = origin[belt_cells[belt, 0]]
+        o_prev = o_first
+        slid = True  # every peg follows its neighbour as at the start: no run places a new letter
         for p in range(16):
-            o = origin[belt_cells[belt, p]]
+            o = o_prev if p == 0 else origin[belt_cells[belt, p]]
             f_code[p] = peg_code[o]
             f_kind[p] = peg_kind[o]
             f_val[p] = peg_value[o]
             f_tri[p] = peg_tri[o]
             if peg_kind[o] >= K_DL:
                 has_prem = True
-        slid = True  # every peg follows its neighbour as at the start: no run places a new letter
-        for p in range(16):
-            f_link[p] = link[origin[belt_cells[belt, p]], origin[belt_cells[belt, (p + 1) & 15]]]
-            if f_link[p] == 0 or f_link[p] != f_link[0]:
+            if require_new and p > 0:
+                lk = link[o_prev, o]
+                f_link[p - 1] = lk
+                if lk == 0 or lk != f_link[0]:
+                    slid = False
+            o_prev = o
+        if require_new:
+            lk = link[o_prev, o_first]
+            f_link[15] = lk
+            if lk == 0 or lk != f_link[0]:
                 slid = False
-        if require_new and slid:
-            continue
+            if slid:
+                continue
         # trigram bits at each belt position, read forward (p, p+1, p+2) and backward (p, p-1, p-2)
         for p in range(16):
             a = f_tri[p]
@@ -419,15 +436,20 @@ def scan_state(
             # pass 1 (reading order, backwards): trigram bits and runs; ``same[k]``: how many links from k on
             # are one and the same (pegs that stood in a row, in this order, at the start of the turn)
             run = 0
+            lk_after = -1  # the link from k + 1 to k + 2 (none past the end)
+            same_after = 0
             for k in range(SEQ - 1, -1, -1):
                 p = pos[k]
-                lk = f_link[p] if di == 0 else f_link[(p + 15) & 15]
-                if lk == 0:
-                    same[k] = 0
-                elif k + 1 < SEQ and lk == (f_link[pos[k + 1]] if di == 0 else f_link[(pos[k + 1] + 15) & 15]):
-                    same[k] = same[k + 1] + 1
-                else:
-                    same[k] = 1
+                if require_new:
+                    lk = f_link[p] if di == 0 else f_link[(p + 15) & 15]
+                    if lk == 0:
+                        same_after = 0
+                    elif lk == lk_after:
+                        same_after += 1
+                    else:
+                        same_after = 1
+                    same[k] = same_after
+                    lk_after = lk
                 bits = trib[p]
                 tri_bits[k] = bits
                 if bits & TRI_IN:

@@ -76,7 +76,7 @@ def test_fast_reference_equals_plain_loop(cube, seed, rules, picks):
             == reference_best_plain(cube, words, rules, 1, earlier, spent))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(cube=cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]), data=st.data())
 def test_spent_premiums_match_reference(cube, seed, mode, data):
     """Premium pegs that already counted for a word (some of the words the cube offers, and random ones) do not
@@ -99,7 +99,7 @@ PREMIUM_HEAVY = "ABCDE" * 2 + "2233+#?"
 premium_cubes = st.lists(st.sampled_from(PREMIUM_HEAVY), min_size=N_CELLS, max_size=N_CELLS).map(lambda s: Cube(tuple(s)))
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(cube=premium_cubes, seed=st.integers(0, 50))
 def test_option_two_ties_match_reference(cube, seed):
     """Option 2 with many letter premiums side by side: the kernel's exact pick of each tie (dynamic programming)

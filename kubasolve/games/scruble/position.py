@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -21,7 +22,6 @@ from kubasolve.games.scruble.cube import (
     BELT_LEN,
     FACES,
     N_CELLS,
-    N_LAYERS,
     NotationError,
     Twist,
     geometry,
@@ -210,16 +210,19 @@ def placed_new_letter(origin: np.ndarray | Sequence[int], cells: Sequence[int]) 
     unmoved word, and a word a layer turn slid along its belt (or turned end over end), are old. Pegs, not
     letters: a row with two equal letters swapped is new (the rare case of two identical-looking words)."""
     start = [int(origin[c]) for c in cells]
-    g = geometry()
-    for belt in range(N_LAYERS):
-        ring = [int(c) for c in g.belt_cells[belt]]
-        if start[0] not in ring:
-            continue
-        p = ring.index(start[0])
+    for ring, p in _belts_through()[start[0]]:  # a row holding the first peg lies on one of its two belts
         for d in (1, -1):
-            if all(ring[(p + d * i) % BELT_LEN] == c for i, c in enumerate(start)):
+            if [ring[(p + d * i) % BELT_LEN] for i in range(len(start))] == start:
                 return False
     return True
+
+
+@cache
+def _belts_through() -> list[list[tuple[tuple[int, ...], int]]]:
+    """For each cell, its two belts (the ring of cells) and its position on each."""
+    g = geometry()
+    rings = [tuple(int(c) for c in g.belt_cells[b]) for b in range(len(g.belt_cells))]
+    return [[(rings[int(b)], int(p)) for b, p in zip(g.cell_belts[c], g.cell_belt_pos[c])] for c in range(N_CELLS)]
 
 
 def score_run(
