@@ -89,10 +89,10 @@ NONE = 99
 """``nxt_*`` value when there is no later new / changed position."""
 
 # rows of the per-state integer scratch (length SEQ + 1)
-(R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_SAME, R_TRI_RUN,
+(R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_TRI_RUN,
  R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_LIVE,
- R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(28)
-N_ROWS = 28
+ R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(27)
+N_ROWS = 27
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -362,7 +362,6 @@ def scan_state(
     q_kind = w[R_KIND]
     q_val = w[R_VAL]
     q_peg = w[R_PEG]
-    same = w[R_SAME]
     tri_run = w[R_TRI_RUN]
     tri_bits = w[R_TRI_BITS]
     f_trib = w[R_F_TRIB]
@@ -433,23 +432,10 @@ def scan_state(
             else:
                 q_chg = chg_seq[36, 0, 0]  # all ones
                 nxt_chg = nxt_chg_seq[36, 0, 0]  # k itself
-            # pass 1 (reading order, backwards): trigram bits and runs; ``same[k]``: how many links from k on
-            # are one and the same (pegs that stood in a row, in this order, at the start of the turn)
+            # pass 1 (reading order, backwards): trigram bits and runs
             run = 0
-            lk_after = -1  # the link from k + 1 to k + 2 (none past the end)
-            same_after = 0
             for k in range(SEQ - 1, -1, -1):
                 p = pos[k]
-                if require_new:
-                    lk = f_link[p] if di == 0 else f_link[(p + 15) & 15]
-                    if lk == 0:
-                        same_after = 0
-                    elif lk == lk_after:
-                        same_after += 1
-                    else:
-                        same_after = 1
-                    same[k] = same_after
-                    lk_after = lk
                 bits = trib[p]
                 tri_bits[k] = bits
                 if bits & TRI_IN:
@@ -497,7 +483,15 @@ def scan_state(
                 # a run from s must place a new letter (leave the row its first pegs stood in), and
                 # (restrict) touch a changed cell
                 need = min_len
-                new_len = same[s] + 2 if require_new else 0
+                new_len = 0
+                if require_new:  # leave the row the pegs from s stood in: past the stretch of equal links
+                    lk = f_link[s] if di == 0 else f_link[15 - s]  # the link from index s to s + 1
+                    same = 0
+                    if lk != 0:
+                        same = 1
+                        while same < 16 and (f_link[(s + same) & 15] if di == 0 else f_link[(15 - s - same) & 15]) == lk:
+                            same += 1
+                    new_len = same + 2
                 if new_len > need:
                     need = new_len
                 before_chg = (not wild_mode) and f_kind[pos[s + 15]] >= K_DL and q_chg[s + 15] == 1
