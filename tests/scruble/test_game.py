@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from kubasolve.ai.scruble import make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.scruble.cube import N_CELLS, parse_twists
 from kubasolve.games.scruble.game import ScrubleGame, Turn, play_game, replay_check
-from kubasolve.games.scruble.position import placed_new_letter
-from kubasolve.games.scruble.simulate import simulate
+from kubasolve.games.scruble.position import apply_twists, placed_new_letter
+from kubasolve.games.scruble.simulate import simulate, slid_word_report
 from kubasolve.games.scruble.solver import best_words
 
 
@@ -143,15 +145,21 @@ def test_the_game_ends_when_a_player_exceeds_the_target(en):
 def test_ai_games_never_score_a_slid_word(en):
     """Greedy against greedy (issue 22: 52 of 130 word turns re-scored a slid word): every scored word placed a
     new letter, and no premium peg counted twice for one word."""
-    for seed in (1, 2):
-        game = play_game([make_policy("greedy", seed), make_policy("greedy", seed + 1)], seed, en)
-        replay = ScrubleGame.new(2, seed)
-        used: set[tuple[int, str]] = set()
-        for h in game.history:
-            start = {int(p): c for c, p in enumerate(replay.pegs)}
-            rec = replay.play(Turn(tuple(h["twists"]), h.get("word"), tuple(h.get("cells") or ()) or None), en)
-            if "word" in rec:
-                assert placed_new_letter(start, [int(replay.pegs[c]) for c in rec["cells"]])
-                spent = {(int(replay.pegs[c]), rec["word"]) for c in rec["breakdown"]["premium_cells"]}
-                assert not spent & used
-                used |= spent
+    games = [play_game([make_policy("greedy", seed), make_policy("greedy", seed + 1)], seed, en).to_dict() for seed in (1, 2)]
+    report = slid_word_report(games)
+    assert report["word_turns"] > 4 and report["slid_turns"] == report["premiums_again"] == 0
+
+
+def test_the_slid_word_report_counts_issue_22s_replay():
+    """The report replays records of any version: issue 22's 2R = WADE +48 (refused now) is one slid turn whose two
+    premium pegs counted again for WADE."""
+    wade = {"twists": ["2L'", "U2"], "word": "wade", "cells": [38, 34, 14, 10], "score": 48,
+            "breakdown": {"premium_cells": [42, 6]}}
+    origin = apply_twists(np.arange(N_CELLS), parse_twists("2R"))
+    moved_to = {int(o): c for c, o in enumerate(origin)}  # where 2R takes each cell's peg
+    slid = {**wade, "twists": ["2R"], "cells": [moved_to[c] for c in wade["cells"]],
+            "breakdown": {"premium_cells": [moved_to[c] for c in wade["breakdown"]["premium_cells"]]}}
+    history = [{"twists": ["R2"], "score": 0}, wade, {"twists": ["B2"], "score": 0}, slid]
+    r = slid_word_report([{"history": history}])
+    assert (r["word_turns"], r["slid_turns"], r["slid_points"], r["premiums_again"]) == (2, 1, 48, 2)
+    assert (r["games"], r["min_turns"], r["max_turns"]) == (1, 4, 4)
