@@ -75,7 +75,8 @@ class ScrambleParams(Params):
 
 class BestParams(Params):
     state: State
-    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second)")] = 2
+    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second; 0 only with "
+                                                        "require_new_letter false)")] = 2
     top: Annotated[int, Meta(ge=1, le=4096)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
@@ -117,11 +118,12 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
     false if it ran out."""
     from kubasolve.games.scruble.position import require_cube
-    from kubasolve.games.scruble.solver import search, warm_up
+    from kubasolve.games.scruble.solver import require_twist_for_new_letter, search, warm_up
     from kubasolve.lexicon import load_lexicon
 
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
+    require_twist_for_new_letter(p.depth, rules, key="params.depth")
     lexicon = load_lexicon(p.lexicon)
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p, session)
@@ -242,7 +244,8 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     sg.game.warm_up()  # one-time loading does not count against the budget
     budget = _budget(p, session)
     depth = min(p.depth, game.rules.max_twists)
-    moves, _ = search(game.cube, sg.game.lexicon, game.rules, depth, p.top, game.intact_words(), budget=budget)
+    moves, _ = search(game.cube, sg.game.lexicon, game.rules, depth, p.top, game.intact_words(), budget=budget,
+                      spent=game.spent_premiums())
     return {"game": p.game, "player": game.to_move, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 

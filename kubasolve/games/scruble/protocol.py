@@ -67,7 +67,8 @@ class Scruble(Game):
         from kubasolve.games.scruble.solver import StateBudget, search
 
         meter = budget.meter(StateBudget)
-        found, _ = search(native.cube, self.lexicon, self.rules, self.rules.max_twists, top, native.intact_words(), budget=meter)
+        found, _ = search(native.cube, self.lexicon, self.rules, self.rules.max_twists, top, native.intact_words(), budget=meter,
+                          spent=native.spent_premiums())
         words = []
         for m in found:
             if m.twists:  # a turn needs a twist
@@ -83,7 +84,8 @@ class Scruble(Game):
             raise IllegalMoveError(f"a Scruble action is a turn ({{\"type\": \"turn\", \"twists\": [...]}}), got type {action.get('type')!r}")
         action.pop("type", None)
         game = copy.copy(native)  # the lists the game changes in place are copied; the cube and rules are values
-        game.scores, game.history, game.words = list(native.scores), list(native.history), list(native.words)
+        game.scores, game.history, game.words, game.spent = (list(native.scores), list(native.history), list(native.words),
+                                                              list(native.spent))
         game.play(Turn.from_dict(action), self.lexicon)
         return game
 
