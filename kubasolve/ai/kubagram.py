@@ -25,9 +25,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
+from kubasolve.budget import StopFlag
 from kubasolve.errors import RulesError
 from kubasolve.games.kubagram.actions import (
     Action,
@@ -207,6 +208,8 @@ class PlannerPolicy:
     movetime_ms: float | None = None
     """Wall-time budget per move in milliseconds, checked like ``max_nodes`` (None: unbounded)."""
     name: str = "planner"
+    stop: StopFlag | None = field(default=None, compare=False, repr=False)
+    """Once set (an engine's ``stop``), the move ends like a spent budget: the best candidate valued so far."""
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -226,7 +229,7 @@ class PlannerPolicy:
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
         """The planned turn (within ``max_nodes`` / ``movetime_ms`` when given)."""
         self.nodes = 0
-        budgeted = self.max_nodes is not None or self.movetime_ms is not None
+        budgeted = self.max_nodes is not None or self.movetime_ms is not None or self.stop is not None
         if budgeted:
             self._deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
         if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
@@ -257,7 +260,7 @@ class PlannerPolicy:
         return best[2]
 
     def _out_of_budget(self) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+        if (self.max_nodes is not None and self.nodes >= self.max_nodes) or _stopped(self.stop):
             return True
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
@@ -310,7 +313,7 @@ class PlannerPolicy:
         self._nodes += 1
         if self._nodes > self.endgame_nodes:
             raise _Budget
-        if self._deadline is not None and time.perf_counter() > self._deadline:
+        if (self._deadline is not None and time.perf_counter() > self._deadline) or _stopped(self.stop):
             raise _Budget
         me = state.current
         best: tuple[tuple[int, ...], list[Action]] | None = None
@@ -321,6 +324,10 @@ class PlannerPolicy:
                 best = (values, actions)
         assert best is not None
         return best
+
+
+def _stopped(stop: StopFlag | None) -> bool:
+    return stop is not None and stop.is_set()
 
 
 class _Budget(Exception):
@@ -368,6 +375,8 @@ class SearchPolicy:
     """Consider skipping only once at most this many cubes are left (None: always). A skip hands every later cube
     to the other parity; kept for the endgame it decides who takes the last cube."""
     name: str = "search"
+    stop: StopFlag | None = field(default=None, compare=False, repr=False)
+    """Once set (an engine's ``stop``), the move ends like a spent budget: the best of the deepest iteration."""
 
     def __post_init__(self) -> None:
         if self.horizon < 1:
@@ -394,7 +403,7 @@ class SearchPolicy:
         """Count ``n`` simulated turns; raise :class:`_OutOfBudget` once the budget is used up."""
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise _OutOfBudget
-        if self._deadline is not None and time.perf_counter() >= self._deadline:
+        if (self._deadline is not None and time.perf_counter() >= self._deadline) or _stopped(self.stop):
             raise _OutOfBudget
         self.nodes += n
 
@@ -407,6 +416,7 @@ class SearchPolicy:
             budget = self.endgame_nodes if self.max_nodes is None else min(self.endgame_nodes, self.max_nodes)
             self.planner.endgame_nodes = budget
             self.planner._deadline = self._deadline
+            self.planner.stop = self.stop
             exact = self.planner._endgame_turn(referee, state)
             self.nodes += min(self.planner._nodes, budget)
             if exact is not None:

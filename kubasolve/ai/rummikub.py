@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from kubasolve.budget import check_work_budget
+from kubasolve.budget import StopFlag, check_work_budget
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.game import RummikubGame, solution_move
 from kubasolve.games.rummikub.rules import RummikubRules
@@ -28,6 +28,8 @@ class MoveBudget:
     max_nodes: int | None = None
     movetime_ms: float | None = None
     proven_optimal: bool = True
+    stop: StopFlag | None = field(default=None, repr=False, compare=False)
+    """Once set (an engine's ``stop``), the next solve gives up at once: the move is the best found by then."""
     _deadline: float | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -40,6 +42,8 @@ class MoveBudget:
         left = None
         if self._deadline is not None:
             left = max(1e-3, (self._deadline - time.perf_counter()) * 1e3)  # spent: the solver gives up at once
+        if self.stop is not None and self.stop.is_set():
+            left = 1e-3
         sol = solve(game.table, game.rack, game.rules, objective, first_meld=not game.melded[game.turn],
                     max_nodes=self.max_nodes, time_limit_ms=left)
         self.proven_optimal = self.proven_optimal and sol.proven_optimal

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from kubasolve.engine.registry import (
     UNSET,
+    Answer,
     LexiconName,
     Meta,
     MoveTimeMs,
@@ -147,15 +148,16 @@ def _warm_up(solver: Any) -> None:
     _WARM.add(id(lexicon))
 
 
-def _setup(p: BudgetedParams, claim: bool = False) -> tuple[Any, Any, Any]:
-    """(solver, position, budget) of a solver request. The budget's clock starts once the lexicon is loaded (one-time
-    work of the process), so it covers the rest of the set-up, the search, the decoding and the ranking."""
+def _setup(p: BudgetedParams, session: Session, claim: bool = False) -> tuple[Any, Any, Any]:
+    """(solver, position, budget) of a solver request. The budget (the request's, or the engine's default time when it
+    gives none) starts its clock once the lexicon is loaded and the kernels warm (one-time work of the process), so it
+    covers the rest of the set-up, the search, the decoding and the ranking."""
     from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.kubagram import KubagramPosition, solver_for
 
     solver = solver_for(resolve_lexicon(p.lexicon), kubagram_rules(p.rules))
     _warm_up(solver)
-    budget = _budget(p)
+    budget = _budget(p, session, movetime_or_default(p.movetime_ms, p.max_nodes))
     spec = given(p.position)
     if "tiles" in spec and {"field", "jokers", "choices"} & set(spec):
         raise PositionError("give the field as tiles, or as field/jokers/choices, not both", key="params.position.tiles")
@@ -171,35 +173,54 @@ def _top(top: int | None) -> int:
     return MAX_TOP if top is None else top
 
 
-def _budget(p: BudgetedParams) -> Any:
-    """The request's budget: its ``movetime_ms``/``max_nodes``, or the engine's default time budget when it gives neither."""
+def _budget(p: BudgetedParams, session: Session, movetime_ms: int | None = None) -> Any:
+    """The request's :class:`SearchBudget` (``movetime_ms``/``max_nodes``), ended early by a ``stop`` request."""
+    from kubasolve.budget import Budget
     from kubasolve.games.kubagram.movegen import SearchBudget
 
-    return SearchBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
+    return Budget(p.movetime_ms if movetime_ms is None else movetime_ms, p.max_nodes, stop=session.stop).meter(SearchBudget)
 
 
-@command("kubagram.best-words", BestWordsParams)
+class BestWordsAnswer(Answer):
+    words: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+class CompoundsAnswer(Answer):
+    compounds: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+class BestMoveAnswer(Answer):
+    claim: dict[str, Any]
+    proven_optimal: bool
+    nodes: int
+
+
+@command("kubagram.best-words", BestWordsParams, BestWordsAnswer)
 def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
     """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000); with a budget
     (``movetime_ms``, ``max_nodes``) the best found by then, ``proven_optimal`` false if it ran out."""
-    solver, position, budget = _setup(p)
+    solver, position, budget = _setup(p, session)
     words = solver.best_words(position, top=_top(p.top), budget=budget)
     return {"words": [w.to_dict() for w in words], **budget_proof(budget)}
 
 
-@command("kubagram.compounds", CompoundsParams)
+@command("kubagram.compounds", CompoundsParams, CompoundsAnswer)
 def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
     """Compound moves from the table words (and one new field word where allowed), best first by ``objective``;
     with a budget the compounds found by then, ``proven_optimal`` false if it ran out."""
-    solver, position, budget = _setup(p)
+    solver, position, budget = _setup(p, session)
     found = solver.compound_moves(position, top=_top(p.top), objective=p.objective, budget=budget)
     return {"compounds": [c.to_dict() for c in found], **budget_proof(budget)}
 
 
-@command("kubagram.best-move", BestMoveParams)
+@command("kubagram.best-move", BestMoveParams, BestMoveAnswer)
 def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles. With a
     budget (default: 10 s) the best claim found by then (always legal), ``proven_optimal`` false if it ran out."""
-    solver, position, budget = _setup(p, claim=True)
+    solver, position, budget = _setup(p, session, claim=True)
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **budget_proof(budget)}

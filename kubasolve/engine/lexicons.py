@@ -89,10 +89,10 @@ def served_names() -> list[str]:
     return sorted(names)
 
 
-def resolve_lexicon(name: str) -> Any:
+def resolve_lexicon(name: str, key: str = "params.lexicon") -> Any:
     """The :class:`~kubasolve.lexicon.Lexicon` a request's ``lexicon`` names: a bundled one, or a list the
     engine's operator named. Anything else, and a named list that does not load, is ``bad-lexicon``
-    (key ``params.lexicon``) without a word of any file's contents."""
+    (``key``: where the name was, default ``params.lexicon``) without a word of any file's contents."""
     from kubasolve.lexicon import load_lexicon
     from kubasolve.lexicon.bundled import BUNDLED
 
@@ -105,9 +105,9 @@ def resolve_lexicon(name: str) -> Any:
         served = f"bundled: {bundled}" + (f"; named by the engine's operator: {extra}" if extra else "")
         raise LexiconError(f"no lexicon {name[:64]!r} on this engine ({served}); a request names a lexicon, never a "
                            "file (the operator adds lists with kubasolve engine --lexicon NAME=PATH or --lexicon-dir DIR)",
-                           key="params.lexicon")
+                           key=key)
     try:
         return load_lexicon(str(path))
     except LexiconError as exc:
         log.error("lexicon %r (%s) does not load: %s", name, path, exc)
-        raise LexiconError(f"lexicon {name!r} cannot be loaded (the engine's stderr says why)", key="params.lexicon") from None
+        raise LexiconError(f"lexicon {name!r} cannot be loaded (the engine's stderr says why)", key=key) from None

@@ -19,10 +19,13 @@ import importlib
 import io
 import json
 import logging
+import os
 import pkgutil
+import queue
 import re
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable, Iterator
 from typing import IO, Annotated, Any
 
 import msgspec
@@ -38,7 +41,10 @@ from kubasolve.engine.registry import (
 )
 from kubasolve.errors import KubasolveError, LimitError, UnknownCommandError
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
+READ_AHEAD = 64
+"""Lines the reader thread queues ahead of the one being answered (a bound on memory: each at most 1 MiB); a
+``stop`` is seen as soon as it is read."""
 
 log = logging.getLogger("kubasolve.engine")
 
@@ -215,6 +221,7 @@ def handle_request(line: bytes | str, session: Session) -> dict[str, Any]:
         except _Refused as refused:
             req_id = refused.req_id
             raise refused.error from None
+        session.request_id = req_id
         for key in envelope:
             if key not in _ENVELOPE_KEYS:
                 raise KubasolveError(f"unknown request key {key[:40]!r}; a request holds id, cmd and params", key=key[:40])
@@ -322,30 +329,104 @@ def _text_lines(stream: IO[str]) -> Iterator[bytes]:
         yield line.encode("utf-8", "surrogatepass")
 
 
+def _is_stop(line: bytes) -> bool:
+    """Is this request line a ``stop`` (read as it arrives, while another request may be running)?"""
+    if b"stop" not in line:
+        return False
+    try:
+        envelope = msgspec.json.decode(line, type=dict[str, msgspec.Raw])
+        return bool(msgspec.json.decode(envelope["cmd"]) == "stop")
+    except Exception:  # noqa: BLE001 - not a well-formed stop: answered in turn like any line
+        return False
+
+
+class _Unanswered:
+    """The stop flags of the requests read but not answered yet (the reader thread adds, the loop removes)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: list[threading.Event] = []
+
+    def add(self) -> threading.Event:
+        flag = threading.Event()
+        with self._lock:
+            self._flags.append(flag)
+        return flag
+
+    def done(self, flag: threading.Event) -> None:
+        with self._lock:
+            self._flags.remove(flag)
+
+    def stop_all(self) -> bool:
+        """Set every flag; True if there was a request to stop."""
+        with self._lock:
+            for flag in self._flags:
+                flag.set()
+            return bool(self._flags)
+
+
+def _read_ahead(lines: Iterable[bytes | int], pending: _Unanswered, inbox: queue.Queue[Any]) -> None:
+    """The reader thread: queue every line with its stop flag; a ``stop`` line sets the flags of the requests before
+    it at once (so a running search ends), then waits its turn to be answered."""
+    try:
+        for line in lines:
+            if isinstance(line, bytes) and _is_stop(line):
+                inbox.put((line, None, pending.stop_all()))
+            else:
+                inbox.put((line, pending.add(), False))
+    except Exception:
+        log.exception("reading the engine's input failed")
+    finally:
+        inbox.put(None)
+
+
+def _private_stdin() -> IO[bytes]:
+    """The process's standard input as a reader of its own (a duplicate descriptor): the reader thread may still be
+    blocked in it when the session ends, and the interpreter's shutdown must not wait for ``sys.stdin``'s lock."""
+    try:
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    except (AttributeError, OSError, ValueError):  # no real descriptor (an embedding replaced sys.stdin)
+        return sys.stdin.buffer
+
+
 def serve(stdin: IO[Any] | None = None, stdout: IO[Any] | None = None) -> int:
     """Run the engine loop until end of input or a ``quit`` request; returns an exit code.
 
     ``stdin``/``stdout`` default to the process's binary streams; text streams (``io.StringIO``) work too.
     """
-    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdin = stdin if stdin is not None else _private_stdin()
     out: IO[Any] = stdout if stdout is not None else sys.stdout.buffer
     text_out = isinstance(out, io.TextIOBase)
-    lines = _text_lines(stdin) if isinstance(stdin, io.TextIOBase) else read_lines(stdin, LIMITS["line_bytes"])  # type: ignore[arg-type]
+    lines = _text_lines(stdin) if isinstance(stdin, io.TextIOBase) else read_lines(stdin, LIMITS["line_bytes"])
     session = Session()
-    for line in lines:
-        if isinstance(line, int):
-            answer = _error(None, LimitError.code, f"line of {line} bytes exceeds the limit of {LIMITS['line_bytes']} bytes")
-        elif not line.strip():
-            continue
-        else:
-            answer = handle_request(line, session)
+
+    def write(answer: dict[str, Any]) -> None:
         data = encode_answer(answer)
+        if text_out:
+            out.write(data.decode("utf-8"))
+        else:
+            out.write(data)
+        out.flush()
+
+    session.writer = write
+    pending = _Unanswered()
+    inbox: queue.Queue[Any] = queue.Queue(maxsize=READ_AHEAD)
+    threading.Thread(target=_read_ahead, args=(lines, pending, inbox), name="kubasolve-engine-reader", daemon=True).start()
+    while (item := inbox.get()) is not None:
+        line, flag, stopped = item
+        session.stop, session.stopped_search, session.request_id = flag, stopped, None
         try:
-            if text_out:
-                out.write(data.decode("utf-8"))
+            if isinstance(line, int):
+                answer = _error(None, LimitError.code, f"line of {line} bytes exceeds the limit of {LIMITS['line_bytes']} bytes")
+            elif not line.strip():
+                continue
             else:
-                out.write(data)
-            out.flush()
+                answer = handle_request(line, session)
+        finally:
+            if flag is not None:
+                pending.done(flag)
+        try:
+            write(answer)
         except BrokenPipeError:
             return 0
         if answer.get("ok") and isinstance(answer.get("result"), dict) and answer["result"].get("bye") is True:

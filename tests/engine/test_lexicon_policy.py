@@ -93,11 +93,18 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     cube = handle_request('{"cmd": "scruble.scramble"}', Session())["result"]["state"]
     minimal = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
                "kubagram.best-move": {"position": {"field": "zebra"}}, "crossword.moves": {"board": ["." * 15] * 15, "rack": "ZEBRA"},
-               "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube}}
+               "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube},
+               "new-game": {"game": "crossword"}}
     for name in takes:
         params = {**minimal.get(name, {}), "lexicon": "list.txt"}
         answer = handle_request(json.dumps({"id": 1, "cmd": name, "params": params}), Session())
         assert answer["ok"] is False and answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.lexicon", (name, answer)
+    # a saved state names its lexicon too: the same policy, keyed where the name was
+    saved = handle_request(json.dumps({"id": 1, "cmd": "new-game", "params": {"game": "crossword"}}), session := Session())
+    state = handle_request(json.dumps({"id": 2, "cmd": "state", "params": {"game_id": saved["result"]["game_id"]}}), session)
+    forged = {**state["result"]["state"], "lexicon": "list.txt"}
+    answer = handle_request(json.dumps({"id": 3, "cmd": "new-game", "params": {"game": "crossword", "state": forged}}), session)
+    assert answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.state.lexicon", answer
     lexicons.configure({"small": tmp_path / "list.txt"})
     answer = handle_request(json.dumps({"id": 1, "cmd": "kubagram.best-words",
                                         "params": {"position": {"field": "zebra"}, "lexicon": "small"}}), Session())

@@ -40,7 +40,7 @@ def error(answer: dict[str, Any]) -> tuple[str, str | None]:
 def test_hello_and_schema_publish_every_command() -> None:
     s = Session()
     hello = ask(s, "hello")["result"]
-    assert hello["protocol"] == PROTOCOL_VERSION == 2
+    assert hello["protocol"] == PROTOCOL_VERSION == 3
     assert set(hello["commands"]) == set(COMMANDS) and "schema" in hello["commands"]
     assert {"bad-request", "unknown-command", "illegal-move", "unknown-game", "limit-exceeded", "internal"} <= set(hello["errors"])
     assert hello["limits"]["line_bytes"] == 1 << 20
@@ -90,7 +90,7 @@ def test_every_command_refuses_an_unknown_parameter_by_name(name: str) -> None:
     ("kubagram.new-game", {"players": 10**8}, "params.players"),
     ("kubagram.new-game", {"players": ["a"] * 9}, "params.players"),
     ("kubagram.new-game", {"game_rules": {"depht": 3}}, "params.game_rules.depht"),
-    ("close-game", {}, "params.game"),
+    ("close-game", {}, "params.game_id"),
 ])
 def test_bad_parameters_are_refused_instantly_naming_the_key(cmd: str, params: dict[str, Any], key: str) -> None:
     start = time.perf_counter()

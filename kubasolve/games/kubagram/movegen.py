@@ -162,6 +162,28 @@ class KubagramSolver:
         self._table_ok: set[TableWord] = set()
         self._table_facts: dict[TableWord, tuple[int, int]] = {}
         self.edge_need = lexicon.edge_need()
+        self._warm = False
+
+    def warm_up(self) -> None:
+        """Do the one-time work of a first search once per solver (the kernels' load from the numba cache, the
+        lexicon arrays' first pages): small word, all-word and compound searches. A budgeted call does it before
+        its clock starts, so the budget goes to the search (without it a first 200 ms ``best_words`` in a process
+        answered nothing after 1.8-2 s)."""
+        if self._warm:
+            return
+        self._warm = True
+        letters = self.rules.alphabet[:10]
+        tiles = tuple(Tile(c) for c in letters) + (Tile(self.rules.alphabet[:3], joker=True),)
+        position = KubagramPosition(tiles, (TableWord(letters[:5]), TableWord(letters[5:])), last_cube=True)
+        self.best_words(position, 1)
+        self.word_table(position)
+        self.compound_moves(position, 1)
+
+    def _clock(self, budget: SearchBudget | None) -> None:
+        """Before a budgeted search: the one-time set-up (:meth:`warm_up`), then the budget's clock restarted."""
+        if budget is not None and not self._warm:
+            self.warm_up()
+            budget.restart_clock()
 
     @property
     def _scratch(self) -> _Scratch:
@@ -308,6 +330,7 @@ class KubagramSolver:
     def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
         """All words (or the ``top`` best) formable from the field, as arrays sorted best first
         (with a ``budget``: those found within it, see :class:`SearchBudget`)."""
+        self._clock(budget)
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
@@ -320,6 +343,7 @@ class KubagramSolver:
         ordered by word (alphabet order). ``top=None`` returns all. With a ``budget``: the best of the
         words found within it (the walk goes in alphabet order; ``budget.exhausted``: maybe not the best).
         """
+        self._clock(budget)
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
@@ -367,6 +391,7 @@ class KubagramSolver:
         With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them)."""
         from kubasolve.kernels.compound_search import search_compounds
 
+        self._clock(budget)
         table = position.table
         if not table:
             return []
@@ -428,6 +453,7 @@ class KubagramSolver:
         With a ``budget`` the search stops when it runs out and answers with the best claim found so far
         (at least the best single word found, when there is one; ``budget.exhausted`` says it may not be
         the best). The claim is always legal: every item in it was found and checked in full."""
+        self._clock(budget)
         limit = max_words or self.rules.max_claim_words
         if not 1 <= limit <= 3:
             raise PositionError("max_words must be 1, 2 or 3")

@@ -1202,3 +1202,23 @@ def joker_retrieval_problem(
         f" (strict joker retrieval): the joker(s) standing for {format_tiles(sorted(missing.elements()), rules)}"
         " moved without that tile taking its place"
     )
+
+
+_WARM: set[RummikubRules] = set()
+
+
+def warm_up(rules: RummikubRules) -> None:
+    """One small solve per process and rule set (a table, a rack with two jokers, both objectives) before the first
+    budget's clock starts: it loads the solver's kernels from the numba cache (0.1-1 s, more while they first
+    compile), which is no part of a move; without it a first budgeted AI move with ``movetime_ms`` 30 drew a tile."""
+    if rules in _WARM:
+        return
+    from kubasolve.games.rummikub.tiles import make_tile
+
+    # a run of the first colour on the table; the rest of the colour and the rules' jokers (at most 2) on the rack
+    run = min(rules.min_set_size, rules.numbers)
+    table = [[make_tile(0, n, rules) for n in range(1, run + 1)]]
+    rack = [make_tile(0, n, rules) for n in range(run + 1, rules.numbers + 1)] + [rules.joker] * min(rules.jokers, 2)
+    for objective in (Objective.TILE_COUNT, Objective.TOTAL_VALUE):
+        solve(table, rack, rules, objective)
+    _WARM.add(rules)
