@@ -28,6 +28,7 @@ class HelloAnswer(Answer):
     commands: list[str]
     errors: dict[str, str]
     limits: dict[str, int]
+    lexicons: list[str]
     unavailable: list[str]
 
 

@@ -336,6 +336,7 @@ class SimulateAnswer(Answer):
     wins: dict[str, int]
     mean_score: dict[str, float]
     unfinished: int
+    out_of_time: int
 
 
 @command("rummikub.simulate", SimulateParams, SimulateAnswer)
