@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
+
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 HELP = "crossword tile game (Dutch Scrabble-type rules): moves, endgame; play, simulate and show games"
 AI_HELP = "score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)"
@@ -39,7 +41,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
                                     "of the player to move); a CGP string may be given instead of a file.")
     m.add_argument("--board", required=True, metavar="FILE|CGP", help="board file (rows, CGP or GCG) or a CGP string")
     m.add_argument("--rack", default=None, help="the rack, e.g. EKNOW?? ('?' a blank); default the CGP's or GCG's")
-    m.add_argument("--top", type=count(0, 1_000_000), default=20, help="how many moves to list (default 20; 0 = all)")
+    m.add_argument("--top", type=count(0, CROSSWORD_MAX_LISTED), default=20,
+                   help=f"how many moves to list (default 20; 0 = all, up to {CROSSWORD_MAX_LISTED:,})")
     m.add_argument("--tiles", default=None, metavar="NAME|TOML", help=TILES_HELP)
     add_rules_argument(m, RULES_DOC)
     add_lexicon_argument(m, "nl: or the CGP's lex / the GCG's #lexicon")
@@ -172,7 +175,7 @@ def run_moves(args: argparse.Namespace) -> int:
         raise PositionError("give the rack with --rack (e.g. --rack EKNOW??)" + (" or #rack1/#rack2 in the GCG file" if board_in.kind == "gcg" else ""))
     tiles = rules.tile_set()
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or None, bingo_bonus=rules.bingo_bonus)
+    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or CROSSWORD_MAX_LISTED, bingo_bonus=rules.bingo_bonus)
     if args.json:
         moves = []
         for mv in result.moves:

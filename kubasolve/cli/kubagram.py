@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kubasolve.cli.common import (
+    UsageError,
     add_budget_arguments,
     add_json_argument,
     add_lexicon_argument,
@@ -47,7 +48,7 @@ def add_commands(ksub: argparse._SubParsersAction) -> None:
     b.add_argument("--mover", type=count(0, 7), default=0, help="player index of the mover (for compound gains)")
     b.add_argument("--min-length", type=count(1, 64), default=None, help="shortest word (default 5)")
     b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")
-    b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all)")
+    b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all, up to the engine's bound)")
     b.add_argument("--claim", action="store_true", help="also show the best whole claim (up to 3 words/compounds)")
     add_budget_arguments(b, "the searches (words, compounds, claim: one budget)")
     add_rules_argument(b, "docs/kubagram.md")
@@ -69,6 +70,7 @@ def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.kubagram import KubagramPosition, SearchBudget, solver_for
     from kubasolve.games.kubagram.position import parse_table_spec
+    from kubasolve.games.limits import KUBAGRAM_MAX_TOP, check_kubagram_request
     from kubasolve.lexicon import load_lexicon
 
     rules, _ = load_rules(args.rules)
@@ -79,10 +81,13 @@ def run_best(args: argparse.Namespace) -> int:
     position = KubagramPosition.from_letters(
         args.letters, jokers=args.joker, choices=args.choice, table=table, last_cube=args.last_cube, mover=args.mover
     )
+    check_kubagram_request(position, claim=args.claim)  # the engine's bounds
+    if args.top > KUBAGRAM_MAX_TOP:
+        raise UsageError(f"--top: at most {KUBAGRAM_MAX_TOP:,} (0 = all, up to that many)")
     solver = solver_for(lexicon, rules)
     solver.warm_up()  # the one-time set-up, before the budget's clock starts
     meter = budget_of(args).meter(SearchBudget)
-    top = args.top or None
+    top = args.top or KUBAGRAM_MAX_TOP
     words = solver.best_words(position, top=top, budget=meter)
     compounds = solver.compound_moves(position, top=top, budget=meter) if position.table else []
     claim = solver.best_move(position, budget=meter) if args.claim else None

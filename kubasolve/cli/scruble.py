@@ -80,10 +80,11 @@ def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_text, reading_order_text
-    from kubasolve.games.scruble.solver import StateBudget, search, warm_up
+    from kubasolve.games.scruble.solver import StateBudget, require_twist_for_new_letter, search, warm_up
 
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
+    require_twist_for_new_letter(args.depth, rules, key="--depth")
     lex = _lexicon(args.lexicon, rules)
     warm_up(cube, lex, rules)  # the one-time set-up, before the budget's clock starts
     meter = budget_of(args).meter(StateBudget)

@@ -78,7 +78,8 @@ class ScrambleParams(Params):
 
 class BestParams(Params):
     state: State
-    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second)")] = 2
+    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second; 0 only with "
+                                                        "require_new_letter false)")] = 2
     top: Annotated[int, Meta(ge=1, le=4096)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
@@ -119,13 +120,14 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists). With a budget
     (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
     false if it ran out."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.scruble.position import require_cube
-    from kubasolve.games.scruble.solver import search, warm_up
-    from kubasolve.lexicon import load_lexicon
+    from kubasolve.games.scruble.solver import require_twist_for_new_letter, search, warm_up
 
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
-    lexicon = load_lexicon(p.lexicon)
+    require_twist_for_new_letter(p.depth, rules, key="params.depth")
+    lexicon = resolve_lexicon(p.lexicon)
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p, session)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)
@@ -202,10 +204,12 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
                                    rules=given(p.rules) if p.rules is not UNSET else UNSET, lexicon=p.lexicon)
         return _answer(gid, sg)
     from kubasolve.games.scruble.game import ScrubleGame
+    from kubasolve.games.scruble.protocol import check_dealt_from_seed
 
     if p.rules is not UNSET:
         raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
     native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon))
+    check_dealt_from_seed(native, "params.state.seed")
     gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
     return _answer(gid, sg)
 
@@ -238,7 +242,8 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     sg.game.warm_up()  # one-time loading does not count against the budget
     budget = _budget(p, session)
     depth = min(p.depth, game.rules.max_twists)
-    moves, _ = search(game.cube, sg.game.lexicon, game.rules, depth, p.top, game.intact_words(), budget=budget)
+    moves, _ = search(game.cube, sg.game.lexicon, game.rules, depth, p.top, game.intact_words(), budget=budget,
+                      spent=game.spent_premiums())
     return {"game": p.game, "player": game.to_move, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 

@@ -71,11 +71,12 @@ def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | 
     RULES[game] = RulesDeclaration(spec, check)
 
 
-def lexicon_for(name: str) -> Any:
-    """The one place the session commands (and the v2 game commands) load a lexicon by name."""
-    from kubasolve.lexicon import load_lexicon
+def lexicon_for(name: str, key: str = "params.lexicon") -> Any:
+    """The one place the session commands (and the v2 game commands) load a lexicon by name: a name the engine
+    serves (``kubasolve.engine.lexicons.resolve_lexicon``, docs/engine.md "Lexicons"), never a file."""
+    from kubasolve.engine.lexicons import resolve_lexicon
 
-    return load_lexicon(name)
+    return resolve_lexicon(name, key=key)
 
 
 def rekeyed(exc: KubasolveError, root: str = "params") -> KubasolveError:
@@ -150,7 +151,7 @@ def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params
             raise KubasolveError(f"{root}.lexicon: {kind} uses no lexicon", key=f"{root}.lexicon")
         return cls(parsed)
     name = lexicon if lexicon is not None else cls(parsed).default_lexicon()
-    return cls(parsed, lexicon_for(name))
+    return cls(parsed, lexicon_for(name, f"{root}.lexicon"))
 
 
 def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,
@@ -513,13 +514,34 @@ class SimulateAnswer(Answer):
     games_per_s: float | None
     unfinished: int
     summary: list[SimulationRow]
+    out_of_time: int = 0
     records: list[dict[str, Any]] | UnsetType = UNSET
 
 
+class _RequestStop:
+    """The stop flag of a run with a whole-request time limit: set by a ``stop`` request or once the deadline passes."""
+
+    def __init__(self, stop: Any, time_limit_ms: float | None) -> None:
+        import time
+
+        self.stop = stop
+        self.deadline = None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3
+
+    def out_of_time(self) -> bool:
+        import time
+
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def is_set(self) -> bool:
+        return bool(self.stop is not None and self.stop.is_set()) or self.out_of_time()
+
+
 def run_simulation(session: Session, kind: str, players: Any, games: int, seed: int, rules: Any, lexicon: Any,
-                   movetime_ms: float | None, max_nodes: int | None, records: bool = False) -> dict[str, Any]:
+                   movetime_ms: float | None, max_nodes: int | None, records: bool = False,
+                   time_limit_ms: float | None = None) -> dict[str, Any]:
     """A ``simulate`` request's run in this process (the games' summary, and their records when asked); a ``stop``
-    request ends it with the games played so far."""
+    request, or ``time_limit_ms`` for the whole run (``movetime_ms``/``max_nodes`` bound each AI move), ends it with
+    the games played so far; ``out_of_time`` then counts the requested games the time limit cut or never started."""
     import io
 
     from kubasolve.budget import Budget
@@ -529,9 +551,11 @@ def run_simulation(session: Session, kind: str, players: Any, games: int, seed: 
     game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
     seats = list(players) if players is not UNSET else [game.default_ai] * max(2, game.min_players)
     out = io.StringIO() if records else None
-    result = call(simulate, kind, seats, games, seed, 1, rules=game.rules, lexicon=game.lexicon_name if game_class(kind).lexicons
-                  else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=session.stop)
+    stop = _RequestStop(session.stop, time_limit_ms)
+    result = call(simulate, kind, seats, games, seed, 1, rules=game.rules, lexicon=game.lexicon if game_class(kind).lexicons
+                  else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=stop)
     answer = result.to_dict()
+    answer["out_of_time"] = games - result.games + result.unfinished if stop.out_of_time() else 0
     if out is not None:
         answer["records"] = [json.loads(line) for line in out.getvalue().splitlines()]
     return answer

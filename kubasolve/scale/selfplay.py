@@ -88,6 +88,8 @@ class SimulationSetting:
 
 
 _GAMES: dict[str, Any] = {}
+_LEXICONS: dict[str, Any] = {}
+"""Lexicon objects a run in this process was given (by name): its games use them instead of loading the name."""
 _STOP: StopFlag | None = None
 """The stop flag of a run played in this process (an engine request's ``stop``); worker processes have none."""
 
@@ -101,7 +103,8 @@ def game_for(setting: SimulationSetting) -> Any:
 
         if setting.game_modules:
             import_game_modules(list(setting.game_modules))
-        game = load_game(setting.game, setting.rules, setting.lexicon)
+        lexicon = _LEXICONS.get(setting.lexicon, setting.lexicon) if setting.lexicon is not None else None
+        game = load_game(setting.game, setting.rules, lexicon)
         game.warm_up()
         _GAMES[key] = game
     return game
@@ -229,15 +232,15 @@ class SimulationResult:
 
 
 def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0, workers: int = 1,
-             backend: str = "local", address: str | None = None, *, rules: Any = None, lexicon: str | None = None,
+             backend: str = "local", address: str | None = None, *, rules: Any = None, lexicon: Any = None,
              budget: Budget | None = None, ai_options: Mapping[str, Any] | None = None,
              records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
              game_modules: Sequence[str] = (), stop: StopFlag | None = None) -> SimulationResult:
     """Play ``games`` games of ``game`` (a kind of :func:`kubasolve.games.game_names`) between the AIs ``players`` (one
     per seat, e.g. ``["greedy", "planner"]``; ``planner:3`` style settings as the game allows) and summarise.
 
-    ``rules``: settings (a mapping, TOML text or path; default the game's); ``lexicon``: a bundled name or a word-list
-    path (default the game's); ``budget``: each AI move's ``movetime_ms``/``max_nodes`` (default: the AIs' own
+    ``rules``: settings (a mapping, TOML text or path; default the game's); ``lexicon``: a bundled name, a word-list
+    path or a loaded lexicon (that one: workers 1, backend local; default the game's); ``budget``: each AI move's ``movetime_ms``/``max_nodes`` (default: the AIs' own
     settings); ``ai_options``: game-specific AI settings (``Game.ai_options``). ``workers`` processes (``backend``
     ``"local"``) or Ray actors (``"ray"``, ``address``) play them; one JSON line per game goes to ``records``;
     ``on_game(done, total)`` after each game (the library never prints). ``game_modules``: modules that register
@@ -255,6 +258,11 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
     if game_modules:
         import_game_modules(list(game_modules))
     kind = load_game(game, rules, lexicon)  # unknown game, bad rules, an unknown lexicon: here, once
+    if lexicon is not None and not isinstance(lexicon, str) and kind.lexicon_name is not None:
+        if workers != 1 or backend != "local":
+            raise RulesError("a lexicon object plays in this process only (workers 1, backend local): give its name or path",
+                             key="lexicon")
+        _LEXICONS[kind.lexicon_name] = lexicon
     players = [str(p).strip() for p in (players.split(",") if isinstance(players, str) else players)]
     check_ai_names(kind, players)
     kind.seat_names(labels(players))  # the seat count

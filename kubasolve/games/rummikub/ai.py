@@ -99,11 +99,20 @@ def ai_move(game: RummikubGame, kind: str = "greedy", budget: MoveBudget | None 
     return policy(game) if budget is None else policy(game, budget=budget)
 
 
-def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None) -> RummikubGame:
+def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None,
+              deadline: float | None = None) -> RummikubGame:
     """Let the AIs ``kinds[p]`` play ``game`` to its end (or ``max_turns`` moves); ``max_nodes`` caps each of
-    their solves (a node budget is deterministic: the same game every time)."""
+    their solves (a node budget is deterministic: the same game every time). ``deadline`` (a ``time.perf_counter()``
+    value): no move starts after it, and a move's solves stop at it (the game is then left unfinished)."""
     for _ in range(max_turns):
         if game.over:
             break
-        game.apply(ai_move(game, kinds[game.turn], None if max_nodes is None else MoveBudget(max_nodes)))
+        if deadline is None:
+            budget = None if max_nodes is None else MoveBudget(max_nodes)
+        else:
+            left_ms = (deadline - time.perf_counter()) * 1e3
+            if left_ms <= 0:
+                break
+            budget = MoveBudget(max_nodes, left_ms)
+        game.apply(ai_move(game, kinds[game.turn], budget))
     return game

@@ -35,6 +35,16 @@ class Rummikub(Game):
   t                  timeout: the turn failed, draw the penalty tiles
   TABLE              play: the whole new table, sets separated by '|', e.g. r1 r2 r3 | b4 b5 b6 b7"""
 
+    @classmethod
+    def parse_rules(cls, rules: Any) -> Any:
+        """The rules, refused (:class:`~kubasolve.errors.LimitError`) when the variant's catalogue of sets is too large
+        to build (the bound the engine and the CLI share)."""
+        from kubasolve.games.rummikub.sets import check_variant_size
+
+        parsed = super().parse_rules(rules)
+        check_variant_size(parsed)
+        return parsed
+
     def player_range(self) -> tuple[int, int]:
         from kubasolve.games.rummikub.game import MAX_PLAYERS
 

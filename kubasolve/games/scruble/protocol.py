@@ -72,7 +72,8 @@ class Scruble(Game):
         from kubasolve.games.scruble.solver import StateBudget, search
 
         meter = budget.meter(StateBudget)
-        found, _ = search(native.cube, self.lexicon, self.rules, self.rules.max_twists, top, native.intact_words(), budget=meter)
+        found, _ = search(native.cube, self.lexicon, self.rules, self.rules.max_twists, top, native.intact_words(), budget=meter,
+                          spent=native.spent_premiums())
         words = []
         for m in found:
             if m.twists:  # a turn needs a twist
@@ -88,7 +89,8 @@ class Scruble(Game):
             raise IllegalMoveError(f"a Scruble action is a turn ({{\"type\": \"turn\", \"twists\": [...]}}), got type {action.get('type')!r}")
         action.pop("type", None)
         game = copy.copy(native)  # the lists the game changes in place are copied; the cube and rules are values
-        game.scores, game.history, game.words = list(native.scores), list(native.history), list(native.words)
+        game.scores, game.history, game.words, game.spent = (list(native.scores), list(native.history), list(native.words),
+                                                              list(native.spent))
         game.play(Turn.from_dict(action), self.lexicon)
         return game
 
@@ -132,6 +134,7 @@ class Scruble(Game):
         from kubasolve.games.scruble.game import ScrubleGame
 
         game = ScrubleGame.from_dict(data, self.lexicon)
+        check_dealt_from_seed(game, "state.native.seed")
         return self._loaded(game, game.rules, players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
@@ -143,3 +146,14 @@ class Scruble(Game):
         from kubasolve.games.scruble.render import render_svg
 
         return render_svg(native, players)
+
+
+def check_dealt_from_seed(game: Any, key: str) -> None:
+    """A game the engine (or the protocol) starts is scrambled from its seed: a saved state whose start cube is not the
+    scramble of its ``seed`` was edited, and is refused (:class:`StateError` keyed ``key``; docs/engine.md, "Resuming
+    a saved game": a saved game may not change what its record says)."""
+    from kubasolve.errors import StateError
+    from kubasolve.games.scruble.position import Cube
+
+    if game.start_cube != Cube.scrambled(game.rules.pegs, game.seed):
+        raise StateError(f"{key}: the start cube is not the scramble of seed {game.seed}", key=key)
