@@ -302,7 +302,7 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     want = solve_endgame(nl_referee, st, node_limit=300)
     assert out["racks"] == [st.racks[p], st.racks[q]]  # the opponent holds every unseen tile
-    assert (out["value"], out["proven"], out["nodes"]) == (want.value, want.proven, want.nodes)
+    assert (out["value"], out["proven_optimal"], out["nodes"]) == (want.value, want.proven, want.nodes)
     assert out["move"] == want.move.to_dict() and out["final_spread"] == st.scores[p] - st.scores[q] + want.value
     f = tmp_path / "end.cgp"
     f.write_text(cgp + "\n", encoding="utf-8")
