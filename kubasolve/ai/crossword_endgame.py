@@ -482,11 +482,10 @@ class _Workspace:
         self.cnt = np.zeros((2, nl + 1), np.int64)
         self.rs = np.zeros((2, 4), np.int64)
         self.fr = np.zeros((max_ply + 1, k.F_SIZE), np.int64)
-        self.tt = (np.zeros(1 << tt_bits, np.int64), np.zeros(1 << tt_bits, np.int32), np.zeros(1 << tt_bits, np.int32),
-                   np.zeros(1 << tt_bits, np.int16))
-        self.cache = (np.zeros(1 << cache_bits, np.int64), np.zeros(1 << cache_bits, np.int64), np.zeros(1 << cache_bits, np.int32),
-                      np.zeros((1 << cache_bits, 4), np.int32), np.zeros((arena_moves, 4), np.int32),
-                      np.full((arena_moves, width), -1, np.int8), np.zeros((arena_moves, 3), np.int64))
+        self.tt = np.zeros((1 << tt_bits, 2), np.int64)
+        self.cache = (np.zeros((1 << cache_bits, 4), np.int64), np.zeros((max_ply + 1, n_lines), np.int64),
+                      np.zeros((arena_moves, 4), np.int32), np.full((arena_moves, width), -1, np.int8),
+                      np.zeros((arena_moves, 3), np.int64))
         self.sc = np.zeros(k.SC_SIZE, np.int64)
         self.movegen = (np.ones(n_cells, np.bool_), np.zeros((n_lines, 7, width), np.int64), np.zeros((n_lines * width + 1, 4), np.int64),
                         np.full(width, -1, np.int64), np.zeros(20, np.int64), np.zeros((1, 1), np.int64), np.zeros((width + 2, 16), np.int64),
@@ -535,7 +534,7 @@ class _Workspace:
         """One call of the kernel in ``mode`` (``MODE_SEARCH`` / ``MODE_LIST``); ``sc[SC_RESULT]``."""
         self.sc[self.k.SC_MODE] = mode
         self.k.search(*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
-                      self.cnt, self.rs, self.fr, *self.moves, *self.cache, *self.tt, *self.movegen, self.sc,
+                      self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
                       self._no_choices if choices is None else choices)
         return int(self.sc[self.k.SC_RESULT])
 
@@ -564,7 +563,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 25, clock: Any = time.perf_counter) -> None:
+                 options: int = 17, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -607,8 +606,7 @@ class EndgameSolver:
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
         root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
-        for a in ws.tt:
-            a.fill(0)
+        ws.tt.fill(0)
         sc = ws.sc
         sc[:] = 0
         ws.fr[:] = 0

@@ -145,33 +145,61 @@ def line_hashes(letters, blank, xmask, xscore, lines, line_len, line_dir, zb, n_
 
 # ------------------------------------------------------------------------------------------------ tables
 @njit(cache=True, inline="always")
-def _tt_find(tt_key, key):
-    i = key & (tt_key.shape[0] - 2)
-    if tt_key[i] == key:
+def _tt_find(tt, key):
+    """The slot of ``key`` in its bucket (two slots), or -1."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
         return i
-    if tt_key[i + 1] == key:
+    if tt[i + 1, 0] == key:
         return i + 1
     return -1
 
 
+@njit(cache=True, inline="always")
+def _tt_value(info):
+    return (info << 32) >> 32
+
+
+@njit(cache=True, inline="always")
+def _tt_move(info):
+    return ((info >> 32) & 0xFFFF) - 2
+
+
+@njit(cache=True, inline="always")
+def _tt_depth(info):
+    return (info >> 48) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _tt_flag(info):
+    return (info >> 56) & 3
+
+
+@njit(cache=True, inline="always")
+def _tt_hit(info):
+    return (info >> 58) & 1
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, flag, value, mv, hit):
+def _tt_store(tt, key, depth, flag, value, mv, hit):
     """Store in the bucket's slot holding ``key``, else in the depth-preferred slot when the new entry
-    is worth at least as much (no horizon beats any depth), else in the always-replaced slot."""
-    i = key & (tt_key.shape[0] - 2)
-    if tt_key[i] == key:
+    is worth at least as much (no horizon beats any depth), else in the always-replaced slot. An entry
+    is the key and one word: value (32 bits), move + 2 (16; a move past 65533 is not kept), depth (8),
+    flag (2), horizon met (1)."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
         s = i
-    elif tt_key[i + 1] == key:
+    elif tt[i + 1, 0] == key:
         s = i + 1
     else:
         new_rank = depth if hit else 255
-        old = tt_info[i]
-        old_rank = (old & 0xFF) if (old >> 10) & 1 else 255
-        s = i if (tt_key[i] == 0 or new_rank >= old_rank) else i + 1
-    tt_key[s] = key
-    tt_val[s] = value
-    tt_mv[s] = mv
-    tt_info[s] = min(depth, 255) | (flag << 8) | (hit << 10)
+        old = tt[i, 1]
+        old_rank = _tt_depth(old) if _tt_hit(old) else 255
+        s = i if (tt[i, 0] == 0 or new_rank >= old_rank) else i + 1
+    if mv > 65533:
+        mv = NO_MOVE
+    tt[s, 0] = key
+    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58)
 
 
 @njit(cache=True, inline="always")
@@ -320,11 +348,11 @@ def _unmake(jg, mover, undo_to, pm_meta, pm_tiles, letters, blank, vob, xmask, x
 # ------------------------------------------------------------------------------------------------ moves
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-              ar_meta, ar_tiles, ar_aux, summary, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+              ar_meta, ar_tiles, ar_aux, ci, slot, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
               d_ab, d_rvals, d_scratch, sc):
     """Generate the placements of ``mover``'s rack on line ``k`` into the arena from ``sc[SC_ARENA]``;
-    the number written, or -1 when the arena is full. ``summary`` = (best score of a move that empties
-    the rack, its index in the line's list, best gain of the others, its index; -1 indices for none)."""
+    the number written, or -1 when the arena is full. ``ci[slot, 3]`` gets the line's summary (best score
+    of a move that empties the rack, its index in the line's list, best gain of the others, its index)."""
     nl = sc[SC_NL]
     lin = lin_all[k]
     _fill_line(k, lines, line_len, line_dir, letters, vob, xmask, xscore, lmult, wmult, all_anchor, lin)
@@ -334,10 +362,7 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
         n_work = 0  # an empty board: only the lines through the centre square have moves
     else:
         n_work = _line_anchors(k, lin, line_len[k], empty, cell_pos[centre, line_dir[k]], work, 0)
-    summary[0] = 0
-    summary[1] = -1
-    summary[2] = 0
-    summary[3] = -1
+    ci[slot, 3] = 0
     if n_work == 0:
         return 0
     mask = np.int64(0)
@@ -364,6 +389,10 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
     if end > ar_meta.shape[0]:
         return -1
     n_rack = rs[mover, R_N]
+    os_ = np.int64(0)
+    oi = np.int64(-1)
+    gs = np.int64(0)
+    gi = np.int64(-1)
     for i in range(start, end):
         score = ar_meta[i, 3]
         gain = score
@@ -380,12 +409,14 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
         ar_aux[i, A_NTILES] = nt
         ar_aux[i, A_SIG] = _mix(sig)
         if nt == n_rack:
-            if summary[1] < 0 or score > summary[0]:
-                summary[0] = score
-                summary[1] = i - start
-        elif summary[3] < 0 or gain > summary[2]:
-            summary[2] = gain
-            summary[3] = i - start
+            if oi < 0 or score > os_:
+                os_ = score
+                oi = i - start
+        elif gi < 0 or gain > gs:
+            gs = gain
+            gi = i - start
+    # the line's summary, 16 bits each (+1): best going-out score, its index, best other gain, its index
+    ci[slot, 3] = (os_ + 1) | ((oi + 1) << 16) | ((gs + 1) << 32) | ((gi + 1) << 48)
     sc[SC_ARENA] = end
     sc[SC_LINE_GENS] += 1
     return end - start
@@ -393,7 +424,7 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs, lh,
-             zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor, lin_all,
+             zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor, lin_all,
              work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The placements of ``mover``'s rack at ply ``p``, line by line (line order, each line as the move
     generator lists it: the generator's own list), each line's from the cache when it holds (line key,
@@ -405,7 +436,7 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
         sc[SC_ASSEMBLIES] += 1
     width = pm_tiles.shape[1]
     cap = pm_meta.shape[0]
-    slots = ci_key.shape[0]
+    slots = ci.shape[0]
     smask = slots - 1
     rack_hash = rs[mover, R_HASH_MOVE]
     os_ = np.int64(0)
@@ -419,41 +450,46 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
             ck = _mix(ck + 1)  # an empty board's lines list other moves than the same lines elsewhere
         if ck == 0:
             ck = 1
-        i = ck & smask
-        found = False
-        while ci_key[i] != 0:
-            if ci_key[i] == ck:
-                found = True
-                break
-            i = (i + 1) & smask
-        if found:
-            sc[SC_CACHE_HITS] += 1
+        i = lslot[p, k]
+        if ci[i, 0] == ck:
+            sc[SC_CACHE_HITS] += 1  # the slot this ply's previous node used (a sibling: most lines are the same)
         else:
-            if 2 * (sc[SC_CACHE_USED] + 1) > slots:
-                _clear_cache(ci_key, sc)
-                i = ck & smask
-            off = sc[SC_ARENA]
-            c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                          ar_meta, ar_tiles, ar_aux, ci_sum[i], all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf,
-                          arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
-            if c < 0:
-                # the arena is full: start it again (the lines already taken are in the move buffer)
-                _clear_cache(ci_key, sc)
-                i = ck & smask
-                off = 0
-                c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                              ar_meta, ar_tiles, ar_aux, ci_sum[i], all_anchor, lin_all, work, word, mctx, bound, mframes,
+            i = ck & smask
+            found = False
+            while ci[i, 0] != 0:
+                if ci[i, 0] == ck:
+                    found = True
+                    break
+                i = (i + 1) & smask
+            if found:
+                sc[SC_CACHE_HITS] += 1
+            else:
+                if 2 * (sc[SC_CACHE_USED] + 1) > slots:
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                off = sc[SC_ARENA]
+                c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
+                              val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx, bound, mframes,
                               rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
                 if c < 0:
-                    sc[SC_ERROR] = ERR_ARENA
-                    return -1
-            ci_key[i] = ck
-            ci_off[i] = off
-            ci_cnt[i] = c
-            sc[SC_CACHE_USED] += 1
-        c = ci_cnt[i]
+                    # the arena is full: start it again (the lines already taken are in the move buffer)
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                    off = 0
+                    c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                                  wmult, val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx,
+                                  bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+                    if c < 0:
+                        sc[SC_ERROR] = ERR_ARENA
+                        return -1
+                ci[i, 0] = ck
+                ci[i, 1] = off
+                ci[i, 2] = c
+                sc[SC_CACHE_USED] += 1
+            lslot[p, k] = i
+        c = ci[i, 2]
         if copy:
-            off = ci_off[i]
+            off = ci[i, 1]
             if base + n + c > cap:
                 sc[SC_ERROR] = ERR_MOVE_BUFFER
                 return -1
@@ -468,12 +504,15 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
                 pm_aux[dst, A_NTILES] = ar_aux[src, A_NTILES]
                 pm_aux[dst, A_SIG] = ar_aux[src, A_SIG]
         else:
-            if ci_sum[i, 1] >= 0 and (oi < 0 or ci_sum[i, 0] > os_):
-                os_ = ci_sum[i, 0]
-                oi = n + ci_sum[i, 1]
-            if ci_sum[i, 3] >= 0 and (gi < 0 or ci_sum[i, 2] > gs):
-                gs = ci_sum[i, 2]
-                gi = n + ci_sum[i, 3]
+            w = ci[i, 3]
+            li = ((w >> 16) & 0xFFFF) - 1
+            if li >= 0 and (oi < 0 or (w & 0xFFFF) - 1 > os_):
+                os_ = (w & 0xFFFF) - 1
+                oi = n + li
+            li = ((w >> 48) & 0xFFFF) - 1
+            if li >= 0 and (gi < 0 or ((w >> 32) & 0xFFFF) - 1 > gs):
+                gs = ((w >> 32) & 0xFFFF) - 1
+                gi = n + li
         n += c
     sc[SC_F_OUT_SCORE] = os_
     sc[SC_F_OUT_I] = oi
@@ -483,9 +522,9 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _clear_cache(ci_key, sc):
-    for i in range(ci_key.shape[0]):
-        ci_key[i] = 0
+def _clear_cache(ci, sc):
+    for i in range(ci.shape[0]):
+        ci[i, 0] = 0
     sc[SC_CACHE_USED] = 0
     sc[SC_ARENA] = 0
     sc[SC_CACHE_CLEARS] += 1
@@ -495,7 +534,7 @@ def _clear_cache(ci_key, sc):
 @njit(cache=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-           ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+           ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
            all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices):
     """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
     root and list the moves after them (:func:`_play_and_list`; the principal variation and the tests
@@ -506,20 +545,20 @@ def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val,
     if sc[SC_MODE] == MODE_LIST:
         sc[SC_RESULT] = _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs,
                                        zline, letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles,
-                                       pm_aux, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_mv,
+                                       pm_aux, ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                                        all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                                        d_rvals, d_scratch, sc, choices)
     else:
         _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                      letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-                     ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+                     ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                      all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                  letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-                 ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+                 ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                  all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The search proper (see :func:`search`); no reference counting, no allocation."""
     limit = sc[SC_LIMIT]
@@ -558,20 +597,20 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl]
             fr[p, F_KEY] = key
             ttmv = NO_MOVE
-            slot = _tt_find(tt_key, key)
+            slot = _tt_find(tt, key)
             if slot >= 0:
-                info = tt_info[slot]
-                e_hit = (info >> 10) & 1
-                if p > 0 and (e_hit == 0 or (info & 0xFF) >= depth):
-                    e_flag = (info >> 8) & 3
-                    e_val = tt_val[slot]
+                info = tt[slot, 1]
+                e_hit = _tt_hit(info)
+                if p > 0 and (e_hit == 0 or _tt_depth(info) >= depth):
+                    e_flag = _tt_flag(info)
+                    e_val = _tt_value(info)
                     if e_flag == EXACT or (e_flag == LOWER and e_val >= beta) or (e_flag == UPPER and e_val <= alpha):
                         sc[SC_TT_CUTS] += 1
                         sc[SC_RET_V] = e_val
                         sc[SC_RET_H] = e_hit
                         sc[SC_ACT] = ACT_RETURN
                         continue
-                ttmv = tt_mv[slot]
+                ttmv = _tt_move(info)
             if depth <= 0:
                 sc[SC_RET_V] = vo - vm
                 sc[SC_RET_H] = 1
@@ -584,7 +623,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if depth == 1:
                 # every move valued at the horizon: going out exactly, others as score then racks paid
                 n = _collect(p, mover, fr[p, F_MBASE], False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
-                             wmult, val, cnt, rs, lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta,
+                             wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                              pm_tiles, pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
                              d_ab, d_rvals, d_scratch, sc)
                 if n < 0:
@@ -607,7 +646,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         bestmv = gi
                 sc[SC_LEAVES] += n + 1
                 flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
-                _tt_store(tt_key, tt_val, tt_mv, tt_info, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit))
+                _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit))
                 fr[p, F_BESTMV] = bestmv
                 sc[SC_RET_V] = best
                 sc[SC_RET_H] = hit
@@ -622,16 +661,16 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             pmv = np.int64(NO_MOVE)
             phit = np.int64(0)
             if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE:
-                pslot = _tt_find(tt_key, pkey)
+                pslot = _tt_find(tt, pkey)
                 if pslot >= 0:
-                    info = tt_info[pslot]
-                    e_hit = (info >> 10) & 1
-                    if e_hit == 0 or (info & 0xFF) >= depth:
-                        e_flag = (info >> 8) & 3
-                        e_val = tt_val[pslot]
+                    info = tt[pslot, 1]
+                    e_hit = _tt_hit(info)
+                    if e_hit == 0 or _tt_depth(info) >= depth:
+                        e_flag = _tt_flag(info)
+                        e_val = _tt_value(info)
                         if e_flag == LOWER and e_val >= beta:
-                            _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), np.int64(e_val),
-                                      np.int64(tt_mv[pslot]), np.int64(e_hit))
+                            _tt_store(tt, key, depth, np.int64(LOWER), np.int64(e_val),
+                                      np.int64(_tt_move(info)), np.int64(e_hit))
                             sc[SC_TT_CUTS] += 1
                             sc[SC_RET_V] = e_val
                             sc[SC_RET_H] = e_hit
@@ -640,7 +679,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if e_flag == EXACT or (e_flag == UPPER and e_val <= alpha):
                             place_known = True
                             pbest = np.int64(e_val)
-                            pmv = np.int64(tt_mv[pslot])
+                            pmv = np.int64(_tt_move(info))
                             phit = np.int64(e_hit)
             if place_known:
                 n = 0
@@ -650,7 +689,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 forced = pbest == -INF
             else:
                 n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
-                             cnt, rs, lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles,
+                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles,
                              pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                              d_rvals, d_scratch, sc)
                 if n < 0:
@@ -684,8 +723,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0))
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), best, bestmv, np.int64(0))
+                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0))
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0))
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = 0
@@ -697,7 +736,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = vo - vm
                 bestmv = PASS
                 if best >= beta:
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit))
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit))
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = phit
@@ -842,7 +881,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 fr[p, F_PLACEDONE] = 1
                 pb = fr[p, F_PBEST]
                 pflag = UPPER if pb <= fr[p, F_PALPHA0] else LOWER if pb >= beta else EXACT
-                _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
+                _tt_store(tt, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
                           np.int64(pflag), pb, fr[p, F_PMV], fr[p, F_PHIT])
             if fr[p, F_PASSDONE] == 0:
                 fr[p, F_PASSDONE] = 1
@@ -876,7 +915,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             # every child done: store and return
             best = fr[p, F_BEST]
             flag = UPPER if best <= fr[p, F_ALPHA0] else LOWER if best >= beta else EXACT
-            _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT])
+            _tt_store(tt, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT])
             sc[SC_RET_V] = best
             sc[SC_RET_H] = fr[p, F_HIT]
             sc[SC_ACT] = ACT_RETURN
@@ -941,9 +980,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     fr[q, F_KILL0] = ks
                 if fr[q, F_PLACEDONE] == 0:
                     fr[q, F_PLACEDONE] = 1
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH],
+                    _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH],
                               np.int64(LOWER), fr[q, F_PBEST], fr[q, F_PMV], fr[q, F_PHIT])
-            _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
+            _tt_store(tt, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
                       fr[q, F_BESTMV], fr[q, F_HIT])
             sc[SC_RET_V] = fr[q, F_BEST]
             sc[SC_RET_H] = fr[q, F_HIT]
@@ -955,7 +994,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
 @njit(cache=True)
 def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                    letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles, pm_aux,
-                   ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_mv,
+                   ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                    all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc,
                    choices):
     """From the root the players (alternately, from the root's mover) play ``choices[r]`` (an index in
@@ -976,7 +1015,7 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         c = choices[r]
         if c >= 0:
             n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                          lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux,
+                          lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux,
                           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
                           d_scratch, sc)
             if c >= n:
@@ -1001,10 +1040,10 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         p += 1
         mover = 1 - mover
     key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl]
-    slot = _tt_find(tt_key, key)
-    sc[SC_LIST_TT] = tt_mv[slot] if slot >= 0 else NO_MOVE
+    slot = _tt_find(tt, key)
+    sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
     n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                  lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor,
+                  lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor,
                   lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
     sc[SC_ROOT_N] = base
     for i in range(n_made - 1, -1, -1):
