@@ -668,7 +668,8 @@ class EndgameSolver:
     def _restore(self, root: tuple[np.ndarray, ...]) -> None:
         """The root position back in the board arrays (after a search stopped inside the tree)."""
         ws, k = self.ws, self.ws.k
-        for dst, src in zip((ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs), root, strict=True):
+        board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
+        for dst, src in zip(board, root, strict=True):
             dst[...] = src
         ws.sc[k.SC_UNDO] = 0
         ws.sc[k.SC_PLY] = 0
