@@ -485,7 +485,7 @@ class _Workspace:
         self.tt = np.zeros((1 << tt_bits, 2), np.int64)
         self.cache = (np.zeros((1 << cache_bits, 4), np.int64), np.zeros((max_ply + 1, n_lines), np.int64),
                       np.zeros((arena_moves, 4), np.int32), np.full((arena_moves, width), -1, np.int8),
-                      np.zeros((arena_moves, 3), np.int64))
+                      np.zeros((arena_moves, 2), np.int64))
         self.sc = np.zeros(k.SC_SIZE, np.int64)
         self.movegen = (np.ones(n_cells, np.bool_), np.zeros((n_lines, 7, width), np.int64), np.zeros((n_lines * width + 1, 4), np.int64),
                         np.full(width, -1, np.int64), np.zeros(20, np.int64), np.zeros((1, 1), np.int64), np.zeros((width + 2, 16), np.int64),
@@ -498,7 +498,7 @@ class _Workspace:
 
     def set_move_buffer(self, moves: int) -> None:
         width = int(self.geo.lines.shape[1])
-        self.moves = (np.zeros((moves, 4), np.int32), np.full((moves, width), -1, np.int8), np.zeros((moves, 4), np.int64),
+        self.moves = (np.zeros((moves, 4), np.int32), np.full((moves, width), -1, np.int8), np.zeros((moves, 2), np.int64),
                       np.zeros(moves, np.int64), np.zeros(moves, np.int64))
 
     def load(self, state: CrosswordState, letter_filter: int) -> None:
@@ -563,7 +563,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 17, clock: Any = time.perf_counter) -> None:
+                 options: int = 3, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -592,16 +592,9 @@ class EndgameSolver:
             mask |= 1 << codes[ch]
         return mask
 
-    def solve(self, state: CrosswordState) -> EndgameResult:
-        """The best move for the player to move in ``state`` (two players, empty bag)."""
-        if state.n_players != 2:
-            raise RulesError("the endgame solver is for two players")
-        if state.bag:
-            raise RulesError("the endgame solver needs an empty bag")
-        if state.over:
-            raise RulesError("the game is over")
-        t0 = time.perf_counter()
-        c0 = self.clock()
+    def _prepare(self, state: CrosswordState) -> tuple[np.ndarray, ...]:
+        """Load ``state`` into the kernel's arrays and reset the search context and the table; the root
+        position's arrays (to put back after a search stopped inside the tree)."""
         ws, k = self.ws, self.ws.k
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
@@ -624,6 +617,35 @@ class EndgameSolver:
         sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
         sc[k.SC_CACHE_USED] = ws.cache_used
         sc[k.SC_ARENA] = ws.arena_used
+        return root
+
+    def moves_after(self, state: CrosswordState, choices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The move list the search builds for the player to move after ``choices`` from ``state`` (each an
+        index in the then player's list, -1 a pass; players alternate), as the move generator's arrays
+        (``meta`` rows: line, start, end, score; ``tiles``): the incremental board the search keeps, made
+        visible for the tests. Empty arrays when a choice emptied a rack or was out of range."""
+        ws, k = self.ws, self.ws.k
+        self._prepare(state)
+        n = ws.run(k.MODE_LIST, np.array(choices, np.int64))
+        base = int(ws.sc[k.SC_ROOT_N])
+        if ws.sc[k.SC_LIST_OUT] or n < 0:
+            n = 0
+        ws.cache_used, ws.arena_used = int(ws.sc[k.SC_CACHE_USED]), int(ws.sc[k.SC_ARENA])
+        return ws.moves[0][base : base + n].copy(), ws.moves[1][base : base + n].copy()
+
+    def solve(self, state: CrosswordState) -> EndgameResult:
+        """The best move for the player to move in ``state`` (two players, empty bag)."""
+        if state.n_players != 2:
+            raise RulesError("the endgame solver is for two players")
+        if state.bag:
+            raise RulesError("the endgame solver needs an empty bag")
+        if state.over:
+            raise RulesError("the game is over")
+        t0 = time.perf_counter()
+        c0 = self.clock()
+        ws, k = self.ws, self.ws.k
+        root = self._prepare(state)
+        sc = ws.sc
         deadline = c0 + self.time_limit if self.time_limit is not None else None
         budget = self.node_limit if self.node_limit is not None else 2**62
         chunk = 200
@@ -662,6 +684,7 @@ class EndgameSolver:
         self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]),
+                      "nodes_by_iteration": [int(x) for x in np.diff(ws.fr[: done_depth + 1, k.F_ITER_NODES], prepend=0)[1:]],
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
 

@@ -78,10 +78,7 @@ NO_MOVE = -2
  SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE) = range(44)
 SC_SIZE = 44
 OPT_FORCED_PASS_FREE = 1
-OPT_KEY_SCORE_MINUS_TILES = 2
-OPT_KEY_SCORE = 4
-OPT_KILLERS = 8
-OPT_PLACE_TABLE = 16
+OPT_PLACE_TABLE = 2
 PLACE_KEY = 127
 """``zs[PLACE_KEY]`` marks the table entries of the placements alone (the best placement does not depend on the
 scoreless count: after a placement it is 0): a position met again after passes searches only its pass."""
@@ -95,13 +92,13 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
 
 # frame columns
 (F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
- F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_KILL0, F_KILL1, F_PBEST, F_PMV, F_PHIT,
- F_PALPHA0, F_PLACEDONE, F_FORCED) = range(29)
-F_SIZE = 29
+ F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
+ F_FORCED, F_ITER_NODES) = range(28)
+F_SIZE = 28
+"""(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
-# per-move auxiliary columns (``pm_aux``; ``ar_aux`` has the first three): gain, tiles placed, signature (a
-# hash of line, span and tiles: the same move in another node), ordering key
-A_GAIN, A_NTILES, A_SIG, A_KEY = 0, 1, 2, 3
+# per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed
+A_GAIN, A_NTILES = 0, 1
 
 # columns of the rack state ``rs[player]``
 R_N, R_VALUE, R_HASH_MOVE, R_HASH_WAIT = 0, 1, 2, 3
@@ -397,17 +394,14 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
         score = ar_meta[i, 3]
         gain = score
         nt = 0
-        sig = np.int64(k * 256 + ar_meta[i, 1] * 16 + ar_meta[i, 2])
         for q in range(ar_meta[i, 1], ar_meta[i, 2] + 1):
             t = ar_tiles[i, q]
-            sig = sig * K1 + t + 3
             if t >= 0:
                 nt += 1
                 if t < 64:
                     gain += val[t]
         ar_aux[i, A_GAIN] = gain
         ar_aux[i, A_NTILES] = nt
-        ar_aux[i, A_SIG] = _mix(sig)
         if nt == n_rack:
             if oi < 0 or score > os_:
                 os_ = score
@@ -502,7 +496,6 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
                     pm_tiles[dst, q] = ar_tiles[src, q]
                 pm_aux[dst, A_GAIN] = ar_aux[src, A_GAIN]
                 pm_aux[dst, A_NTILES] = ar_aux[src, A_NTILES]
-                pm_aux[dst, A_SIG] = ar_aux[src, A_SIG]
         else:
             w = ci[i, 3]
             li = ((w >> 16) & 0xFFFF) - 1
@@ -712,14 +705,6 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     else:
                         pm_ord[base + nord] = j
                         nord += 1
-                        gain = pm_aux[jg, A_GAIN]
-                        score = pm_meta[jg, 3]
-                        if sc[SC_OPTS] & OPT_KEY_SCORE_MINUS_TILES:
-                            pm_aux[jg, A_KEY] = 2 * score - gain
-                        elif sc[SC_OPTS] & OPT_KEY_SCORE:
-                            pm_aux[jg, A_KEY] = score
-                        else:
-                            pm_aux[jg, A_KEY] = gain
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
@@ -745,8 +730,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if best > alpha:
                 alpha = best
             fr[p, F_PALPHA0] = alpha if not place_known else fr[p, F_ALPHA0]
-            # a fixed prefix of the order: the table's move, then this ply's killer moves (the last moves
-            # that cut off here in another node), then the rest by selection
+            # the table's move first, then the rest by selection
             nfixed = 0
             if ttmv >= 0 and ttmv < n:
                 for a in range(nord):
@@ -755,18 +739,6 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         pm_ord[base] = ttmv
                         nfixed = 1
                         break
-            if sc[SC_OPTS] & OPT_KILLERS and p > 0:
-                for kk in range(2):
-                    ks = fr[p, F_KILL0 + kk]
-                    if ks == 0:
-                        continue
-                    for a in range(nfixed, nord):
-                        if pm_aux[base + pm_ord[base + a], A_SIG] == ks:
-                            tmp = pm_ord[base + a]
-                            pm_ord[base + a] = pm_ord[base + nfixed]
-                            pm_ord[base + nfixed] = tmp
-                            nfixed += 1
-                            break
             if p == 0 and sc[SC_DEPTH] <= 2:
                 # root ordering keys: the previous iteration's values (first iteration: the gain estimate)
                 for j in range(n):
@@ -813,9 +785,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                                 bk = kv
                                 bi = a
                     else:
-                        bk = pm_aux[base + pm_ord[base + npick], A_KEY]
+                        bk = pm_aux[base + pm_ord[base + npick], A_GAIN]
                         for a in range(npick + 1, nord):
-                            kv = pm_aux[base + pm_ord[base + a], A_KEY]
+                            kv = pm_aux[base + pm_ord[base + a], A_GAIN]
                             if kv > bk:
                                 bk = kv
                                 bi = a
@@ -837,8 +809,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if bound_v > fr[p, F_PBEST]:
                             fr[p, F_PBEST] = bound_v
                             fr[p, F_PMV] = j
-                        if p > 0 and npick > fr[p, F_NFIXED] and \
-                                not sc[SC_OPTS] & (OPT_KEY_SCORE_MINUS_TILES | OPT_KEY_SCORE):
+                        if p > 0 and npick > fr[p, F_NFIXED]:
                             npick = nord  # the rest have no higher gain
                         continue
                 if p + 1 > max_ply:
@@ -924,6 +895,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
         # ACT_RETURN: the node at ply p has its value in sc[SC_RET_V] (and sc[SC_RET_H])
         if p == 0:
             sc[SC_DONE_DEPTH] = sc[SC_DEPTH]
+            fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
             sc[SC_VALUE] = sc[SC_RET_V]
             sc[SC_BEST] = fr[0, F_BESTMV]
             if sc[SC_RET_H] == 0:
@@ -973,15 +945,10 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 fr[q, F_PBEST] = v
                 fr[q, F_PMV] = j
         if v >= beta:
-            if j >= 0:
-                ks = pm_aux[fr[q, F_MBASE] + j, A_SIG]
-                if ks != fr[q, F_KILL0]:
-                    fr[q, F_KILL1] = fr[q, F_KILL0]
-                    fr[q, F_KILL0] = ks
-                if fr[q, F_PLACEDONE] == 0:
-                    fr[q, F_PLACEDONE] = 1
-                    _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH],
-                              np.int64(LOWER), fr[q, F_PBEST], fr[q, F_PMV], fr[q, F_PHIT])
+            if j >= 0 and fr[q, F_PLACEDONE] == 0:
+                fr[q, F_PLACEDONE] = 1
+                _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_PBEST],
+                          fr[q, F_PMV], fr[q, F_PHIT])
             _tt_store(tt, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
                       fr[q, F_BESTMV], fr[q, F_HIT])
             sc[SC_RET_V] = fr[q, F_BEST]
