@@ -491,8 +491,6 @@ class _Workspace:
                         np.full(width, -1, np.int64), np.zeros(20, np.int64), np.zeros((1, 1), np.int64), np.zeros((width + 2, 16), np.int64),
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
-        self.cache_used = 0
-        self.arena_used = 0
         self._no_choices = np.zeros(0, np.int64)
         self.set_move_buffer(1 << 16)
 
@@ -563,7 +561,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 3, clock: Any = time.perf_counter) -> None:
+                 options: int = 3, jump: int = 0, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -577,6 +575,7 @@ class EndgameSolver:
         self.limit = referee.rules.scoreless_turns_end
         self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
         self.options = options
+        self.jump = jump
         self.clock = clock
         """The clock of ``time_limit`` (wall time; ``time.thread_time`` gives CPU budgets for measurements on a shared machine)."""
         self.stats: dict[str, Any] = {}
@@ -601,7 +600,10 @@ class EndgameSolver:
         root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
         ws.tt.fill(0)
         sc = ws.sc
+        # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
+        used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
         sc[:] = 0
+        sc[k.SC_CACHE_USED], sc[k.SC_ARENA] = used, arena
         ws.fr[:] = 0
         sc[k.SC_ACT] = k.ACT_ITER
         sc[k.SC_DEPTH] = 1
@@ -613,10 +615,9 @@ class EndgameSolver:
         sc[k.SC_ROOT_SL] = state.scoreless
         sc[k.SC_FILTER] = letter_filter
         sc[k.SC_OPTS] = self.options
+        sc[k.SC_JUMP] = self.jump
         sc[k.SC_TILES] = int((ws.letters >= 0).sum())
         sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
-        sc[k.SC_CACHE_USED] = ws.cache_used
-        sc[k.SC_ARENA] = ws.arena_used
         return root
 
     def moves_after(self, state: CrosswordState, choices: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -630,7 +631,6 @@ class EndgameSolver:
         base = int(ws.sc[k.SC_ROOT_N])
         if ws.sc[k.SC_LIST_OUT] or n < 0:
             n = 0
-        ws.cache_used, ws.arena_used = int(ws.sc[k.SC_CACHE_USED]), int(ws.sc[k.SC_ARENA])
         return ws.moves[0][base : base + n].copy(), ws.moves[1][base : base + n].copy()
 
     def solve(self, state: CrosswordState) -> EndgameResult:
@@ -669,7 +669,6 @@ class EndgameSolver:
                 break
             if deadline is not None and self.clock() >= deadline:
                 break
-        ws.cache_used, ws.arena_used = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
         done_depth, proven = int(sc[k.SC_DONE_DEPTH]), bool(sc[k.SC_PROVEN])
         root_n = int(sc[k.SC_ROOT_N])
         best = int(sc[k.SC_BEST])

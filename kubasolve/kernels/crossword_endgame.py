@@ -75,10 +75,11 @@ NO_MOVE = -2
  SC_LIMIT, SC_NL, SC_RACK_SIZE, SC_BINGO, SC_ROOT_MOVER, SC_ROOT_SL, SC_RET_V, SC_RET_H, SC_ARENA, SC_CACHE_USED,
  SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
- SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE) = range(44)
-SC_SIZE = 44
+ SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP) = range(45)
+SC_SIZE = 45
 OPT_FORCED_PASS_FREE = 1
 OPT_PLACE_TABLE = 2
+OPT_PASS_FREE = 4
 PLACE_KEY = 127
 """``zs[PLACE_KEY]`` marks the table entries of the placements alone (the best placement does not depend on the
 scoreless count: after a placement it is 0): a position met again after passes searches only its pass."""
@@ -868,8 +869,10 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 bkey[c] = bkey[p]
                 fr[c, F_MOVER] = other
                 fr[c, F_SL] = fr[p, F_SL] + 1
-                # a forced pass (no placement) costs no depth when asked (the scoreless count bounds such runs)
-                fr[c, F_DEPTH] = depth if (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) else depth - 1
+                # a forced pass (no placement) costs no depth when asked, nor (OPT_PASS_FREE) any pass above the
+                # horizon's last ply: the depth then counts placements (the scoreless count bounds runs of passes)
+                free = (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) or (depth >= 2 and sc[SC_OPTS] & OPT_PASS_FREE)
+                fr[c, F_DEPTH] = depth if free else depth - 1
                 sc[SC_PASSES] += 1
                 fr[c, F_MBASE] = base + n
                 if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:
@@ -906,6 +909,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 sc[SC_STATUS] = ST_DONE
                 return
             sc[SC_DEPTH] += 1
+            if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
+                sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
             sc[SC_ACT] = ACT_ITER
             continue
         q = p - 1

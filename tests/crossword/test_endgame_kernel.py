@@ -71,6 +71,24 @@ def test_incremental_move_lists_equal_the_generator(nl_referee, stored, index, p
         choices.append(j)
 
 
+def test_a_cache_that_overflows_keeps_the_lists_right(nl_referee, stored):
+    """A tiny line cache and arena, refilled from scratch many times within and between solves: the lists
+    the search sees stay the generator's, and consecutive solves keep proving the same values."""
+    ref = nl_referee
+    small = {"cache_bits": 10, "arena_moves": 6000}
+    for index in (9, 18):
+        state = state_from_cgp(ref, stored[index][1])
+        want = EndgameSolver(ref).solve(state)
+        for _ in range(3):
+            solver = EndgameSolver(ref, **small)
+            res = solver.solve(state)
+            assert solver.ws.sc[kernel.SC_CACHE_CLEARS] > 0
+            assert (res.proven, res.value, res.nodes) == (True, want.value, want.nodes)
+            meta, tiles = solver.moves_after(state, [])
+            want_meta, want_tiles = move_arrays(state.board, state.racks[0], ref.lexicon, ref.layout, ref.tiles)
+            assert np.array_equal(meta, want_meta) and np.array_equal(tiles, want_tiles)
+
+
 @pytest.fixture(scope="module")
 def word_pool(nl_lexicon):
     allowed = set(LETTERS)
