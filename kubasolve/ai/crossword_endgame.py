@@ -495,9 +495,15 @@ class _Workspace:
         self.set_move_buffer(1 << 16)
 
     def set_move_buffer(self, moves: int) -> None:
-        width = int(self.geo.lines.shape[1])
-        self.moves = (np.zeros((moves, 4), np.int32), np.full((moves, width), -1, np.int8), np.zeros((moves, 2), np.int64),
-                      np.zeros(moves, np.int64), np.zeros(moves, np.int64))
+        """The move buffer (the lists of the nodes on the current line): (line, start, end, score) rows, (gain,
+        tiles placed, arena row) rows, the order of the search, the root moves' ordering keys."""
+        self.moves = (np.zeros((moves, 4), np.int32), np.zeros((moves, 3), np.int64), np.zeros(moves, np.int64), np.zeros(moves, np.int64))
+
+    def listed(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``start .. start + n - 1`` of the move buffer as the move generator's arrays (meta, tiles); valid
+        right after the list was made (the tiles are read from the line cache's arena)."""
+        meta = self.moves[0][start : start + n].copy()
+        return meta, self.cache[3][self.moves[1][start : start + n, 2]].copy()
 
     def load(self, state: CrosswordState, letter_filter: int) -> None:
         """The root position into the board arrays (player 0 = the mover), with cross-sets, keys, racks."""
@@ -561,7 +567,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 3, jump: int = 0, clock: Any = time.perf_counter) -> None:
+                 options: int = 3, jump: int = 6, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -631,7 +637,7 @@ class EndgameSolver:
         base = int(ws.sc[k.SC_ROOT_N])
         if ws.sc[k.SC_LIST_OUT] or n < 0:
             n = 0
-        return ws.moves[0][base : base + n].copy(), ws.moves[1][base : base + n].copy()
+        return ws.listed(base, n)
 
     def solve(self, state: CrosswordState) -> EndgameResult:
         """The best move for the player to move in ``state`` (two players, empty bag)."""
@@ -678,14 +684,21 @@ class EndgameSolver:
         move = None
         if best >= 0:
             root_n = self._root_moves()
-            move = self._placement(board, ws.moves[0][best], ws.moves[1][best])
+            meta, tiles = ws.listed(best, 1)
+            move = self._placement(board, meta[0], tiles[0])
         pv = self._pv(state, MAX_DEPTH if proven else done_depth) if done_depth else ()
         self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]),
-                      "nodes_by_iteration": [int(x) for x in np.diff(ws.fr[: done_depth + 1, k.F_ITER_NODES], prepend=0)[1:]],
+                      "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
+
+    def _iterations(self) -> list[list[int]]:
+        """[depth, nodes] of each completed iteration (depth 200: the one to the end of the game)."""
+        marks = self.ws.fr[:, self.ws.k.F_ITER_NODES]
+        done = [(d, int(marks[d])) for d in range(1, len(marks)) if marks[d] > 0]
+        return [[d, n - (done[i - 1][1] if i else 0)] for i, (d, n) in enumerate(done)]
 
     def _restore(self, root: tuple[np.ndarray, ...]) -> None:
         """The root position back in the board arrays (after a search stopped inside the tree)."""
@@ -731,7 +744,8 @@ class EndgameSolver:
                     break
                 sl += 1
             elif mv >= 0:
-                p = self._placement(board, ws.moves[0][base + mv], ws.moves[1][base + mv])
+                meta, tiles = ws.listed(base + mv, 1)
+                p = self._placement(board, meta[0], tiles[0])
                 out.append(f"{format_placement(p.row, p.col, p.direction, p.word, p.tiles)} +{p.score}")
                 board = board.with_tiles(p.tiles)
                 sl = 0

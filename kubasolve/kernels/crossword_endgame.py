@@ -75,8 +75,8 @@ NO_MOVE = -2
  SC_LIMIT, SC_NL, SC_RACK_SIZE, SC_BINGO, SC_ROOT_MOVER, SC_ROOT_SL, SC_RET_V, SC_RET_H, SC_ARENA, SC_CACHE_USED,
  SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
- SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP) = range(45)
-SC_SIZE = 45
+ SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX) = range(46)
+SC_SIZE = 46
 OPT_FORCED_PASS_FREE = 1
 OPT_PLACE_TABLE = 2
 OPT_PASS_FREE = 4
@@ -94,12 +94,13 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
 # frame columns
 (F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
  F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
- F_FORCED, F_ITER_NODES) = range(28)
-F_SIZE = 28
+ F_FORCED, F_ITER_NODES, F_EPOCH) = range(29)
+F_SIZE = 29
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
-# per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed
-A_GAIN, A_NTILES = 0, 1
+# per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
+# ``pm_aux`` also the move's row in the arena (where its tiles are: a node's list holds no tiles)
+A_GAIN, A_NTILES, A_SRC = 0, 1, 2
 
 # columns of the rack state ``rs[player]``
 R_N, R_VALUE, R_HASH_MOVE, R_HASH_WAIT = 0, 1, 2, 3
@@ -253,11 +254,11 @@ def _update_cross(cell, d, p1, letters, vob, xmask, xscore, lines, line_len, cel
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
+def _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
           cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc):
-    """Play move ``jg`` of the move buffer for ``mover`` at ply ``p``: the board, the mover's rack, the
-    cross-sets next to the new tiles (logged from ``sc[SC_UNDO]``), and ply ``p + 1``'s line keys and
-    board key."""
+    """Play move ``jg`` of the move buffer (its tiles in the arena) for ``mover`` at ply ``p``: the board,
+    the mover's rack, the cross-sets next to the new tiles (all logged from ``sc[SC_UNDO]``), and ply
+    ``p + 1``'s line keys and board key."""
     nl = sc[SC_NL]
     letter_filter = sc[SC_FILTER]
     p1 = p + 1
@@ -268,8 +269,9 @@ def _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, l
     st = np.int64(pm_meta[jg, 1])
     en = np.int64(pm_meta[jg, 2])
     dd = np.int64(line_dir[k])
+    src = pm_aux[jg, A_SRC]
     for q in range(st, en + 1):
-        t = pm_tiles[jg, q]
+        t = ar_tiles[src, q]
         if t < 0:
             continue
         cell = lines[k, q]
@@ -285,6 +287,7 @@ def _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, l
         u = sc[SC_UNDO]
         undo[u, 0] = 0
         undo[u, 1] = cell
+        undo[u, 2] = t
         sc[SC_UNDO] = u + 1
         sc[SC_TILES] += 1
         _rack_take(mover, nl if isb else code, cnt, rs, val, zrm, zrw, nl)
@@ -299,7 +302,7 @@ def _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, l
                       letter_filter, lh, undo, sc)
     # the squares at the ends of the perpendicular run through each new tile
     for q in range(st, en + 1):
-        if pm_tiles[jg, q] < 0:
+        if ar_tiles[src, q] < 0:
             continue
         cell = lines[k, q]
         pk = cell_line[cell, 1 - dd]
@@ -320,9 +323,9 @@ def _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, l
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _unmake(jg, mover, undo_to, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, lines, val, undo, cnt, rs, zrm, zrw,
-            sc):
-    """Take back move ``jg`` (the log down to ``undo_to`` and the mover's tiles)."""
+def _unmake(mover, undo_to, letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc):
+    """Take back the last move of ``mover``: the log down to ``undo_to`` (cross-sets, tiles; the tiles go
+    back to the rack)."""
     nl = sc[SC_NL]
     u = sc[SC_UNDO]
     while u > undo_to:
@@ -336,11 +339,9 @@ def _unmake(jg, mover, undo_to, pm_meta, pm_tiles, letters, blank, vob, xmask, x
             blank[cell] = False
             vob[cell] = 0
             sc[SC_TILES] -= 1
-    sc[SC_UNDO] = u
-    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-        t = pm_tiles[jg, q]
-        if t >= 0:
+            t = undo[u, 2]
             _rack_give(mover, nl if (t & 64) else (t & 63), cnt, rs, val, zrm, zrw, nl)
+    sc[SC_UNDO] = u
 
 
 # ------------------------------------------------------------------------------------------------ moves
@@ -418,9 +419,26 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs, lh,
-             zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor, lin_all,
-             work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
+             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all, work, word, mctx, bound,
+             mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+    """:func:`_collect_once`, again when the line cache had to be refilled while a list was being copied (the
+    lines taken before then point into the arena that was started again)."""
+    for _ in range(3):
+        clears = sc[SC_CACHE_CLEARS]
+        n = _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                          wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all,
+                          work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+        if n < 0 or not copy or sc[SC_CACHE_CLEARS] == clears:
+            return n
+    sc[SC_ERROR] = ERR_ARENA
+    return -1
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
+                  val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all, work, word, mctx,
+                  bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The placements of ``mover``'s rack at ply ``p``, line by line (line order, each line as the move
     generator lists it: the generator's own list), each line's from the cache when it holds (line key,
     rack), else generated. ``copy``: into the move buffer from ``base``; else only the facts a node one
@@ -429,7 +447,6 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
     count, or -1 (``sc[SC_ERROR]`` says why)."""
     if copy:
         sc[SC_ASSEMBLIES] += 1
-    width = pm_tiles.shape[1]
     cap = pm_meta.shape[0]
     slots = ci.shape[0]
     smask = slots - 1
@@ -493,10 +510,9 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
                 dst = base + n + a
                 for col in range(4):
                     pm_meta[dst, col] = ar_meta[src, col]
-                for q in range(width):
-                    pm_tiles[dst, q] = ar_tiles[src, q]
                 pm_aux[dst, A_GAIN] = ar_aux[src, A_GAIN]
                 pm_aux[dst, A_NTILES] = ar_aux[src, A_NTILES]
+                pm_aux[dst, A_SRC] = src
         else:
             w = ci[i, 3]
             li = ((w >> 16) & 0xFFFF) - 1
@@ -527,7 +543,7 @@ def _clear_cache(ci, sc):
 # ------------------------------------------------------------------------------------------------ search
 @njit(cache=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
-           letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
+           letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
            ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
            all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices):
     """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
@@ -538,20 +554,20 @@ def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val,
     ``sc[SC_VALUE]``, ``sc[SC_BEST]`` (index in the root's move list, -1 pass), ``sc[SC_PROVEN]``."""
     if sc[SC_MODE] == MODE_LIST:
         sc[SC_RESULT] = _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs,
-                                       zline, letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles,
+                                       zline, letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta,
                                        pm_aux, ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                                        all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                                        d_rvals, d_scratch, sc, choices)
     else:
         _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
-                     letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
+                     letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                      ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                      all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
-                 letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
+                 letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                  ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                  all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The search proper (see :func:`search`); no reference counting, no allocation."""
@@ -572,6 +588,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             fr[0, F_MOVER] = sc[SC_ROOT_MOVER]
             fr[0, F_MBASE] = 0
             sc[SC_PLY] = 0
+            sc[SC_PLY_MAX] = 0
             sc[SC_ACT] = ACT_ENTER
             continue
 
@@ -580,6 +597,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 sc[SC_STATUS] = ST_PAUSED
                 return
             sc[SC_NODES] += 1
+            if p > sc[SC_PLY_MAX]:
+                sc[SC_PLY_MAX] = p
             mover = fr[p, F_MOVER]
             other = 1 - mover
             sl = fr[p, F_SL]
@@ -618,7 +637,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 # every move valued at the horizon: going out exactly, others as score then racks paid
                 n = _collect(p, mover, fr[p, F_MBASE], False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
                              wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
-                             pm_tiles, pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
                              d_ab, d_rvals, d_scratch, sc)
                 if n < 0:
                     sc[SC_STATUS] = ST_ERROR
@@ -683,12 +702,13 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 forced = pbest == -INF
             else:
                 n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
-                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles,
+                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                              pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                              d_rvals, d_scratch, sc)
                 if n < 0:
                     sc[SC_STATUS] = ST_ERROR
                     return
+                fr[p, F_EPOCH] = sc[SC_CACHE_CLEARS]
                 if p == 0:
                     sc[SC_ROOT_N] = n
                 forced = n == 0
@@ -821,12 +841,22 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_ERROR] = ERR_UNDO
                     sc[SC_STATUS] = ST_ERROR
                     return
+                while fr[p, F_EPOCH] != sc[SC_CACHE_CLEARS]:
+                    # the line cache was refilled since this list was made: the moves' tiles are gone from the
+                    # arena; list them again (the same list, so the same indices)
+                    fr[p, F_EPOCH] = sc[SC_CACHE_CLEARS]
+                    if _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux,
+                                all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
+                                d_scratch, sc) < 0:
+                        sc[SC_STATUS] = ST_ERROR
+                        return
                 score = pm_meta[jg, 3]
                 fr[p, F_NPICK] = npick
                 fr[p, F_CUR] = j
                 fr[p, F_SCORE] = score
                 fr[p, F_UNDO] = sc[SC_UNDO]
-                _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir,
+                _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir,
                       cell_line, cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc)
                 c = p + 1
                 fr[c, F_MOVER] = other
@@ -897,7 +927,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
 
         # ACT_RETURN: the node at ply p has its value in sc[SC_RET_V] (and sc[SC_RET_H])
         if p == 0:
-            sc[SC_DONE_DEPTH] = sc[SC_DEPTH]
+            # an iteration to the end of the game (after a jump) reports the longest line it searched
+            sc[SC_DONE_DEPTH] = sc[SC_DEPTH] if sc[SC_DEPTH] < sc[SC_MAX_DEPTH] else min(sc[SC_DEPTH], sc[SC_PLY_MAX] + 1)
             fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
             sc[SC_VALUE] = sc[SC_RET_V]
             sc[SC_BEST] = fr[0, F_BESTMV]
@@ -927,8 +958,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             sc[SC_ACT] = ACT_ENTER
             continue
         if j >= 0:
-            _unmake(fr[q, F_MBASE] + j, fr[q, F_MOVER], fr[q, F_UNDO], pm_meta, pm_tiles, letters, blank, vob, xmask, xscore,
-                    lines, val, undo, cnt, rs, zrm, zrw, sc)
+            _unmake(fr[q, F_MOVER], fr[q, F_UNDO], letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc)
         sc[SC_PLY] = q
         if sc[SC_RET_H]:
             fr[q, F_HIT] = 1
@@ -965,7 +995,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
 
 @njit(cache=True)
 def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
-                   letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles, pm_aux,
+                   letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_aux,
                    ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                    all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc,
                    choices):
@@ -987,7 +1017,7 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         c = choices[r]
         if c >= 0:
             n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                          lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux,
+                          lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux,
                           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
                           d_scratch, sc)
             if c >= n:
@@ -1000,7 +1030,7 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
             made_undo[n_made] = sc[SC_UNDO]
             made_mover[n_made] = mover
             n_made += 1
-            _make(p, jg, mover, pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
+            _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
                   cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc)
             base += n
             sl = np.int64(0)
@@ -1015,10 +1045,9 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
     slot = _tt_find(tt, key)
     sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
     n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                  lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor,
+                  lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor,
                   lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
     sc[SC_ROOT_N] = base
     for i in range(n_made - 1, -1, -1):
-        _unmake(made[i], made_mover[i], made_undo[i], pm_meta, pm_tiles, letters, blank, vob, xmask, xscore, lines, val, undo,
-                cnt, rs, zrm, zrw, sc)
+        _unmake(made_mover[i], made_undo[i], letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc)
     return n
