@@ -492,6 +492,9 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
+        self.generation = 0
+        """The table's generation (1-31) of the current solve."""
+        self.salts = rand(32)
         self.set_move_buffer(1 << 16)
 
     def set_move_buffer(self, moves: int) -> None:
@@ -566,7 +569,7 @@ class EndgameSolver:
     speed measured so far, from 200)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
-                 max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
+                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
                  options: int = 3, jump: int = 6, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
@@ -604,7 +607,11 @@ class EndgameSolver:
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
         root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
-        ws.tt.fill(0)
+        # a new generation of the table instead of clearing it (see the kernel's _tt_store); cleared when the
+        # 5-bit generation wraps
+        ws.generation = ws.generation % 31 + 1
+        if ws.generation == 1:
+            ws.tt.fill(0)
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
@@ -622,6 +629,8 @@ class EndgameSolver:
         sc[k.SC_FILTER] = letter_filter
         sc[k.SC_OPTS] = self.options
         sc[k.SC_JUMP] = self.jump
+        sc[k.SC_WIN_LO], sc[k.SC_WIN_HI] = -k.INF, k.INF
+        sc[k.SC_GEN], sc[k.SC_SALT] = ws.generation, ws.salts[ws.generation]
         sc[k.SC_TILES] = int((ws.letters >= 0).sum())
         sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
         return root
@@ -689,7 +698,7 @@ class EndgameSolver:
         pv = self._pv(state, MAX_DEPTH if proven else done_depth) if done_depth else ()
         self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
-                      "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]),
+                      "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)

@@ -75,11 +75,13 @@ NO_MOVE = -2
  SC_LIMIT, SC_NL, SC_RACK_SIZE, SC_BINGO, SC_ROOT_MOVER, SC_ROOT_SL, SC_RET_V, SC_RET_H, SC_ARENA, SC_CACHE_USED,
  SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
- SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX) = range(46)
-SC_SIZE = 46
+ SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX, SC_WIN_LO, SC_WIN_HI, SC_RESEARCHES, SC_GEN, SC_SALT) = range(51)
+SC_SIZE = 51
 OPT_FORCED_PASS_FREE = 1
 OPT_PLACE_TABLE = 2
-OPT_PASS_FREE = 4
+OPT_ASPIRATION = 4
+ASPIRATION = 16
+"""Half-width of the root window of the iteration to the end of the game (around the last iteration's value)."""
 PLACE_KEY = 127
 """``zs[PLACE_KEY]`` marks the table entries of the placements alone (the best placement does not depend on the
 scoreless count: after a placement it is 0): a position met again after passes searches only its pass."""
@@ -179,12 +181,19 @@ def _tt_hit(info):
     return (info >> 58) & 1
 
 
+@njit(cache=True, inline="always")
+def _tt_gen(info):
+    return (info >> 59) & 31
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _tt_store(tt, key, depth, flag, value, mv, hit):
+def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
     """Store in the bucket's slot holding ``key``, else in the depth-preferred slot when the new entry
-    is worth at least as much (no horizon beats any depth), else in the always-replaced slot. An entry
-    is the key and one word: value (32 bits), move + 2 (16; a move past 65533 is not kept), depth (8),
-    flag (2), horizon met (1)."""
+    is worth at least as much (no horizon beats any depth) or that slot is free, else in the
+    always-replaced slot. An entry is the key and one word: value (32 bits), move + 2 (16; a move past
+    65533 is not kept), depth (8), flag (2), horizon met (1), generation (5). A slot of another
+    generation (an earlier solve: its keys carry another salt, so never match) counts as free, so the
+    table behaves as a cleared one without being cleared."""
     i = key & (tt.shape[0] - 2)
     if tt[i, 0] == key:
         s = i
@@ -194,11 +203,12 @@ def _tt_store(tt, key, depth, flag, value, mv, hit):
         new_rank = depth if hit else 255
         old = tt[i, 1]
         old_rank = _tt_depth(old) if _tt_hit(old) else 255
-        s = i if (tt[i, 0] == 0 or new_rank >= old_rank) else i + 1
+        free = tt[i, 0] == 0 or _tt_gen(old) != gen
+        s = i if (free or new_rank >= old_rank) else i + 1
     if mv > 65533:
         mv = NO_MOVE
     tt[s, 0] = key
-    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58)
+    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58) | (gen << 59)
 
 
 @njit(cache=True, inline="always")
@@ -581,8 +591,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if sc[SC_NODES] >= sc[SC_STOP]:
                 sc[SC_STATUS] = ST_PAUSED
                 return
-            fr[0, F_ALPHA] = -INF
-            fr[0, F_BETA] = INF
+            fr[0, F_ALPHA] = sc[SC_WIN_LO]
+            fr[0, F_BETA] = sc[SC_WIN_HI]
             fr[0, F_DEPTH] = sc[SC_DEPTH]
             fr[0, F_SL] = sc[SC_ROOT_SL]
             fr[0, F_MOVER] = sc[SC_ROOT_MOVER]
@@ -607,7 +617,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             beta = fr[p, F_BETA]
             vm = rs[mover, R_VALUE]
             vo = rs[other, R_VALUE]
-            key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl]
+            key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
             fr[p, F_KEY] = key
             ttmv = NO_MOVE
             slot = _tt_find(tt, key)
@@ -659,7 +669,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         bestmv = gi
                 sc[SC_LEAVES] += n + 1
                 flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
-                _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit))
+                _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit), sc[SC_GEN])
                 fr[p, F_BESTMV] = bestmv
                 sc[SC_RET_V] = best
                 sc[SC_RET_H] = hit
@@ -683,7 +693,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         e_val = _tt_value(info)
                         if e_flag == LOWER and e_val >= beta:
                             _tt_store(tt, key, depth, np.int64(LOWER), np.int64(e_val),
-                                      np.int64(_tt_move(info)), np.int64(e_hit))
+                                      np.int64(_tt_move(info)), np.int64(e_hit), sc[SC_GEN])
                             sc[SC_TT_CUTS] += 1
                             sc[SC_RET_V] = e_val
                             sc[SC_RET_H] = e_hit
@@ -729,8 +739,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
-                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0))
-                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0))
+                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = 0
@@ -742,7 +752,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = vo - vm
                 bestmv = PASS
                 if best >= beta:
-                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit))
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit), sc[SC_GEN])
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = phit
@@ -884,7 +894,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 pb = fr[p, F_PBEST]
                 pflag = UPPER if pb <= fr[p, F_PALPHA0] else LOWER if pb >= beta else EXACT
                 _tt_store(tt, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
-                          np.int64(pflag), pb, fr[p, F_PMV], fr[p, F_PHIT])
+                          np.int64(pflag), pb, fr[p, F_PMV], fr[p, F_PHIT], sc[SC_GEN])
             if fr[p, F_PASSDONE] == 0:
                 fr[p, F_PASSDONE] = 1
                 if p + 1 > max_ply:
@@ -899,10 +909,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 bkey[c] = bkey[p]
                 fr[c, F_MOVER] = other
                 fr[c, F_SL] = fr[p, F_SL] + 1
-                # a forced pass (no placement) costs no depth when asked, nor (OPT_PASS_FREE) any pass above the
-                # horizon's last ply: the depth then counts placements (the scoreless count bounds runs of passes)
-                free = (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) or (depth >= 2 and sc[SC_OPTS] & OPT_PASS_FREE)
-                fr[c, F_DEPTH] = depth if free else depth - 1
+                # a forced pass (no placement) costs no depth when asked (the scoreless count bounds runs of them)
+                fr[c, F_DEPTH] = depth if (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) else depth - 1
                 sc[SC_PASSES] += 1
                 fr[c, F_MBASE] = base + n
                 if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:
@@ -919,7 +927,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             # every child done: store and return
             best = fr[p, F_BEST]
             flag = UPPER if best <= fr[p, F_ALPHA0] else LOWER if best >= beta else EXACT
-            _tt_store(tt, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT])
+            _tt_store(tt, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT], sc[SC_GEN])
             sc[SC_RET_V] = best
             sc[SC_RET_H] = fr[p, F_HIT]
             sc[SC_ACT] = ACT_RETURN
@@ -927,6 +935,18 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
 
         # ACT_RETURN: the node at ply p has its value in sc[SC_RET_V] (and sc[SC_RET_H])
         if p == 0:
+            rv = sc[SC_RET_V]
+            if (rv <= sc[SC_WIN_LO] and sc[SC_WIN_LO] > -INF) or (rv >= sc[SC_WIN_HI] and sc[SC_WIN_HI] < INF):
+                # outside the aspiration window: the same iteration again, the window open on that side
+                sc[SC_RESEARCHES] += 1
+                if rv <= sc[SC_WIN_LO]:
+                    sc[SC_WIN_LO] = -INF
+                    sc[SC_WIN_HI] = rv + 1
+                else:
+                    sc[SC_WIN_LO] = rv - 1
+                    sc[SC_WIN_HI] = INF
+                sc[SC_ACT] = ACT_ITER
+                continue
             # an iteration to the end of the game (after a jump) reports the longest line it searched
             sc[SC_DONE_DEPTH] = sc[SC_DEPTH] if sc[SC_DEPTH] < sc[SC_MAX_DEPTH] else min(sc[SC_DEPTH], sc[SC_PLY_MAX] + 1)
             fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
@@ -940,8 +960,13 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 sc[SC_STATUS] = ST_DONE
                 return
             sc[SC_DEPTH] += 1
+            sc[SC_WIN_LO] = -INF
+            sc[SC_WIN_HI] = INF
             if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
                 sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
+                if sc[SC_OPTS] & OPT_ASPIRATION:
+                    sc[SC_WIN_LO] = rv - ASPIRATION
+                    sc[SC_WIN_HI] = rv + ASPIRATION
             sc[SC_ACT] = ACT_ITER
             continue
         q = p - 1
@@ -983,9 +1008,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if j >= 0 and fr[q, F_PLACEDONE] == 0:
                 fr[q, F_PLACEDONE] = 1
                 _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_PBEST],
-                          fr[q, F_PMV], fr[q, F_PHIT])
+                          fr[q, F_PMV], fr[q, F_PHIT], sc[SC_GEN])
             _tt_store(tt, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
-                      fr[q, F_BESTMV], fr[q, F_HIT])
+                      fr[q, F_BESTMV], fr[q, F_HIT], sc[SC_GEN])
             sc[SC_RET_V] = fr[q, F_BEST]
             sc[SC_RET_H] = fr[q, F_HIT]
             sc[SC_ACT] = ACT_RETURN
@@ -1041,7 +1066,7 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
             sl += 1
         p += 1
         mover = 1 - mover
-    key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl]
+    key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
     slot = _tt_find(tt, key)
     sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
     n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,

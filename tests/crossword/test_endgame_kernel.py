@@ -95,16 +95,20 @@ def word_pool(nl_lexicon):
     return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
 
 
-@pytest.mark.parametrize("options", [0, kernel.OPT_FORCED_PASS_FREE, kernel.OPT_PLACE_TABLE])
+ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION
+
+
+@pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0), (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
-def test_every_option_gives_the_brute_force_value(word_pool, options, seed, a, b, limit):
-    """The default (both options) is checked by test_endgame.py; here each alone and neither."""
+def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
+    """The default is checked by test_endgame.py; here each option alone, none, and all with an early jump to
+    the end of the game (so the aspiration window of that iteration is used and re-searched)."""
     rng = random.Random(seed)
     lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"kernel{seed}")
     referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
     state = endgame_state(referee, rng, 2, (a, b), 0, False)
-    res = EndgameSolver(referee, options=options).solve(state)
+    res = EndgameSolver(referee, options=options, jump=jump).solve(state)
     assert res.proven and res.value == brute_spread(referee, state, {})
 
 
@@ -126,3 +130,16 @@ def test_time_budget_in_cpu_seconds_and_stats(nl_referee, stored):
     res = solver.solve(state_from_cgp(nl_referee, stored[0][1]))
     assert not res.proven and res.depth >= 2 and res.nodes == solver.stats["nodes"]
     assert solver.stats["move_lists"] > 0 and solver.stats["line_generations"] > 0 and solver.stats["root_moves"] > 0
+
+
+def test_table_generations_keep_budgeted_answers_identical(nl_referee, stored):
+    """The table is not cleared between solves (each solve salts its keys and writes its generation; a slot of
+    another generation counts as free) and is cleared when the 5-bit generation wraps: a node-budgeted answer
+    is the same whatever was solved before, over more than 31 solves."""
+    state = state_from_cgp(nl_referee, stored[0][1])
+    first = EndgameSolver(nl_referee, node_limit=3000).solve(state)
+    other = state_from_cgp(nl_referee, stored[5][1])
+    for i in range(33):
+        EndgameSolver(nl_referee, node_limit=500).solve(other if i % 2 else state)
+        res = EndgameSolver(nl_referee, node_limit=3000).solve(state)
+        assert (res.move, res.value, res.depth, res.nodes, res.pv) == (first.move, first.value, first.depth, first.nodes, first.pv)
