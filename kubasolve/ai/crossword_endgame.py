@@ -127,7 +127,8 @@ class LegacyEndgameSolver:
     baseline of the speed measurements (``python -m kubasolve.ai.crossword_endgame --compare``)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
-                 max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000) -> None:
+                 max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000,
+                 clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -138,6 +139,8 @@ class LegacyEndgameSolver:
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.max_depth = max_depth or MAX_DEPTH
+        self.clock = clock
+        """The clock of ``time_limit`` (as :class:`EndgameSolver`'s: ``time.thread_time`` for CPU budgets)."""
         self.tt_limit = tt_limit
         self.move_cache_limit = move_cache_limit
         lex, layout, tiles = referee.lexicon, referee.layout, referee.tiles
@@ -284,7 +287,7 @@ class LegacyEndgameSolver:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _OutOfBudget
         self.nodes += 1
-        if self.time_limit is not None and (self.nodes & 15) == 0 and time.perf_counter() > self._deadline:
+        if self.time_limit is not None and (self.nodes & 15) == 0 and self.clock() > self._deadline:
             raise _OutOfBudget
 
     def _pass_ends(self, scoreless: int) -> bool:
@@ -386,7 +389,7 @@ class LegacyEndgameSolver:
         if state.over:
             raise RulesError("the game is over")
         t0 = time.perf_counter()
-        self._deadline = t0 + (self.time_limit or 0.0)
+        self._deadline = self.clock() + (self.time_limit or 0.0)
         self.nodes = 0
         board = (np.ascontiguousarray(state.board.letters.reshape(-1)).copy(), np.ascontiguousarray(state.board.blank.reshape(-1)).copy())
         bkey = self.board_key(*board)
@@ -581,7 +584,7 @@ class EndgameSolver:
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.max_depth = max_depth or MAX_DEPTH
-        self.limit = referee.rules.scoreless_turns_end
+        self.limit = referee.rules.scoreless_limit(2)
         self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
         self.options = options
         self.jump = jump
@@ -765,8 +768,20 @@ class EndgameSolver:
 
 
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
-                  max_depth: int | None = None) -> EndgameResult:
-    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`."""
+                  max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None) -> EndgameResult:
+    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`.
+    ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
+    ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
+    if max_nodes is not None:
+        if node_limit is not None:
+            raise RulesError("give max_nodes or its older name node_limit, not both")
+        node_limit = max_nodes
+    if movetime_ms is not None:
+        if time_limit is not None:
+            raise RulesError("give movetime_ms or its older name time_limit (seconds), not both")
+        if not (isinstance(movetime_ms, (int, float)) and movetime_ms > 0):
+            raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
+        time_limit = movetime_ms / 1000
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
 
 

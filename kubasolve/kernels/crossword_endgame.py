@@ -33,7 +33,15 @@ after any node and resume, which is how the caller applies a time budget). One f
    after it (they come in decreasing gain).
 
 An iteration whose tree never met the horizon (``hit`` false at the root) has the exact value: the
-search is *proven* and stops.
+search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 6) the iterations after
+depth ``J`` are replaced by one without a horizon (to the end of the game): the shallow iterations order
+the moves and fill the table, and the deep ones would mostly repeat work (measured: fewer nodes to
+prove on the long endgames).
+
+Between solves the table is not cleared: each solve salts its keys (``sc[SC_SALT]``) and tags its
+entries with a 5-bit generation; a slot of another generation counts as free. A node's move list holds
+rows of the line cache's arena (not copies of the tiles); when the cache is refilled mid-search, a list
+made before is listed again (the same order, so the same indices) before one of its moves is played.
 
 Counters (``sc``): nodes (positions entered, as the old search counted them), leaves valued at the
 depth-1 horizon, line generations, line-cache hits, table cut-offs.

@@ -210,6 +210,20 @@ def test_node_budget_is_respected_and_deterministic(nl_referee, big_endgame):
     nl_referee.apply(big_endgame, a.action())
 
 
+def test_library_budget_names(nl_referee, big_endgame):
+    """max_nodes / movetime_ms (the library's budget names) are node_limit / time_limit; both names of one budget refused."""
+    a = solve_endgame(nl_referee, big_endgame, max_nodes=300)
+    b = solve_endgame(nl_referee, big_endgame, node_limit=300)
+    assert (a.move, a.value, a.depth, a.nodes) == (b.move, b.value, b.depth, b.nodes) and a.nodes <= 300
+    t0 = time.perf_counter()
+    res = solve_endgame(nl_referee, big_endgame, movetime_ms=300)
+    assert time.perf_counter() - t0 < 0.3 + 0.5 and not res.proven
+    with pytest.raises(RulesError, match="not both"):
+        solve_endgame(nl_referee, big_endgame, max_nodes=5, node_limit=5)
+    with pytest.raises(RulesError, match="movetime_ms"):
+        solve_endgame(nl_referee, big_endgame, movetime_ms=-1)
+
+
 def test_time_budget_is_respected(nl_referee, big_endgame):
     t0 = time.perf_counter()
     res = solve_endgame(nl_referee, big_endgame, time_limit=0.3)
