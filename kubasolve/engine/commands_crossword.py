@@ -169,7 +169,7 @@ class AiMoveParams(GameParams):
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
     plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
-    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 3000)")] | UnsetType = UNSET
+    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 200000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
     endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
     endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
@@ -272,7 +272,7 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use ai-move): let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x
     ``candidates`` best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the
     endgame solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame
-    solver (default 3000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
+    solver (default 200000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
     ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
     from kubasolve.budget import Budget
 
