@@ -26,13 +26,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from kubasolve.ai.crossword_leaves import LeaveValues, RackLeaves, rack_leave_values
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 
 __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
-AI_NAMES = ("score", "equity", "sim")
+AI_NAMES = ("score", "equity", "sim", "equity2", "sim2")
 ENDGAME_MODES = ("exact", "bounded")
 DEFAULT_ENDGAME_NODES = 3000
 """Node budget of the exact endgame solver per turn (about 0.3 s here; deterministic, unlike a time budget)."""
@@ -151,6 +154,75 @@ def equity_candidates(referee: Referee, state: CrosswordState, leaves: LeaveTabl
             out.append(Candidate(CrosswordAction("exchange", letters=give), 0, leave, leaves.value(leave)))
     out.sort(key=lambda c: -c.equity)
     return out[:top] if top else out
+
+
+@dataclass(frozen=True)
+class RackOptions:
+    """Every placement of one rack on one board valued by score + leave, from the move generator's arrays
+    (no Python object per move): ``equity[i]`` of move row ``i`` of ``meta``/``tiles``, and the leave
+    value of every set of tiles an exchange could give back (``sub.values[key]``, key 0 = give nothing)."""
+
+    meta: np.ndarray
+    tiles: np.ndarray
+    played: np.ndarray
+    """Key (:class:`RackLeaves` mixed radix) of the tiles each move plays."""
+    equity: np.ndarray
+    sub: RackLeaves
+
+    def best_placement(self) -> int:
+        """Row of the placement with the highest equity (ties: the higher score, then the first), -1 if none."""
+        if not len(self.equity):
+            return -1
+        best = self.equity.max()
+        rows = np.flatnonzero(self.equity >= best - 1e-9)
+        return int(rows[np.argmax(self.meta[rows, 3])])
+
+
+def rack_options(referee: Referee, board: Any, rack: str, leaves: LeaveValues) -> RackOptions:
+    """:class:`RackOptions` of ``rack`` on ``board`` (one full move generation, vectorised valuation)."""
+    from kubasolve.games.crossword.movegen import move_arrays
+
+    sub = rack_leave_values(leaves, rack)
+    meta, arr = move_arrays(board, rack, referee.lexicon, referee.layout, referee.tiles, bingo_bonus=referee.rules.bingo_bonus)
+    weights = np.zeros(128, np.int64)
+    alpha = referee.lexicon.alphabet
+    for kind, w in zip(sub.kinds, sub.weights.tolist(), strict=True):
+        if kind == BLANK:
+            weights[64:127] = w
+        else:
+            weights[alpha.code(kind.lower())] = w
+    played = weights[np.where(arr < 0, 127, arr)].sum(axis=1) if len(meta) else np.zeros(0, np.int64)
+    equity = meta[:, 3] + sub.values[played] if len(meta) else np.zeros(0)
+    return RackOptions(meta, arr, played, equity, sub)
+
+
+def fast_candidates(referee: Referee, state: CrosswordState, leaves: LeaveValues, top: int | None = 1,
+                    opts: RackOptions | None = None) -> list[Candidate]:
+    """The ``top`` best placements and exchanges (when the bag allows) by score + leave value, best first
+    (the same ranking as :func:`equity_candidates`, without a Python object per move)."""
+    from kubasolve.games.crossword.movegen import decode_move
+
+    rack = state.rack()
+    o = opts if opts is not None else rack_options(referee, state.board, rack, leaves)
+    n = len(o.equity)
+    values = [o.equity]
+    can_exchange = len(state.bag) >= referee.rules.exchange_min_bag and not (state.last_play is not None and state.last_play.went_out)
+    if can_exchange:
+        values.append(o.sub.values[1:])  # keys 1..: give those tiles back, keep the rest
+    equity = np.concatenate(values)
+    scores = np.concatenate([o.meta[:, 3], np.zeros(len(equity) - n, o.meta.dtype)])
+    order = np.lexsort((-scores, -equity))
+    chosen = order[:top] if top else order
+    out = []
+    for i in chosen.tolist():
+        if i < n:
+            m = decode_move(state.board, o.meta[i], o.tiles[i], referee.lexicon, referee.layout, referee.tiles)
+            out.append(Candidate(CrosswordAction.place(m), m.score, o.sub.leaves[int(o.played[i])], float(equity[i])))
+        else:
+            key = i - n + 1
+            give = take_from_rack(rack, o.sub.leaves[key])
+            out.append(Candidate(CrosswordAction("exchange", letters=give), 0, o.sub.leaves[key], float(equity[i])))
+    return out
 
 
 @dataclass
@@ -358,4 +430,9 @@ def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
         return ScorePolicy()
     if base == "equity":
         return EquityPolicy(name=name.strip().lower(), **{**parsed, **options})
-    return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
+    if base == "sim":
+        return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
+    from kubasolve.ai.crossword_sim import Equity2Policy, Sim2Policy
+
+    cls = Equity2Policy if base == "equity2" else Sim2Policy
+    return cls(name=name.strip().lower(), seed=seed, **{**parsed, **options})
