@@ -4,7 +4,6 @@ against a brute-force count, the smoothing, and a small learning run end to end 
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from collections import Counter
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from kubasolve.ai.crossword import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
 from kubasolve.ai.crossword_learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
-from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
+from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, rack_leave_values, sub_racks
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
 
