@@ -171,6 +171,8 @@ class RackLeaves:
 
 
 _RACK_MEMO: dict[tuple[int, str], tuple[Any, RackLeaves]] = {}
+_VALUE_MEMO: dict[int, tuple[Any, dict[str, float]]] = {}
+"""Per table (by id, the table kept alive beside): leave -> value, for tables that do not memoise."""
 
 
 def rack_leave_values(leaves: LeaveValues, rack: str) -> RackLeaves:
@@ -185,16 +187,24 @@ def rack_leave_values(leaves: LeaveValues, rack: str) -> RackLeaves:
     weights = np.ones(len(kinds), np.int64)
     for i in range(1, len(kinds)):
         weights[i] = weights[i - 1] * (mult[i - 1] + 1)
-    total = int(weights[-1] * (mult[-1] + 1)) if kinds else 1
-    kept: list[str] = []
-    for key in range(total):
-        rest, parts = key, []
-        for k, n in zip(kinds, mult, strict=True):
-            played = rest % (n + 1)
-            rest //= n + 1
-            parts.append(k * (n - played))
-        kept.append("".join(parts))
-    values = np.array([leaves.value(s) for s in kept], np.float64)
+    kept = [""]
+    for i in reversed(range(len(kinds))):  # the last kind is the most significant digit, the first the least
+        kept = [kinds[i] * (mult[i] - played) + rest for rest in kept for played in range(mult[i] + 1)]
+    memo = _VALUE_MEMO.get(id(leaves))
+    if memo is None or memo[0] is not leaves:
+        if len(_VALUE_MEMO) > 16:
+            _VALUE_MEMO.clear()
+        memo = _VALUE_MEMO[id(leaves)] = (leaves, {})
+    known = memo[1]
+    if len(known) > 500_000:
+        known.clear()
+    vals = []
+    for s in kept:
+        v = known.get(s)
+        if v is None:
+            v = known[s] = leaves.value(s)
+        vals.append(v)
+    values = np.array(vals, np.float64)
     out = RackLeaves(rack, kinds, weights, tuple(kept), values)
     if len(_RACK_MEMO) > 50_000:
         _RACK_MEMO.clear()
