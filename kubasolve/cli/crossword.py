@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     g = csub.add_parser("play", help="play against the AIs in the terminal (with hints)")
     g.add_argument("--players", type=player_list, default=player_list("human,equity"),
-                   help="comma-separated seats: human, score, equity, sim (default human,equity)")
+                   help="comma-separated seats: human, score, equity, sim, equity2, sim2 (default human,equity)")
     g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
     g.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     add_rules_argument(g, RULES_DOC)
@@ -79,7 +79,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
-                           players_help="score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)",
+                           players_help="score, equity, sim, equity2, sim2; equity:bounded / equity:NODES choose the endgame search "
+                                        "(the others likewise)",
                            rules_doc=RULES_DOC, lexicon="nl")
     s.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     s.set_defaults(func=run_simulate)
@@ -311,7 +312,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     """Handler of ``crossword play``: humans type moves, AIs play their turns."""
     import random
 
-    from kubasolve.ai.crossword import equity_candidates, load_leaves, make_policy
+    from kubasolve.ai.crossword import fast_candidates, make_policy
+    from kubasolve.ai.crossword_sim import default_leaves
     from kubasolve.errors import KubasolveError, RulesError
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.movegen import generate_moves
@@ -381,8 +383,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 say(f"  {ml.count} legal placements; best by score:")
                 for m in ml.moves:
                     say(f"    {format_placement(m.row, m.col, m.direction, m.word, m.tiles, through='()'):<24} {m.score}")
-                say("  best by equity (score + leave value):")
-                for c in equity_candidates(referee, state, load_leaves(referee.tiles.name), top=5):
+                say("  best by equity (score + learnt leave value, as equity2 ranks them):")
+                for c in fast_candidates(referee, state, default_leaves(referee), top=5):
                     what = c.action.letters if c.action.type == "exchange" else ""
                     if c.action.type == "place":
                         e = referee.judge_placement(state.board, state.rack(), c.action.tiles).placement

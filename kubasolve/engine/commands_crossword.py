@@ -29,7 +29,7 @@ MAX_PLAYERS = 4
 MAX_TOP = 100_000
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
-AiName = Literal["score", "equity", "sim"]
+AiName = Literal["score", "equity", "sim", "equity2", "sim2"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``crossword.ai-move`` without a time budget
 # (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after this long: the defaults take 0.2-1 s, but
@@ -143,7 +143,8 @@ class AiMoveParams(GameParams):
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
-    plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
+    plies: Annotated[int, Meta(ge=1, le=3, description="sim: 1 = reply + leave value, 2 = reply + own next play; sim2: 2 = reply + "
+                                                       "both leaves, 3 = also own next play")] | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
     max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 3000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
@@ -255,13 +256,15 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         raise IllegalMoveError("the game is over")
     nodes, seconds = _budget(p)
     options: dict[str, Any] = {}
-    if p.ai in ("equity", "sim"):
+    if p.ai != "score":
         options = {"endgame_mode": p.endgame, "endgame_nodes": nodes}
-    if p.ai == "equity":
+    if p.ai in ("equity", "equity2"):
         options["endgame_time"] = seconds
-    if p.ai == "sim":
+    if p.ai in ("sim", "sim2"):
         options.update(iterations=p.iterations, candidates=p.candidates, time_limit=seconds)
         if p.plies is not UNSET:
+            if p.ai == "sim" and p.plies > 2:
+                raise KubasolveError("params: plies is 1 or 2 for sim (3 for sim2)", key="params.plies")
             options["plies"] = p.plies
     policy = make_policy(p.ai, p.seed, **options)
     action = policy.turn(game.referee, game.state)
