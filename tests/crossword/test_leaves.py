@@ -260,3 +260,19 @@ def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     quick.turn(referee, state)
     assert quick.last_stats["iterations"] == 1
     assert make_policy("equity2:700").endgame_nodes == 700 and make_policy("sim2:bounded").endgame_mode == "bounded"
+
+
+def test_ladder_stats_count_wins_spreads_and_exchanges(tmp_path, capsys):
+    from kubasolve.ai.crossword_ladder import ladder_stats, main
+
+    recs = [{"seats": ["a", "b"], "scores": [400, 350], "winners": [0], "actions": [[0, {"type": "exchange"}], [1, {"type": "pass"}], [0, {"type": "place"}]]},
+            {"seats": ["b", "a"], "scores": [300, 300], "winners": [0, 1], "actions": [[0, {"type": "place"}], [1, {"type": "place"}]]},
+            {"seats": ["b", "a"], "scores": [420, 380], "winners": [0], "actions": [[1, {"type": "exchange"}]]}]
+    s = ladder_stats(recs)
+    assert s["a"]["wins"] == 1.5 and s["b"]["wins"] == 1.5 and s["a"]["games"] == 3
+    assert s["a"]["spread"] == pytest.approx((50 + 0 - 40) / 3) and s["b"]["spread"] == pytest.approx(-s["a"]["spread"])
+    assert s["a"]["spread_low"] < s["a"]["spread"] < s["a"]["spread_high"]
+    assert (s["a"]["exchanges"], s["a"]["turns"], s["b"]["exchanges"], s["b"]["turns"]) == (2, 4, 0, 2)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    assert main([str(path)]) == 0 and "exchanges 2/4 (50.00%)" in capsys.readouterr().out
