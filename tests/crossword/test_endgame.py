@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubasolve.ai.crossword import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
-from kubasolve.ai.crossword_endgame import EndgameSolver, solve_endgame
+from kubasolve.ai.crossword_endgame import EndgameSolver, LegacyEndgameSolver, solve_endgame
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
@@ -166,7 +166,7 @@ def test_raw_generator_equals_move_arrays(nl_referee, seed):
     ref = nl_referee
     gen = raw_generator(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
     facts = raw_facts(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
-    solver = EndgameSolver(ref)
+    solver = LegacyEndgameSolver(ref)
     state = ref.new_game(seed, 2)
     for turn in range(6):
         rack = state.rack()
