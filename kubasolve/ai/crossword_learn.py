@@ -21,8 +21,9 @@ The recipe (Macondo/MAGPIE's and wolges' "superleave" method, re-implemented her
 **Held-out check**: games dealt from another seed stream, played by the same policy; after each
 placement or exchange with tiles left in the bag, the tiles kept and the same player's next score.
 Each model (no leave, the linear table of ``leaves_<tiles>.json``, a linear model refitted on the
-training games, the learnt table) predicts that score by ``a + b * value(leave)`` with ``a, b`` fitted
-on the training games; the root-mean-square error on the held-out games is reported.
+training games, the learnt table) predicts that score (and the sum of the next two) by
+``a + b * value(leave)`` with ``a, b`` fitted on the training games; the root-mean-square error on the
+held-out games is reported.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ class GameSamples:
     values: list[float] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     next_scores: list[int] = field(default_factory=list)
+    """The same player's next score after keeping ``kept[i]`` (the bag still holding tiles)."""
+    next_values: list[float] = field(default_factory=list)
+    """The best equity of that next turn (score + leave value under the table played with)."""
+    next2_scores: list[float] = field(default_factory=list)
+    """The same player's next two scores, NaN when the bag ran out before the second."""
     games: int = 0
     turns: int = 0
     exchanges: int = 0
@@ -69,6 +75,8 @@ class GameSamples:
         self.values += other.values
         self.kept += other.kept
         self.next_scores += other.next_scores
+        self.next_values += other.next_values
+        self.next2_scores += other.next2_scores
         self.games += other.games
         self.turns += other.turns
         self.exchanges += other.exchanges
@@ -81,6 +89,7 @@ def play_learning_game(referee: Referee, leaves: LeaveValues, seed: int, out: Ga
     out = out if out is not None else GameSamples()
     state = referee.new_game(seed, 2)
     pending: dict[int, str] = {}
+    second: dict[int, int] = {}
     can_exchange_at = referee.rules.exchange_min_bag
     while not state.over and state.bag:
         p = state.current
@@ -103,9 +112,15 @@ def play_learning_game(referee: Referee, leaves: LeaveValues, seed: int, out: Ga
         if not state.board.is_empty() and best > -math.inf:
             out.racks.append(rack)
             out.values.append(best)
+        if p in second:
+            j = second.pop(p)
+            out.next2_scores[j] = out.next_scores[j] + score
         if p in pending:
             out.kept.append(pending.pop(p))
             out.next_scores.append(score)
+            out.next_values.append(best if best > -math.inf else 0.0)
+            out.next2_scores.append(math.nan)
+            second[p] = len(out.next2_scores) - 1
         state = referee.apply(state, action)
         out.turns += 1
         if state.bag and action.type != "pass":
@@ -128,6 +143,8 @@ def save_samples(path: Any, train: GameSamples, test: GameSamples) -> None:
         arrays[f"{name}_values"] = np.array(s.values, np.float32)
         arrays[f"{name}_kept"] = np.array(s.kept, dtype="U")
         arrays[f"{name}_next"] = np.array(s.next_scores, np.int16)
+        arrays[f"{name}_next_values"] = np.array(s.next_values, np.float32)
+        arrays[f"{name}_next2"] = np.array(s.next2_scores, np.float32)
         arrays[f"{name}_counts"] = np.array([s.games, s.turns, s.exchanges], np.int64)
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy stubs take the keywords for allow_pickle
 
@@ -138,8 +155,10 @@ def load_samples(path: Any) -> tuple[GameSamples, GameSamples]:
     with np.load(path, allow_pickle=False) as z:
         for name in ("train", "test"):
             games, turns, exchanges = (int(x) for x in z[f"{name}_counts"])
+            n_pairs = len(z[f"{name}_next"])
+            extra = [z[f"{name}_{k}"].astype(float).tolist() if f"{name}_{k}" in z else [math.nan] * n_pairs for k in ("next_values", "next2")]
             out.append(GameSamples(z[f"{name}_racks"].tolist(), z[f"{name}_values"].astype(float).tolist(), z[f"{name}_kept"].tolist(),
-                                   z[f"{name}_next"].astype(int).tolist(), games, turns, exchanges))
+                                   z[f"{name}_next"].astype(int).tolist(), extra[0], extra[1], games, turns, exchanges))
     return out[0], out[1]
 
 
@@ -265,7 +284,7 @@ def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, inf
 
 
 # ------------------------------------------------------------------------------------------------ held-out check
-def _linear_refit(kept: Sequence[str], scores: Sequence[int], order: str) -> LeaveTable:
+def _linear_refit(kept: Sequence[str], scores: Sequence[float], order: str) -> LeaveTable:
     """The linear leave model of ``leaves_<tiles>.json`` (per-tile values, repeated tiles, vowel balance)
     refitted on these pairs by the same ridge least squares."""
     from kubasolve.games.crossword.data.make_leaves import fit
@@ -273,32 +292,49 @@ def _linear_refit(kept: Sequence[str], scores: Sequence[int], order: str) -> Lea
     return fit(list(zip(kept, scores, strict=True)), list(order))
 
 
+HELDOUT_TARGETS = ("next_score", "next_two_scores")
+
+
 def heldout_errors(train: GameSamples, test: GameSamples, models: dict[str, LeaveValues | None], order: str) -> dict[str, Any]:
-    """For each model: ``a, b`` fitted on ``train`` (next score ~ a + b * value(kept)) and the RMSE on
-    ``test``; ``None`` is the model without leaves (the mean); ``linear-refit`` is added."""
-    models = {**models, "linear-refit": _linear_refit(train.kept, train.next_scores, order)} if train.kept else dict(models)
-    y_train = np.asarray(train.next_scores, np.float64)
-    y_test = np.asarray(test.next_scores, np.float64)
-    out: dict[str, Any] = {"train_pairs": len(y_train), "test_pairs": len(y_test)}
-    for name, model in models.items():
-        if model is None:
-            a, b = float(y_train.mean()) if len(y_train) else 0.0, 0.0
-            pred = np.full(len(y_test), a)
-        else:
-            memo: dict[str, float] = {}
+    """For each target (the same player's next score; their next two scores) and each model: ``a, b``
+    fitted on ``train`` (target ~ a + b * value(kept)) and the root-mean-square error on ``test``;
+    ``None`` is the model without leaves (the mean); ``linear-refit`` (the linear model refitted on the
+    training pairs of that target) is added."""
+    out: dict[str, Any] = {"train_pairs": len(train.kept), "test_pairs": len(test.kept)}
+    memos: dict[str, dict[str, float]] = {}
 
-            def val(s: str, m: LeaveValues = model, memo: dict[str, float] = memo) -> float:
-                v = memo.get(s)
-                if v is None:
-                    v = memo[s] = m.value(s)
-                return v
+    def values(name: str, model: LeaveValues, kept: Sequence[str]) -> np.ndarray:
+        memo = memos.setdefault(name, {})
+        res = []
+        for s in kept:
+            v = memo.get(s)
+            if v is None:
+                v = memo[s] = model.value(s)
+            res.append(v)
+        return np.array(res)
 
-            x_train = np.array([val(s) for s in train.kept])
-            x_test = np.array([val(s) for s in test.kept])
-            b, a = np.polyfit(x_train, y_train, 1) if len(x_train) > 1 and np.ptp(x_train) > 0 else (0.0, float(y_train.mean()))
-            pred = a + b * x_test
-        rmse = float(np.sqrt(np.mean((y_test - pred) ** 2))) if len(y_test) else float("nan")
-        out[name] = {"a": round(float(a), 3), "b": round(float(b), 4), "rmse": round(rmse, 4)}
+    for target, y_tr, y_te in (("next_score", train.next_scores, test.next_scores), ("next_two_scores", train.next2_scores, test.next2_scores)):
+        y_train, y_test = np.asarray(y_tr, np.float64), np.asarray(y_te, np.float64)
+        ok_tr, ok_te = np.isfinite(y_train), np.isfinite(y_test)
+        kept_tr = [k for k, ok in zip(train.kept, ok_tr, strict=True) if ok]
+        kept_te = [k for k, ok in zip(test.kept, ok_te, strict=True) if ok]
+        y_train, y_test = y_train[ok_tr], y_test[ok_te]
+        rows: dict[str, Any] = {"train_pairs": len(y_train), "test_pairs": len(y_test)}
+        candidates = dict(models)
+        if len(kept_tr) > len(order) + 3:
+            candidates["linear-refit"] = _linear_refit(kept_tr, y_train.tolist(), order)
+        for name, model in candidates.items():
+            if model is None or not len(y_train):
+                a, b = float(y_train.mean()) if len(y_train) else 0.0, 0.0
+                pred = np.full(len(y_test), a)
+            else:
+                x_train = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_tr)
+                x_test = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_te)
+                b, a = np.polyfit(x_train, y_train, 1) if len(x_train) > 1 and np.ptp(x_train) > 0 else (0.0, float(y_train.mean()))
+                pred = a + b * x_test
+            rmse = float(np.sqrt(np.mean((y_test - pred) ** 2))) if len(y_test) else float("nan")
+            rows[name] = {"a": round(float(a), 3), "b": round(float(b), 4), "rmse": round(rmse, 4)}
+        out[target] = rows
     return out
 
 

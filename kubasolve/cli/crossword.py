@@ -276,10 +276,13 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     lines = []
     for r in reports:
         h = r["held_out"]
-        check = ", ".join(f"{k} {v['rmse']:.3f}" for k, v in h.items() if isinstance(v, dict)) if len(h) > 1 else "no held-out games"
         lines.append(f"generation {r['generation']}: {r['games']} games, {r['racks']} racks, {r['leaves_seen']} leaves seen, "
-                     f"{r['leaves_stored']} stored, exchange rate {100 * r['exchange_rate']:.2f}%, {r['seconds_total']:.0f} s; "
-                     f"held-out RMSE of the next score ({h.get('test_pairs', 0)} leaves): {check}")
+                     f"{r['leaves_stored']} stored, exchange rate {100 * r['exchange_rate']:.2f}%, {r['seconds_total']:.0f} s")
+        for target in ("next_score", "next_two_scores"):
+            rows = h.get(target)
+            if rows:
+                check = ", ".join(f"{k} {v['rmse']:.3f}" for k, v in rows.items() if isinstance(v, dict))
+                lines.append(f"  held-out RMSE of the {target.replace('_', ' ')} ({rows['test_pairs']} leaves): {check}")
     lines.append(f"{out}: {len(table)} leaves, {size} bytes")
     emit_summary(args, payload, "\n".join(lines))
     return 0

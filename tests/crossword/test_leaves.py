@@ -174,8 +174,8 @@ def test_learn_leaves_is_seeded_and_the_same_on_two_workers(tmp_path):
     b, _rep_b = learn_leaves([4], seed=3, held_out=2, workers=2)
     assert table_digest(a) == table_digest(b) and len(a) > 27
     r = rep_a[0]
-    assert r["games"] == 4 and r["racks"] > 20 and r["held_out"]["test_pairs"] > 0
-    assert {"none", "linear", "learnt", "linear-refit"} <= set(r["held_out"])
+    assert r["games"] == 4 and r["racks"] > 20 and r["held_out"]["next_score"]["test_pairs"] > 0
+    assert {"none", "linear", "learnt", "linear-refit"} <= set(r["held_out"]["next_score"])
     _c, rep_c = learn_leaves([3, 3], seed=3, start="none", held_out=0)
     assert [g["played_with"] for g in rep_c] == ["no leaves", "learnt table"]
 
