@@ -37,8 +37,9 @@ __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePoli
 
 AI_NAMES = ("score", "equity", "sim", "equity2", "sim2")
 ENDGAME_MODES = ("exact", "bounded")
-DEFAULT_ENDGAME_NODES = 3000
-"""Node budget of the exact endgame solver per turn (about 0.3 s here; deterministic, unlike a time budget)."""
+DEFAULT_ENDGAME_NODES = 200_000
+"""Node budget of the exact endgame solver per turn (deterministic, unlike a time budget): 0.1-0.5 s here; it
+proves about half the fresh bag-empty endgames, and nearly all a turn or two later (docs/crossword.md)."""
 LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
 VOWELS = frozenset("AEIOU")
 
@@ -238,6 +239,10 @@ class EquityPolicy:
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     endgame_time: float | None = None
     """Seconds per endgame turn at most (then the result depends on the machine's speed)."""
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """The endgame solver's time budget per turn in ms (overrides ``endgame_time``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
@@ -247,11 +252,17 @@ class EquityPolicy:
         if forced is not None:
             return forced
         if not state.bag and self.endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
+            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
+
+
+def _endgame_budget(max_nodes: int | None, movetime_ms: float | None, nodes: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+    """(nodes, seconds) of an endgame turn: ``max_nodes`` / ``movetime_ms`` when set, else the older fields."""
+    return (max_nodes if max_nodes is not None else nodes), (movetime_ms / 1000 if movetime_ms is not None else seconds)
 
 
 def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
@@ -295,6 +306,10 @@ class SimPolicy:
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms, of the simulation and of the endgame solver (overrides ``time_limit``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
@@ -304,7 +319,8 @@ class SimPolicy:
         if forced is not None:
             return forced
         if not state.bag:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
@@ -336,7 +352,8 @@ class SimPolicy:
                     value += leaves.value(c.leave)
                 totals[i] += value
             done += 1
-            if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
+            seconds = self.movetime_ms / 1000 if self.movetime_ms is not None else self.time_limit
+            if seconds is not None and time.perf_counter() - t0 > seconds:
                 break
         best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
         return cands[best].action

@@ -482,24 +482,21 @@ class _Workspace:
         self.cnt = np.zeros((2, nl + 1), np.int64)
         self.rs = np.zeros((2, 4), np.int64)
         self.fr = np.zeros((max_ply + 1, k.F_SIZE), np.int64)
-        self.tt = (np.zeros(1 << tt_bits, np.int64), np.zeros(1 << tt_bits, np.int32), np.zeros(1 << tt_bits, np.int32),
-                   np.zeros(1 << tt_bits, np.int16))
-        self.cache = (np.zeros(1 << cache_bits, np.int64), np.zeros(1 << cache_bits, np.int64), np.zeros(1 << cache_bits, np.int32),
-                      np.zeros((1 << cache_bits, 4), np.int32), np.zeros((arena_moves, 4), np.int32),
-                      np.full((arena_moves, width), -1, np.int8), np.zeros((arena_moves, 3), np.int64))
+        self.tt = np.zeros((1 << tt_bits, 2), np.int64)
+        self.cache = (np.zeros((1 << cache_bits, 4), np.int64), np.zeros((max_ply + 1, n_lines), np.int64),
+                      np.zeros((arena_moves, 4), np.int32), np.full((arena_moves, width), -1, np.int8),
+                      np.zeros((arena_moves, 2), np.int64))
         self.sc = np.zeros(k.SC_SIZE, np.int64)
         self.movegen = (np.ones(n_cells, np.bool_), np.zeros((n_lines, 7, width), np.int64), np.zeros((n_lines * width + 1, 4), np.int64),
                         np.full(width, -1, np.int64), np.zeros(20, np.int64), np.zeros((1, 1), np.int64), np.zeros((width + 2, 16), np.int64),
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
-        self.cache_used = 0
-        self.arena_used = 0
         self._no_choices = np.zeros(0, np.int64)
         self.set_move_buffer(1 << 16)
 
     def set_move_buffer(self, moves: int) -> None:
         width = int(self.geo.lines.shape[1])
-        self.moves = (np.zeros((moves, 4), np.int32), np.full((moves, width), -1, np.int8), np.zeros((moves, 4), np.int64),
+        self.moves = (np.zeros((moves, 4), np.int32), np.full((moves, width), -1, np.int8), np.zeros((moves, 2), np.int64),
                       np.zeros(moves, np.int64), np.zeros(moves, np.int64))
 
     def load(self, state: CrosswordState, letter_filter: int) -> None:
@@ -535,7 +532,7 @@ class _Workspace:
         """One call of the kernel in ``mode`` (``MODE_SEARCH`` / ``MODE_LIST``); ``sc[SC_RESULT]``."""
         self.sc[self.k.SC_MODE] = mode
         self.k.search(*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
-                      self.cnt, self.rs, self.fr, *self.moves, *self.cache, *self.tt, *self.movegen, self.sc,
+                      self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
                       self._no_choices if choices is None else choices)
         return int(self.sc[self.k.SC_RESULT])
 
@@ -564,7 +561,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 21, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 25, clock: Any = time.perf_counter) -> None:
+                 options: int = 3, jump: int = 0, clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -578,6 +575,7 @@ class EndgameSolver:
         self.limit = referee.rules.scoreless_turns_end
         self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
         self.options = options
+        self.jump = jump
         self.clock = clock
         """The clock of ``time_limit`` (wall time; ``time.thread_time`` gives CPU budgets for measurements on a shared machine)."""
         self.stats: dict[str, Any] = {}
@@ -593,24 +591,19 @@ class EndgameSolver:
             mask |= 1 << codes[ch]
         return mask
 
-    def solve(self, state: CrosswordState) -> EndgameResult:
-        """The best move for the player to move in ``state`` (two players, empty bag)."""
-        if state.n_players != 2:
-            raise RulesError("the endgame solver is for two players")
-        if state.bag:
-            raise RulesError("the endgame solver needs an empty bag")
-        if state.over:
-            raise RulesError("the game is over")
-        t0 = time.perf_counter()
-        c0 = self.clock()
+    def _prepare(self, state: CrosswordState) -> tuple[np.ndarray, ...]:
+        """Load ``state`` into the kernel's arrays and reset the search context and the table; the root
+        position's arrays (to put back after a search stopped inside the tree)."""
         ws, k = self.ws, self.ws.k
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
         root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
-        for a in ws.tt:
-            a.fill(0)
+        ws.tt.fill(0)
         sc = ws.sc
+        # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
+        used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
         sc[:] = 0
+        sc[k.SC_CACHE_USED], sc[k.SC_ARENA] = used, arena
         ws.fr[:] = 0
         sc[k.SC_ACT] = k.ACT_ITER
         sc[k.SC_DEPTH] = 1
@@ -622,10 +615,37 @@ class EndgameSolver:
         sc[k.SC_ROOT_SL] = state.scoreless
         sc[k.SC_FILTER] = letter_filter
         sc[k.SC_OPTS] = self.options
+        sc[k.SC_JUMP] = self.jump
         sc[k.SC_TILES] = int((ws.letters >= 0).sum())
         sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
-        sc[k.SC_CACHE_USED] = ws.cache_used
-        sc[k.SC_ARENA] = ws.arena_used
+        return root
+
+    def moves_after(self, state: CrosswordState, choices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The move list the search builds for the player to move after ``choices`` from ``state`` (each an
+        index in the then player's list, -1 a pass; players alternate), as the move generator's arrays
+        (``meta`` rows: line, start, end, score; ``tiles``): the incremental board the search keeps, made
+        visible for the tests. Empty arrays when a choice emptied a rack or was out of range."""
+        ws, k = self.ws, self.ws.k
+        self._prepare(state)
+        n = ws.run(k.MODE_LIST, np.array(choices, np.int64))
+        base = int(ws.sc[k.SC_ROOT_N])
+        if ws.sc[k.SC_LIST_OUT] or n < 0:
+            n = 0
+        return ws.moves[0][base : base + n].copy(), ws.moves[1][base : base + n].copy()
+
+    def solve(self, state: CrosswordState) -> EndgameResult:
+        """The best move for the player to move in ``state`` (two players, empty bag)."""
+        if state.n_players != 2:
+            raise RulesError("the endgame solver is for two players")
+        if state.bag:
+            raise RulesError("the endgame solver needs an empty bag")
+        if state.over:
+            raise RulesError("the game is over")
+        t0 = time.perf_counter()
+        c0 = self.clock()
+        ws, k = self.ws, self.ws.k
+        root = self._prepare(state)
+        sc = ws.sc
         deadline = c0 + self.time_limit if self.time_limit is not None else None
         budget = self.node_limit if self.node_limit is not None else 2**62
         chunk = 200
@@ -649,7 +669,6 @@ class EndgameSolver:
                 break
             if deadline is not None and self.clock() >= deadline:
                 break
-        ws.cache_used, ws.arena_used = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
         done_depth, proven = int(sc[k.SC_DONE_DEPTH]), bool(sc[k.SC_PROVEN])
         root_n = int(sc[k.SC_ROOT_N])
         best = int(sc[k.SC_BEST])
@@ -664,13 +683,15 @@ class EndgameSolver:
         self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]),
+                      "nodes_by_iteration": [int(x) for x in np.diff(ws.fr[: done_depth + 1, k.F_ITER_NODES], prepend=0)[1:]],
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
 
     def _restore(self, root: tuple[np.ndarray, ...]) -> None:
         """The root position back in the board arrays (after a search stopped inside the tree)."""
         ws, k = self.ws, self.ws.k
-        for dst, src in zip((ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs), root, strict=True):
+        board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
+        for dst, src in zip(board, root, strict=True):
             dst[...] = src
         ws.sc[k.SC_UNDO] = 0
         ws.sc[k.SC_PLY] = 0

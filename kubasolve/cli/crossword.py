@@ -66,8 +66,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                     "line or file (the player to move's rack first; without a second rack the opponent holds every "
                                     "unseen tile).")
     e.add_argument("--board", required=True, metavar="FILE|CGP", help="a CGP string or a file holding one CGP line")
-    e.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds at most (default 10 unless --nodes)")
-    e.add_argument("--nodes", type=count(1, 100_000_000), default=None, help="node budget (deterministic)")
+    et = e.add_mutually_exclusive_group()
+    et.add_argument("--movetime-ms", type=count(1, 86_400_000), default=None, metavar="MS",
+                    help="time budget in milliseconds (default 10000 unless --max-nodes)")
+    et.add_argument("--time-limit", type=float, default=None, metavar="S", help="the time budget in seconds (older name of --movetime-ms)")
+    en = e.add_mutually_exclusive_group()
+    en.add_argument("--max-nodes", type=count(1, 10**12), default=None, metavar="N", help="node budget (deterministic answers)")
+    en.add_argument("--nodes", type=count(1, 10**12), default=None, metavar="N", help="older name of --max-nodes")
     e.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     add_rules_argument(e, RULES_DOC)
     add_lexicon_argument(e, "nl")
@@ -191,6 +196,8 @@ def run_endgame(args: argparse.Namespace) -> int:
 
     if args.time_limit is not None and not 0 < args.time_limit <= 86_400:
         raise PositionError(f"--time-limit must be a number of seconds from 0 to 86400, got {args.time_limit}")
+    max_nodes = args.max_nodes if args.max_nodes is not None else args.nodes
+    seconds = args.movetime_ms / 1000 if args.movetime_ms is not None else args.time_limit
     rules = load_rules(args.rules, args.tiles)
     path = Path(args.board)
     try:
@@ -202,8 +209,9 @@ def run_endgame(args: argparse.Namespace) -> int:
         raise PositionError("--board: give one CGP line (a string or a file)")
     referee = Referee(load_lexicon(args.lexicon), rules)
     state = state_from_cgp(referee, lines[0])
-    seconds = args.time_limit if args.time_limit is not None else (None if args.nodes else 10.0)
-    res = solve_endgame(referee, state, time_limit=seconds, node_limit=args.nodes)
+    if seconds is None and max_nodes is None:
+        seconds = 10.0
+    res = solve_endgame(referee, state, time_limit=seconds, node_limit=max_nodes)
     m = res.move
     notation = "pass" if m is None else format_placement(m.row, m.col, m.direction, m.word, m.tiles, through="()")
     final = state.scores[0] - state.scores[1] + res.value

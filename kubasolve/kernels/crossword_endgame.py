@@ -75,13 +75,11 @@ NO_MOVE = -2
  SC_LIMIT, SC_NL, SC_RACK_SIZE, SC_BINGO, SC_ROOT_MOVER, SC_ROOT_SL, SC_RET_V, SC_RET_H, SC_ARENA, SC_CACHE_USED,
  SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
- SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE) = range(44)
-SC_SIZE = 44
+ SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP) = range(45)
+SC_SIZE = 45
 OPT_FORCED_PASS_FREE = 1
-OPT_KEY_SCORE_MINUS_TILES = 2
-OPT_KEY_SCORE = 4
-OPT_KILLERS = 8
-OPT_PLACE_TABLE = 16
+OPT_PLACE_TABLE = 2
+OPT_PASS_FREE = 4
 PLACE_KEY = 127
 """``zs[PLACE_KEY]`` marks the table entries of the placements alone (the best placement does not depend on the
 scoreless count: after a placement it is 0): a position met again after passes searches only its pass."""
@@ -95,13 +93,13 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
 
 # frame columns
 (F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
- F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_KILL0, F_KILL1, F_PBEST, F_PMV, F_PHIT,
- F_PALPHA0, F_PLACEDONE, F_FORCED) = range(29)
-F_SIZE = 29
+ F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
+ F_FORCED, F_ITER_NODES) = range(28)
+F_SIZE = 28
+"""(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
-# per-move auxiliary columns (``pm_aux``; ``ar_aux`` has the first three): gain, tiles placed, signature (a
-# hash of line, span and tiles: the same move in another node), ordering key
-A_GAIN, A_NTILES, A_SIG, A_KEY = 0, 1, 2, 3
+# per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed
+A_GAIN, A_NTILES = 0, 1
 
 # columns of the rack state ``rs[player]``
 R_N, R_VALUE, R_HASH_MOVE, R_HASH_WAIT = 0, 1, 2, 3
@@ -145,33 +143,61 @@ def line_hashes(letters, blank, xmask, xscore, lines, line_len, line_dir, zb, n_
 
 # ------------------------------------------------------------------------------------------------ tables
 @njit(cache=True, inline="always")
-def _tt_find(tt_key, key):
-    i = key & (tt_key.shape[0] - 2)
-    if tt_key[i] == key:
+def _tt_find(tt, key):
+    """The slot of ``key`` in its bucket (two slots), or -1."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
         return i
-    if tt_key[i + 1] == key:
+    if tt[i + 1, 0] == key:
         return i + 1
     return -1
 
 
+@njit(cache=True, inline="always")
+def _tt_value(info):
+    return (info << 32) >> 32
+
+
+@njit(cache=True, inline="always")
+def _tt_move(info):
+    return ((info >> 32) & 0xFFFF) - 2
+
+
+@njit(cache=True, inline="always")
+def _tt_depth(info):
+    return (info >> 48) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _tt_flag(info):
+    return (info >> 56) & 3
+
+
+@njit(cache=True, inline="always")
+def _tt_hit(info):
+    return (info >> 58) & 1
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, flag, value, mv, hit):
+def _tt_store(tt, key, depth, flag, value, mv, hit):
     """Store in the bucket's slot holding ``key``, else in the depth-preferred slot when the new entry
-    is worth at least as much (no horizon beats any depth), else in the always-replaced slot."""
-    i = key & (tt_key.shape[0] - 2)
-    if tt_key[i] == key:
+    is worth at least as much (no horizon beats any depth), else in the always-replaced slot. An entry
+    is the key and one word: value (32 bits), move + 2 (16; a move past 65533 is not kept), depth (8),
+    flag (2), horizon met (1)."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
         s = i
-    elif tt_key[i + 1] == key:
+    elif tt[i + 1, 0] == key:
         s = i + 1
     else:
         new_rank = depth if hit else 255
-        old = tt_info[i]
-        old_rank = (old & 0xFF) if (old >> 10) & 1 else 255
-        s = i if (tt_key[i] == 0 or new_rank >= old_rank) else i + 1
-    tt_key[s] = key
-    tt_val[s] = value
-    tt_mv[s] = mv
-    tt_info[s] = min(depth, 255) | (flag << 8) | (hit << 10)
+        old = tt[i, 1]
+        old_rank = _tt_depth(old) if _tt_hit(old) else 255
+        s = i if (tt[i, 0] == 0 or new_rank >= old_rank) else i + 1
+    if mv > 65533:
+        mv = NO_MOVE
+    tt[s, 0] = key
+    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58)
 
 
 @njit(cache=True, inline="always")
@@ -320,11 +346,11 @@ def _unmake(jg, mover, undo_to, pm_meta, pm_tiles, letters, blank, vob, xmask, x
 # ------------------------------------------------------------------------------------------------ moves
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-              ar_meta, ar_tiles, ar_aux, summary, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+              ar_meta, ar_tiles, ar_aux, ci, slot, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
               d_ab, d_rvals, d_scratch, sc):
     """Generate the placements of ``mover``'s rack on line ``k`` into the arena from ``sc[SC_ARENA]``;
-    the number written, or -1 when the arena is full. ``summary`` = (best score of a move that empties
-    the rack, its index in the line's list, best gain of the others, its index; -1 indices for none)."""
+    the number written, or -1 when the arena is full. ``ci[slot, 3]`` gets the line's summary (best score
+    of a move that empties the rack, its index in the line's list, best gain of the others, its index)."""
     nl = sc[SC_NL]
     lin = lin_all[k]
     _fill_line(k, lines, line_len, line_dir, letters, vob, xmask, xscore, lmult, wmult, all_anchor, lin)
@@ -334,10 +360,7 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
         n_work = 0  # an empty board: only the lines through the centre square have moves
     else:
         n_work = _line_anchors(k, lin, line_len[k], empty, cell_pos[centre, line_dir[k]], work, 0)
-    summary[0] = 0
-    summary[1] = -1
-    summary[2] = 0
-    summary[3] = -1
+    ci[slot, 3] = 0
     if n_work == 0:
         return 0
     mask = np.int64(0)
@@ -364,28 +387,31 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
     if end > ar_meta.shape[0]:
         return -1
     n_rack = rs[mover, R_N]
+    os_ = np.int64(0)
+    oi = np.int64(-1)
+    gs = np.int64(0)
+    gi = np.int64(-1)
     for i in range(start, end):
         score = ar_meta[i, 3]
         gain = score
         nt = 0
-        sig = np.int64(k * 256 + ar_meta[i, 1] * 16 + ar_meta[i, 2])
         for q in range(ar_meta[i, 1], ar_meta[i, 2] + 1):
             t = ar_tiles[i, q]
-            sig = sig * K1 + t + 3
             if t >= 0:
                 nt += 1
                 if t < 64:
                     gain += val[t]
         ar_aux[i, A_GAIN] = gain
         ar_aux[i, A_NTILES] = nt
-        ar_aux[i, A_SIG] = _mix(sig)
         if nt == n_rack:
-            if summary[1] < 0 or score > summary[0]:
-                summary[0] = score
-                summary[1] = i - start
-        elif summary[3] < 0 or gain > summary[2]:
-            summary[2] = gain
-            summary[3] = i - start
+            if oi < 0 or score > os_:
+                os_ = score
+                oi = i - start
+        elif gi < 0 or gain > gs:
+            gs = gain
+            gi = i - start
+    # the line's summary, 16 bits each (+1): best going-out score, its index, best other gain, its index
+    ci[slot, 3] = (os_ + 1) | ((oi + 1) << 16) | ((gs + 1) << 32) | ((gi + 1) << 48)
     sc[SC_ARENA] = end
     sc[SC_LINE_GENS] += 1
     return end - start
@@ -393,7 +419,7 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs, lh,
-             zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor, lin_all,
+             zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor, lin_all,
              work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The placements of ``mover``'s rack at ply ``p``, line by line (line order, each line as the move
     generator lists it: the generator's own list), each line's from the cache when it holds (line key,
@@ -405,7 +431,7 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
         sc[SC_ASSEMBLIES] += 1
     width = pm_tiles.shape[1]
     cap = pm_meta.shape[0]
-    slots = ci_key.shape[0]
+    slots = ci.shape[0]
     smask = slots - 1
     rack_hash = rs[mover, R_HASH_MOVE]
     os_ = np.int64(0)
@@ -419,41 +445,46 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
             ck = _mix(ck + 1)  # an empty board's lines list other moves than the same lines elsewhere
         if ck == 0:
             ck = 1
-        i = ck & smask
-        found = False
-        while ci_key[i] != 0:
-            if ci_key[i] == ck:
-                found = True
-                break
-            i = (i + 1) & smask
-        if found:
-            sc[SC_CACHE_HITS] += 1
+        i = lslot[p, k]
+        if ci[i, 0] == ck:
+            sc[SC_CACHE_HITS] += 1  # the slot this ply's previous node used (a sibling: most lines are the same)
         else:
-            if 2 * (sc[SC_CACHE_USED] + 1) > slots:
-                _clear_cache(ci_key, sc)
-                i = ck & smask
-            off = sc[SC_ARENA]
-            c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                          ar_meta, ar_tiles, ar_aux, ci_sum[i], all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf,
-                          arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
-            if c < 0:
-                # the arena is full: start it again (the lines already taken are in the move buffer)
-                _clear_cache(ci_key, sc)
-                i = ck & smask
-                off = 0
-                c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                              ar_meta, ar_tiles, ar_aux, ci_sum[i], all_anchor, lin_all, work, word, mctx, bound, mframes,
+            i = ck & smask
+            found = False
+            while ci[i, 0] != 0:
+                if ci[i, 0] == ck:
+                    found = True
+                    break
+                i = (i + 1) & smask
+            if found:
+                sc[SC_CACHE_HITS] += 1
+            else:
+                if 2 * (sc[SC_CACHE_USED] + 1) > slots:
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                off = sc[SC_ARENA]
+                c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
+                              val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx, bound, mframes,
                               rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
                 if c < 0:
-                    sc[SC_ERROR] = ERR_ARENA
-                    return -1
-            ci_key[i] = ck
-            ci_off[i] = off
-            ci_cnt[i] = c
-            sc[SC_CACHE_USED] += 1
-        c = ci_cnt[i]
+                    # the arena is full: start it again (the lines already taken are in the move buffer)
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                    off = 0
+                    c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                                  wmult, val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx,
+                                  bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+                    if c < 0:
+                        sc[SC_ERROR] = ERR_ARENA
+                        return -1
+                ci[i, 0] = ck
+                ci[i, 1] = off
+                ci[i, 2] = c
+                sc[SC_CACHE_USED] += 1
+            lslot[p, k] = i
+        c = ci[i, 2]
         if copy:
-            off = ci_off[i]
+            off = ci[i, 1]
             if base + n + c > cap:
                 sc[SC_ERROR] = ERR_MOVE_BUFFER
                 return -1
@@ -466,14 +497,16 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
                     pm_tiles[dst, q] = ar_tiles[src, q]
                 pm_aux[dst, A_GAIN] = ar_aux[src, A_GAIN]
                 pm_aux[dst, A_NTILES] = ar_aux[src, A_NTILES]
-                pm_aux[dst, A_SIG] = ar_aux[src, A_SIG]
         else:
-            if ci_sum[i, 1] >= 0 and (oi < 0 or ci_sum[i, 0] > os_):
-                os_ = ci_sum[i, 0]
-                oi = n + ci_sum[i, 1]
-            if ci_sum[i, 3] >= 0 and (gi < 0 or ci_sum[i, 2] > gs):
-                gs = ci_sum[i, 2]
-                gi = n + ci_sum[i, 3]
+            w = ci[i, 3]
+            li = ((w >> 16) & 0xFFFF) - 1
+            if li >= 0 and (oi < 0 or (w & 0xFFFF) - 1 > os_):
+                os_ = (w & 0xFFFF) - 1
+                oi = n + li
+            li = ((w >> 48) & 0xFFFF) - 1
+            if li >= 0 and (gi < 0 or ((w >> 32) & 0xFFFF) - 1 > gs):
+                gs = ((w >> 32) & 0xFFFF) - 1
+                gi = n + li
         n += c
     sc[SC_F_OUT_SCORE] = os_
     sc[SC_F_OUT_I] = oi
@@ -483,9 +516,9 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _clear_cache(ci_key, sc):
-    for i in range(ci_key.shape[0]):
-        ci_key[i] = 0
+def _clear_cache(ci, sc):
+    for i in range(ci.shape[0]):
+        ci[i, 0] = 0
     sc[SC_CACHE_USED] = 0
     sc[SC_ARENA] = 0
     sc[SC_CACHE_CLEARS] += 1
@@ -495,7 +528,7 @@ def _clear_cache(ci_key, sc):
 @njit(cache=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-           ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+           ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
            all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices):
     """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
     root and list the moves after them (:func:`_play_and_list`; the principal variation and the tests
@@ -506,20 +539,20 @@ def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val,
     if sc[SC_MODE] == MODE_LIST:
         sc[SC_RESULT] = _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs,
                                        zline, letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles,
-                                       pm_aux, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_mv,
+                                       pm_aux, ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                                        all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                                        d_rvals, d_scratch, sc, choices)
     else:
         _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                      letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-                     ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+                     ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                      all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                  letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_tiles, pm_aux, pm_ord, root_key,
-                 ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_val, tt_mv, tt_info,
+                 ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                  all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
     """The search proper (see :func:`search`); no reference counting, no allocation."""
     limit = sc[SC_LIMIT]
@@ -558,20 +591,20 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl]
             fr[p, F_KEY] = key
             ttmv = NO_MOVE
-            slot = _tt_find(tt_key, key)
+            slot = _tt_find(tt, key)
             if slot >= 0:
-                info = tt_info[slot]
-                e_hit = (info >> 10) & 1
-                if p > 0 and (e_hit == 0 or (info & 0xFF) >= depth):
-                    e_flag = (info >> 8) & 3
-                    e_val = tt_val[slot]
+                info = tt[slot, 1]
+                e_hit = _tt_hit(info)
+                if p > 0 and (e_hit == 0 or _tt_depth(info) >= depth):
+                    e_flag = _tt_flag(info)
+                    e_val = _tt_value(info)
                     if e_flag == EXACT or (e_flag == LOWER and e_val >= beta) or (e_flag == UPPER and e_val <= alpha):
                         sc[SC_TT_CUTS] += 1
                         sc[SC_RET_V] = e_val
                         sc[SC_RET_H] = e_hit
                         sc[SC_ACT] = ACT_RETURN
                         continue
-                ttmv = tt_mv[slot]
+                ttmv = _tt_move(info)
             if depth <= 0:
                 sc[SC_RET_V] = vo - vm
                 sc[SC_RET_H] = 1
@@ -584,7 +617,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if depth == 1:
                 # every move valued at the horizon: going out exactly, others as score then racks paid
                 n = _collect(p, mover, fr[p, F_MBASE], False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
-                             wmult, val, cnt, rs, lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta,
+                             wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                              pm_tiles, pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
                              d_ab, d_rvals, d_scratch, sc)
                 if n < 0:
@@ -607,7 +640,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         bestmv = gi
                 sc[SC_LEAVES] += n + 1
                 flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
-                _tt_store(tt_key, tt_val, tt_mv, tt_info, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit))
+                _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit))
                 fr[p, F_BESTMV] = bestmv
                 sc[SC_RET_V] = best
                 sc[SC_RET_H] = hit
@@ -622,16 +655,16 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             pmv = np.int64(NO_MOVE)
             phit = np.int64(0)
             if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE:
-                pslot = _tt_find(tt_key, pkey)
+                pslot = _tt_find(tt, pkey)
                 if pslot >= 0:
-                    info = tt_info[pslot]
-                    e_hit = (info >> 10) & 1
-                    if e_hit == 0 or (info & 0xFF) >= depth:
-                        e_flag = (info >> 8) & 3
-                        e_val = tt_val[pslot]
+                    info = tt[pslot, 1]
+                    e_hit = _tt_hit(info)
+                    if e_hit == 0 or _tt_depth(info) >= depth:
+                        e_flag = _tt_flag(info)
+                        e_val = _tt_value(info)
                         if e_flag == LOWER and e_val >= beta:
-                            _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), np.int64(e_val),
-                                      np.int64(tt_mv[pslot]), np.int64(e_hit))
+                            _tt_store(tt, key, depth, np.int64(LOWER), np.int64(e_val),
+                                      np.int64(_tt_move(info)), np.int64(e_hit))
                             sc[SC_TT_CUTS] += 1
                             sc[SC_RET_V] = e_val
                             sc[SC_RET_H] = e_hit
@@ -640,7 +673,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if e_flag == EXACT or (e_flag == UPPER and e_val <= alpha):
                             place_known = True
                             pbest = np.int64(e_val)
-                            pmv = np.int64(tt_mv[pslot])
+                            pmv = np.int64(_tt_move(info))
                             phit = np.int64(e_hit)
             if place_known:
                 n = 0
@@ -650,7 +683,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 forced = pbest == -INF
             else:
                 n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
-                             cnt, rs, lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles,
+                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles,
                              pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                              d_rvals, d_scratch, sc)
                 if n < 0:
@@ -673,19 +706,11 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     else:
                         pm_ord[base + nord] = j
                         nord += 1
-                        gain = pm_aux[jg, A_GAIN]
-                        score = pm_meta[jg, 3]
-                        if sc[SC_OPTS] & OPT_KEY_SCORE_MINUS_TILES:
-                            pm_aux[jg, A_KEY] = 2 * score - gain
-                        elif sc[SC_OPTS] & OPT_KEY_SCORE:
-                            pm_aux[jg, A_KEY] = score
-                        else:
-                            pm_aux[jg, A_KEY] = gain
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0))
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), best, bestmv, np.int64(0))
+                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0))
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0))
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = 0
@@ -697,7 +722,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = vo - vm
                 bestmv = PASS
                 if best >= beta:
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit))
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit))
                     fr[p, F_BESTMV] = bestmv
                     sc[SC_RET_V] = best
                     sc[SC_RET_H] = phit
@@ -706,8 +731,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if best > alpha:
                 alpha = best
             fr[p, F_PALPHA0] = alpha if not place_known else fr[p, F_ALPHA0]
-            # a fixed prefix of the order: the table's move, then this ply's killer moves (the last moves
-            # that cut off here in another node), then the rest by selection
+            # the table's move first, then the rest by selection
             nfixed = 0
             if ttmv >= 0 and ttmv < n:
                 for a in range(nord):
@@ -716,18 +740,6 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         pm_ord[base] = ttmv
                         nfixed = 1
                         break
-            if sc[SC_OPTS] & OPT_KILLERS and p > 0:
-                for kk in range(2):
-                    ks = fr[p, F_KILL0 + kk]
-                    if ks == 0:
-                        continue
-                    for a in range(nfixed, nord):
-                        if pm_aux[base + pm_ord[base + a], A_SIG] == ks:
-                            tmp = pm_ord[base + a]
-                            pm_ord[base + a] = pm_ord[base + nfixed]
-                            pm_ord[base + nfixed] = tmp
-                            nfixed += 1
-                            break
             if p == 0 and sc[SC_DEPTH] <= 2:
                 # root ordering keys: the previous iteration's values (first iteration: the gain estimate)
                 for j in range(n):
@@ -774,9 +786,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                                 bk = kv
                                 bi = a
                     else:
-                        bk = pm_aux[base + pm_ord[base + npick], A_KEY]
+                        bk = pm_aux[base + pm_ord[base + npick], A_GAIN]
                         for a in range(npick + 1, nord):
-                            kv = pm_aux[base + pm_ord[base + a], A_KEY]
+                            kv = pm_aux[base + pm_ord[base + a], A_GAIN]
                             if kv > bk:
                                 bk = kv
                                 bi = a
@@ -798,8 +810,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if bound_v > fr[p, F_PBEST]:
                             fr[p, F_PBEST] = bound_v
                             fr[p, F_PMV] = j
-                        if p > 0 and npick > fr[p, F_NFIXED] and \
-                                not sc[SC_OPTS] & (OPT_KEY_SCORE_MINUS_TILES | OPT_KEY_SCORE):
+                        if p > 0 and npick > fr[p, F_NFIXED]:
                             npick = nord  # the rest have no higher gain
                         continue
                 if p + 1 > max_ply:
@@ -842,7 +853,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 fr[p, F_PLACEDONE] = 1
                 pb = fr[p, F_PBEST]
                 pflag = UPPER if pb <= fr[p, F_PALPHA0] else LOWER if pb >= beta else EXACT
-                _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
+                _tt_store(tt, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
                           np.int64(pflag), pb, fr[p, F_PMV], fr[p, F_PHIT])
             if fr[p, F_PASSDONE] == 0:
                 fr[p, F_PASSDONE] = 1
@@ -858,8 +869,10 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 bkey[c] = bkey[p]
                 fr[c, F_MOVER] = other
                 fr[c, F_SL] = fr[p, F_SL] + 1
-                # a forced pass (no placement) costs no depth when asked (the scoreless count bounds such runs)
-                fr[c, F_DEPTH] = depth if (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) else depth - 1
+                # a forced pass (no placement) costs no depth when asked, nor (OPT_PASS_FREE) any pass above the
+                # horizon's last ply: the depth then counts placements (the scoreless count bounds runs of passes)
+                free = (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) or (depth >= 2 and sc[SC_OPTS] & OPT_PASS_FREE)
+                fr[c, F_DEPTH] = depth if free else depth - 1
                 sc[SC_PASSES] += 1
                 fr[c, F_MBASE] = base + n
                 if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:
@@ -876,7 +889,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             # every child done: store and return
             best = fr[p, F_BEST]
             flag = UPPER if best <= fr[p, F_ALPHA0] else LOWER if best >= beta else EXACT
-            _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT])
+            _tt_store(tt, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT])
             sc[SC_RET_V] = best
             sc[SC_RET_H] = fr[p, F_HIT]
             sc[SC_ACT] = ACT_RETURN
@@ -885,6 +898,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
         # ACT_RETURN: the node at ply p has its value in sc[SC_RET_V] (and sc[SC_RET_H])
         if p == 0:
             sc[SC_DONE_DEPTH] = sc[SC_DEPTH]
+            fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
             sc[SC_VALUE] = sc[SC_RET_V]
             sc[SC_BEST] = fr[0, F_BESTMV]
             if sc[SC_RET_H] == 0:
@@ -895,6 +909,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 sc[SC_STATUS] = ST_DONE
                 return
             sc[SC_DEPTH] += 1
+            if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
+                sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
             sc[SC_ACT] = ACT_ITER
             continue
         q = p - 1
@@ -934,16 +950,11 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 fr[q, F_PBEST] = v
                 fr[q, F_PMV] = j
         if v >= beta:
-            if j >= 0:
-                ks = pm_aux[fr[q, F_MBASE] + j, A_SIG]
-                if ks != fr[q, F_KILL0]:
-                    fr[q, F_KILL1] = fr[q, F_KILL0]
-                    fr[q, F_KILL0] = ks
-                if fr[q, F_PLACEDONE] == 0:
-                    fr[q, F_PLACEDONE] = 1
-                    _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH],
-                              np.int64(LOWER), fr[q, F_PBEST], fr[q, F_PMV], fr[q, F_PHIT])
-            _tt_store(tt_key, tt_val, tt_mv, tt_info, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
+            if j >= 0 and fr[q, F_PLACEDONE] == 0:
+                fr[q, F_PLACEDONE] = 1
+                _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_PBEST],
+                          fr[q, F_PMV], fr[q, F_PHIT])
+            _tt_store(tt, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
                       fr[q, F_BESTMV], fr[q, F_HIT])
             sc[SC_RET_V] = fr[q, F_BEST]
             sc[SC_RET_H] = fr[q, F_HIT]
@@ -955,7 +966,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
 @njit(cache=True)
 def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                    letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_tiles, pm_aux,
-                   ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, tt_key, tt_mv,
+                   ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
                    all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc,
                    choices):
     """From the root the players (alternately, from the root's mover) play ``choices[r]`` (an index in
@@ -976,7 +987,7 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         c = choices[r]
         if c >= 0:
             n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                          lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux,
+                          lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux,
                           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
                           d_scratch, sc)
             if c >= n:
@@ -1001,10 +1012,10 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         p += 1
         mover = 1 - mover
     key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl]
-    slot = _tt_find(tt_key, key)
-    sc[SC_LIST_TT] = tt_mv[slot] if slot >= 0 else NO_MOVE
+    slot = _tt_find(tt, key)
+    sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
     n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
-                  lh, zline, ci_key, ci_off, ci_cnt, ci_sum, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor,
+                  lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_tiles, pm_aux, all_anchor,
                   lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
     sc[SC_ROOT_N] = base
     for i in range(n_made - 1, -1, -1):

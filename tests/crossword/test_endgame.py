@@ -254,6 +254,13 @@ def test_ais_use_the_solver_with_an_empty_bag(nl_referee, big_endgame):
     assert EquityPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
     assert SimPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
     assert make_policy("equity:500").turn(nl_referee, big_endgame) == want
+    # the library's budget names override the older fields
+    policy = make_policy("equity", max_nodes=500, endgame_nodes=7)
+    assert policy.turn(nl_referee, big_endgame) == want and policy.last_endgame.nodes == 500
+    assert make_policy("sim", 0, max_nodes=500).turn(nl_referee, big_endgame) == want
+    timed = make_policy("equity", movetime_ms=50, endgame_nodes=None)
+    timed.turn(nl_referee, big_endgame)
+    assert timed.last_endgame.nodes > 0 and timed.last_endgame.seconds < 2
     bounded = make_policy("equity:bounded")
     assert bounded.endgame_mode == "bounded"
     nl_referee.apply(big_endgame, bounded.turn(nl_referee, big_endgame))
@@ -297,7 +304,7 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     st = big_endgame
     p, q = st.current, 1 - st.current
     cgp = to_cgp(st.board.to_rows(), [st.racks[p]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
-    assert main(["crossword", "endgame", "--board", cgp, "--nodes", "300", "--json"]) == 0
+    assert main(["crossword", "endgame", "--board", cgp, "--max-nodes", "300", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     want = solve_endgame(nl_referee, st, node_limit=300)
     assert out["racks"] == [st.racks[p], st.racks[q]]  # the opponent holds every unseen tile
@@ -305,8 +312,15 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     assert out["move"] == want.move.to_dict() and out["final_spread"] == st.scores[p] - st.scores[q] + want.value
     f = tmp_path / "end.cgp"
     f.write_text(cgp + "\n", encoding="utf-8")
-    assert main(["crossword", "endgame", "--board", str(f), "--nodes", "50"]) == 0
+    assert main(["crossword", "endgame", "--board", str(f), "--nodes", "50"]) == 0  # the older name of --max-nodes
     assert "not proven" in capsys.readouterr().out
+    assert main(["crossword", "endgame", "--board", str(f), "--movetime-ms", "200"]) == 0
+    assert "not proven" in capsys.readouterr().out
+    for both in (["--nodes", "5", "--max-nodes", "5"], ["--time-limit", "1", "--movetime-ms", "5"]):
+        with pytest.raises(SystemExit) as exc:  # a budget and its older name together: a usage error
+            main(["crossword", "endgame", "--board", str(f), *both])
+        assert exc.value.code == 2
+    capsys.readouterr()
     empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
     assert main(["crossword", "endgame", "--board", empty, "--nodes", "5"]) == 1
     assert "bag is not empty" in capsys.readouterr().err
