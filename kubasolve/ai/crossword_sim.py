@@ -36,6 +36,7 @@ import numpy as np
 from kubasolve.ai.crossword import (
     DEFAULT_ENDGAME_NODES,
     Candidate,
+    _endgame_budget,
     fast_candidates,
     forced_reply,
     load_leaves,
@@ -48,7 +49,7 @@ from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Refe
 
 __all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice"]
 
-PREENDGAME_NODES = 400
+PREENDGAME_NODES = 2000
 """Node budget of each endgame solve inside a pre-endgame playout."""
 
 
@@ -206,6 +207,10 @@ class Equity2Policy:
     preendgame: bool = True
     preendgame_deals: int = 12
     preendgame_nodes: int = PREENDGAME_NODES
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms of the endgame solver and the pre-endgame (overrides ``endgame_time``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
@@ -213,13 +218,14 @@ class Equity2Policy:
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
+        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
         if not state.bag and self.endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or default_leaves(referee)
         if self.preendgame and in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=self.endgame_time)[0]
+                                     time_limit=seconds)[0]
         cands = fast_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
 
@@ -239,8 +245,12 @@ class Sim2Policy:
     leaves: LeaveValues | None = None
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
-    preendgame_deals: int = 24
+    preendgame_deals: int = 12
     preendgame_nodes: int = PREENDGAME_NODES
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms of the simulation, the pre-endgame and the endgame solver (overrides ``time_limit``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     last_stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     """The last simulated turn: iterations done and candidates left."""
@@ -250,21 +260,24 @@ class Sim2Policy:
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced
+        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
         if not state.bag:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or default_leaves(referee)
         if in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=self.time_limit)[0]
+                                     time_limit=seconds)[0]
         cands = fast_candidates(referee, state, leaves, top=self.candidates)
         if len(cands) <= 1 or state.n_players != 2:
             return cands[0].action if cands else CrosswordAction("pass")
-        values = self.simulate(referee, state, cands, leaves)
+        values = self.simulate(referee, state, cands, leaves, seconds)
         return cands[int(np.argmax(values))].action
 
-    def simulate(self, referee: Referee, state: CrosswordState, cands: list[Candidate], leaves: LeaveValues) -> list[float]:
-        """Mean value of each candidate (pruned ones: their mean when dropped, minus a large constant)."""
+    def simulate(self, referee: Referee, state: CrosswordState, cands: list[Candidate], leaves: LeaveValues,
+                 seconds: float | None = None) -> list[float]:
+        """Mean value of each candidate (pruned ones: their mean when dropped, minus a large constant); at
+        most ``seconds`` (checked after each iteration)."""
         rng = random.Random(f"crossword-sim2:{self.seed}:{state.seed}:{state.turn}")
         unseen = list(state.unseen())
         size = min(referee.rules.rack_size, len(unseen))
@@ -299,7 +312,7 @@ class Sim2Policy:
             done = it + 1
             if done >= self.min_iterations and len(active) > 1:
                 active = self._prune(active, samples, done)
-            if len(active) == 1 or (self.time_limit is not None and time.perf_counter() - t0 > self.time_limit):
+            if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds):
                 break
         self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands)}
         means = [float(np.mean(s)) if s else -math.inf for s in samples]
