@@ -415,7 +415,8 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 
 # ------------------------------------------------------------------------------------------------ factory
 def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
-    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``."""
+    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``
+    (equity2 and sim2 likewise) and ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation)."""
     base, _, arg = text.strip().lower().partition(":")
     if base not in AI_NAMES:
         raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
@@ -426,8 +427,13 @@ def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
         raise RulesError(f"the score AI takes no option, got {text!r}")
     if arg == "bounded":
         return base, {"endgame_mode": "bounded"}
+    if arg.endswith("ms") and arg[:-2].isdigit():
+        if not 1 <= int(arg[:-2]) <= 600_000:
+            raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
+        return base, {"movetime_ms": float(arg[:-2])}
     if not arg.isdigit() or not 1 <= int(arg) <= 100_000_000:
-        raise RulesError(f"{base}:{arg}: the option is 'bounded' or an endgame node budget from 1 to 100000000")
+        raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000 "
+                         "or a time budget per turn such as 100ms")
     return base, {"endgame_mode": "exact", "endgame_nodes": int(arg)}
 
 

@@ -85,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
                            players_help="score, equity, sim, equity2, sim2; equity:bounded / equity:NODES choose the endgame search "
-                                        "(the others likewise)",
+                                        "(the others likewise); NAME:100ms a time budget per turn",
                            rules_doc=RULES_DOC, lexicon="nl")
     s.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     s.set_defaults(func=run_simulate)

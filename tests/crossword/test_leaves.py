@@ -260,6 +260,10 @@ def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     quick.turn(referee, state)
     assert quick.last_stats["iterations"] == 1
     assert make_policy("equity2:700").endgame_nodes == 700 and make_policy("sim2:bounded").endgame_mode == "bounded"
+    assert make_policy("sim2:100ms").movetime_ms == 100.0 and make_policy("equity:250ms").movetime_ms == 250.0
+    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms"):
+        with pytest.raises(RulesError):
+            make_policy(bad)
 
 
 def test_ladder_stats_count_wins_spreads_and_exchanges(tmp_path, capsys):
