@@ -36,7 +36,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rummikub", help="Rummikub: exact best move, AI games (see docs/rummikub.md)")
     rsub = p.add_subparsers(dest="rummikub_command", metavar="ACTION")
     rsub.required = True
-    p.set_defaults(compile_estimate_s=40.0)  # the DP kernels: 26-37 s on first use (busy 2-core machine)
 
     s = rsub.add_parser(
         "solve", help='best play: TABLE sets separated by "|", e.g. "r1 r2 r3 | b10 o10 k10" --rack "r4 J"'
@@ -86,8 +85,10 @@ def _rules(path: Path | None, joker_retrieval: str | None = None) -> RummikubRul
     from dataclasses import replace
 
     from kubasolve.games.rummikub import RummikubRules
+    from kubasolve.games.rummikub.sets import check_variant_size
 
     rules = RummikubRules.from_toml(path) if path else RummikubRules()
+    check_variant_size(rules)  # the engine's bound too: larger variants take minutes and gigabytes per solve
     return replace(rules, joker_retrieval=joker_retrieval) if joker_retrieval else rules
 
 

@@ -101,10 +101,11 @@ def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_text, reading_order_text
-    from kubasolve.games.scruble.solver import search
+    from kubasolve.games.scruble.solver import require_twist_for_new_letter, search
 
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
+    require_twist_for_new_letter(args.depth, rules, key="--depth")
     lex = _lexicon(args.lexicon, rules)
     moves, stats = search(cube, lex, rules, args.depth, args.top)
     if args.json:
@@ -183,7 +184,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 return 0
             text = line.strip()
             if text == "h":
-                for m in search(game.cube, lex, rules, min(2, rules.max_twists), 5, game.intact_words())[0]:
+                for m in search(game.cube, lex, rules, min(2, rules.max_twists), 5, game.intact_words(),
+                                spent=game.spent_premiums())[0]:
                     out.write(f"  {' '.join(m.notation())} = {m.word}   ({m.score})\n")
                 continue
             twists, _, word = text.partition("=")

@@ -28,6 +28,7 @@ from typing import Any
 from kubasolve.errors import IllegalMoveError, PositionError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_word
 
 PLAYS = ("new", "extend", "chain")
 
@@ -66,6 +67,10 @@ class Group:
     stake: int = 0
     protected: bool = False
     supercolony: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.words, (tuple, list)):
+            object.__setattr__(self, "words", tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words))
 
     @property
     def is_colony(self) -> bool:
@@ -115,6 +120,10 @@ class ColoniiPosition:
     hand: str = ""
     mover: int = 0
     n_players: int = 2
+
+    def __post_init__(self) -> None:
+        if isinstance(self.hand, str):
+            object.__setattr__(self, "hand", normalize_word(self.hand))
 
     def has_own(self, player: int | None = None) -> bool:
         """Does ``player`` (default: the mover) own a word or colony on the table?"""
@@ -228,7 +237,7 @@ def judge(position: ColoniiPosition, play: str, target: int | None, word: str, r
     colonies needs an own word on the table; conquest A and B need added letters worth more than the
     word; colony words are unique and cannot be conquered; the supercolony and decolonisation bonuses.
     """
-    word = word.lower() if isinstance(word, str) else word
+    word = normalize_word(word) if isinstance(word, str) else word
     if not isinstance(word, str) or not word:
         raise IllegalMoveError("a move needs a word")
     if play not in PLAYS:
