@@ -58,8 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.set_defaults(func=run_moves, lexicon=None)
 
     g = csub.add_parser("play", help="play against the AIs in the terminal (with hints)")
-    g.add_argument("--players", type=player_list, default=player_list("human,equity"),
-                   help="comma-separated seats: human, score, equity, sim, equity2, sim2 (default human,equity)")
+    g.add_argument("--players", type=player_list, default=player_list("human,equity2"),
+                   help="comma-separated seats: human, score, equity, sim, equity2, sim2 (default human,equity2)")
     g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
     g.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     g.add_argument("--gcg", default=None, metavar="FILE",

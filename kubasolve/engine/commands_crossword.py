@@ -163,7 +163,7 @@ class ApplyMoveParams(GameParams):
 
 
 class AiMoveParams(GameParams):
-    ai: AiName = "equity"
+    ai: AiName = "equity2"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8

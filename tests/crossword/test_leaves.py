@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from kubasolve.ai.crossword import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
 from kubasolve.ai.crossword_learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
-from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, rack_leave_values, sub_racks
+from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
 
@@ -280,3 +280,33 @@ def test_ladder_stats_count_wins_spreads_and_exchanges(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     assert main([str(path)]) == 0 and "exchanges 2/4 (50.00%)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tiles", ["nl", "en"])
+def test_shipped_learnt_tables_are_sane(tiles):
+    """The shipped tables: learnt from thousands of games, sorted keys of at most 6 tiles, and the values a
+    player expects (a blank is worth a lot, two more, the Q hurts, repeated tiles hurt more than their parts)."""
+    table = load_learnt_leaves(tiles)
+    info = table.info
+    assert info["tiles"] == tiles and info["games"] >= 2_000 and info["racks"] > 40_000
+    assert len(table) > 100_000 and bool(np.all(table.keys[1:] > table.keys[:-1]))
+    assert max(len(k) for k in table.keys.tolist()) <= 6
+    v = table.value
+    assert v("??") > v("?") > 10 > v("S") > 0 > v("Q")
+    assert v("EE") < 2 * v("E") + 1 and v("EEE") < v("EE")
+    if tiles == "en":
+        assert v("QU") > v("Q") + v("U")  # the U rescues the Q
+
+
+def test_learnt_leaves_doc_example_runs(capsys):
+    """The Python example of docs/crossword.md's "Learnt leaves" section, as written."""
+    import re
+
+    from kubasolve.cli.docs import docs_dir
+
+    text = (docs_dir() / "crossword.md").read_text(encoding="utf-8")
+    section = text.split("### Learnt leaves", 1)[1].split("\n### ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    exec(compile(code, "docs/crossword.md", "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out.split()
+    assert int(out[0]) == len(load_learnt_leaves("nl")) and float(out[2]) > 10

@@ -24,7 +24,7 @@ class Crossword(Game):
 
     name: ClassVar[str] = "crossword"
     ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim", "equity2", "sim2")
-    default_ai: ClassVar[str] = "equity"
+    default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
     ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "endgame")
