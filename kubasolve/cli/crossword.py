@@ -58,8 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.set_defaults(func=run_moves, lexicon=None)
 
     g = csub.add_parser("play", help="play against the AIs in the terminal (with hints)")
-    g.add_argument("--players", type=player_list, default=player_list("human,equity"),
-                   help="comma-separated seats: human, score, equity, sim (default human,equity)")
+    g.add_argument("--players", type=player_list, default=player_list("human,equity2"),
+                   help="comma-separated seats: human, score, equity, sim, equity2, sim2 (default human,equity2)")
     g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
     g.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     g.add_argument("--gcg", default=None, metavar="FILE",
@@ -93,10 +93,40 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="score,equity",
-                           players_help="score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)",
+                           players_help="score, equity, sim, equity2, sim2; equity:bounded / equity:NODES choose the endgame search "
+                                        "(the others likewise); NAME:100ms a time budget per turn",
                            rules_doc=RULES_DOC, lexicon="nl")
     s.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     s.set_defaults(func=run_simulate)
+
+    lv = csub.add_parser("learn-leaves", help="learn a leave table (a value per kept-tile multiset) by self-play",
+                         description="Self-play games by the best-equity policy; every sub-leave of every full rack is credited "
+                                     "with the rack's best equity, rare leaves are shrunk toward their sub-leaves' estimate "
+                                     "(docs/crossword.md, 'Learnt leaves'). Writes a compact .npz table; a held-out check "
+                                     "reports how well each leave model predicts the next turn's score in unseen games.")
+    lv.add_argument("--games", type=count(1, 10_000_000), required=True, help="training games per generation")
+    lv.add_argument("--generations", type=count(1, 100), default=1,
+                    help="rounds of play-then-refit; each plays with the table the previous one made (default 1)")
+    lv.add_argument("--held-out", type=count(0, 1_000_000), default=None, metavar="N",
+                    help="held-out games per generation for the check (default: a tenth of --games, at most 2000)")
+    lv.add_argument("--start", default="linear", metavar="linear|none|FILE",
+                    help="the leaves the first generation plays with: the shipped linear table (default), none, or a .npz table")
+    lv.add_argument("--prune", type=float, default=0.1, metavar="POINTS",
+                    help="leave out leaves within POINTS of their sub-leave estimate (default 0.1; 0 keeps every leave seen)")
+    lv.add_argument("--seed", type=seed_type, default=0, help="master seed; the same seed gives the same table (default 0)")
+    lv.add_argument("--workers", type=count(1, 256), default=1, help="parallel worker processes or Ray actors (default 1)")
+    lv.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster (same table)")
+    lv.add_argument("--address", default=None, help="Ray cluster to join (auto, HOST:PORT, ray://HOST:PORT)")
+    lv.add_argument("--out", required=True, metavar="FILE", help="the table to write (.npz)")
+    lv.add_argument("--report", default=None, metavar="FILE", help="also write the per-generation report as JSON")
+    lv.add_argument("--samples", default=None, metavar="PREFIX",
+                    help="also write each generation's raw samples to PREFIX-gN.npz (to refit without replaying)")
+    lv.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    lv.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_argument(lv, RULES_DOC)
+    add_lexicon_argument(lv, "nl")
+    add_json_argument(lv, "the report as one JSON document")
+    lv.set_defaults(func=run_learn_leaves)
 
 
 def load_rules(path: Path | None, tiles: str | None = None) -> Any:
@@ -286,6 +316,61 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_learn_leaves(args: argparse.Namespace) -> int:
+    """Handler of ``crossword learn-leaves``."""
+    import json
+    import shlex
+
+    from kubasolve.ai.crossword_learn import learn_leaves, save_samples
+    from kubasolve.ai.crossword_leaves import LearntLeaves
+    from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
+
+    if not 0 <= args.prune <= 100:
+        raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
+    out = check_output_path(args.out, "--out")
+    report_path = check_output_path(args.report, "--report") if args.report else None
+    samples = check_output_path(f"{args.samples}-g1.npz", "--samples") if args.samples else None
+    start: Any = args.start
+    if start not in ("linear", "none"):
+        start = LearntLeaves.from_npz(Path(start)) if Path(start).is_file() else None
+        if start is None:
+            raise UsageError(f"--start {args.start!r}: give linear, none or an existing .npz table")
+    held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
+    rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
+    total = (args.games + held_out) * args.generations
+    base = {"done": 0}
+
+    with progress(args, total) as bar:
+        def on_progress(stage: str, done: int, gen_total: int) -> None:
+            bar(min(base["done"] + done, total), total)
+            if done == gen_total:
+                base["done"] += gen_total
+
+        table, reports = learn_leaves([args.games] * args.generations, seed=args.seed, held_out=held_out, workers=args.workers,
+                                      **backend_options(args), rules=rules, lexicon=None if args.lexicon == "nl" else args.lexicon,
+                                      start=start, prune=args.prune, on_progress=on_progress,
+                                      on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test)) if samples else None)
+    command = "kubasolve crossword learn-leaves " + " ".join(shlex.quote(a) for a in sys.argv[3:]) if sys.argv[1:3] == ["crossword", "learn-leaves"] else ""
+    table.info.update(command=command, generations=args.generations)
+    size = table.save(out)
+    payload = {"out": str(out), "bytes": size, "leaves": len(table), "generations": reports}
+    if report_path is not None:
+        report_path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    lines = []
+    for r in reports:
+        h = r["held_out"]
+        lines.append(f"generation {r['generation']}: {r['games']} games, {r['racks']} racks, {r['leaves_seen']} leaves seen, "
+                     f"{r['leaves_stored']} stored, exchange rate {100 * r['exchange_rate']:.2f}%, {r['seconds_total']:.0f} s")
+        for target in ("next_score", "next_two_scores"):
+            rows = h.get(target)
+            if rows:
+                check = ", ".join(f"{k} {v['rmse']:.3f}" for k, v in rows.items() if isinstance(v, dict))
+                lines.append(f"  held-out RMSE of the {target.replace('_', ' ')} ({rows['test_pairs']} leaves): {check}")
+    lines.append(f"{out}: {len(table)} leaves, {size} bytes")
+    emit_summary(args, payload, "\n".join(lines))
+    return 0
+
+
 def run_show(args: argparse.Namespace) -> int:
     """Handler of ``crossword show``."""
     from kubasolve.cli.common import show_saved_game
@@ -313,7 +398,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     """Handler of ``crossword play``: humans type moves, AIs play their turns."""
     import random
 
-    from kubasolve.ai.crossword import equity_candidates, load_leaves, make_policy
+    from kubasolve.ai.crossword import fast_candidates, make_policy
+    from kubasolve.ai.crossword_sim import default_leaves
     from kubasolve.errors import KubasolveError, RulesError
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.movegen import generate_moves
@@ -404,8 +490,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 say(f"  {ml.count} legal placements; best by score:")
                 for m in ml.moves:
                     say(f"    {format_placement(m.row, m.col, m.direction, m.word, m.tiles, through='()'):<24} {m.score}")
-                say("  best by equity (score + leave value):")
-                for c in equity_candidates(referee, state, load_leaves(referee.tiles.name), top=5):
+                say("  best by equity (score + learnt leave value, as equity2 ranks them):")
+                for c in fast_candidates(referee, state, default_leaves(referee), top=5):
                     what = c.action.letters if c.action.type == "exchange" else ""
                     if c.action.type == "place":
                         e = referee.judge_placement(state.board, state.rack(), c.action.tiles).placement

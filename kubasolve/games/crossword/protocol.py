@@ -23,13 +23,14 @@ class Crossword(Game):
     """The crossword tile game (Dutch Scrabble-type rules; docs/crossword.md)."""
 
     name: ClassVar[str] = "crossword"
-    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim")
-    default_ai: ClassVar[str] = "equity"
+    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim", "equity2", "sim2")
+    default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
     ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "endgame")
-    """``sim``: opponent racks sampled per candidate, equity candidates simulated, plies (1 or 2); ``equity`` and
-    ``sim``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded search)."""
+    """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
+    ``sim2`` 2 or 3); all but ``score``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded
+    search)."""
 
     def default_lexicon(self) -> str:
         return "en" if self.rules.tiles == "en" else "nl"
@@ -97,11 +98,11 @@ class Crossword(Game):
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
-        if ai in ("equity", "sim"):
+        if ai != "score":
             settings = {"endgame_mode": options.get("endgame", "exact"), "endgame_nodes": budget.max_nodes or DEFAULT_ENDGAME_NODES}
-        if ai == "equity":
+        if ai in ("equity", "equity2"):
             settings["endgame_time"] = seconds
-        if ai == "sim":
+        if ai in ("sim", "sim2"):
             settings["time_limit"] = seconds
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
         policy = make_policy(ai, seed, **settings)
