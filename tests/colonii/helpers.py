@@ -28,3 +28,14 @@ def word(w: str, owner: int, stake: int | None = None, protected: bool = False) 
 
 def position(table: list[Group], hand: str, mover: int = 0, n_players: int = 2) -> ColoniiPosition:
     return ColoniiPosition(tuple(table), hand, mover, n_players)
+
+
+def referee_scores(lex: Lexicon, rules: ColoniiRules, pos: ColoniiPosition, moves: object) -> tuple[int, ...]:
+    """Every player's score change when the referee itself plays ``moves`` (a turn's moves) for the mover of
+    ``pos``; the referee refuses an illegal turn (IllegalMoveError)."""
+    from kubasolve.games.colonii.game import ColoniiState, MoveSpec, Referee, TurnAction
+
+    hands = tuple(pos.hand if p == pos.mover else "" for p in range(pos.n_players))
+    state = ColoniiState(rules, 0, pos.n_players, (), hands, pos.table, (0,) * pos.n_players, pos.mover)
+    action = TurnAction("turn", tuple(MoveSpec.from_move(m) for m in moves))  # type: ignore[attr-defined]
+    return Referee(lex, rules).apply(state, action).scores

@@ -19,8 +19,17 @@ import numpy as np
 
 from kubasolve.budget import WorkBudget
 from kubasolve.errors import PositionError, RulesError
-from kubasolve.games.colonii.rules import ColoniiRules
-from kubasolve.games.colonii.table import ColoniiMove, ColoniiPosition, MoveKind, judge
+from kubasolve.games.colonii.rules import MAX_TURN_MOVES, SEARCH_MOVES, ColoniiRules
+from kubasolve.games.colonii.table import (
+    ColoniiMove,
+    ColoniiPosition,
+    MoveKind,
+    apply_move,
+    judge,
+    judge_owner_play,
+    owner_actions,
+    remove_cards,
+)
 from kubasolve.lexicon import Lexicon
 
 Objective = Literal["gain", "swing"]
@@ -31,6 +40,10 @@ KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 _TIE = np.int64(1) << np.int64(24)
 _NO_BONUS = 255  # word_search length bonus starts beyond any word: colonii has none
 _UNLIMITED = 1 << 62
+ChainWords = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+_Items = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""Search items of one kind: (item matrix, bounds, card keys, packed cards, move-table row or -1)."""
+"""Words chained from one letter: (absolute ranks, added lengths, added card values, added letter codes)."""
 
 
 class TurnBudget(WorkBudget):
@@ -127,6 +140,66 @@ class Turn:
                 "proven_optimal": self.proven_optimal}
 
 
+def move_key(move: ColoniiMove, objective: Objective) -> int:
+    """A move's integer ranking key (as :meth:`MoveTable.keys`): the objective first, then the other of gain/taken."""
+    tie = int(_TIE)
+    return move.gain * tie + move.taken if objective == "gain" else (move.gain + move.taken) * tie + move.gain
+
+
+def _first_of_class(columns: np.ndarray, per_class: int) -> np.ndarray:
+    """Keep mask: of the rows with equal ``columns`` (an int64 matrix), the first ``per_class`` in row order."""
+    n = columns.shape[0]
+    if n == 0:
+        return np.zeros(0, np.bool_)
+    order = np.lexsort((np.arange(n),) + tuple(columns[:, c] for c in range(columns.shape[1] - 1, -1, -1)))
+    ordered = columns[order]
+    new_class = np.ones(n, np.bool_)
+    new_class[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    starts = np.flatnonzero(new_class)
+    rank = np.arange(n) - starts[np.cumsum(new_class) - 1]
+    keep = np.zeros(n, np.bool_)
+    keep[order] = rank < per_class
+    return keep
+
+
+def _extra_bound(extra: np.ndarray, kind: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """For ``s`` = 0..3 items, the largest sum of their extras (what an item's bound holds beyond its cards):
+    the largest extra per table group (a turn's roots have distinct groups), new words' largest as often as
+    wanted; follow-ups have none (their program's root carries them)."""
+    from kubasolve.kernels.colonii_search import ROOT_NEW, ROOT_TABLE
+
+    on_group = kind == ROOT_TABLE
+    best: dict[int, int] = {}
+    for t, e in zip(target[on_group].tolist(), extra[on_group].tolist()):
+        best[t] = max(best.get(t, 0), e)
+    new = extra[kind == ROOT_NEW]
+    new_best = int(new.max()) if len(new) else 0
+    candidates = sorted(list(best.values()) + [new_best] * SEARCH_MOVES, reverse=True)
+    out = np.zeros(SEARCH_MOVES + 1, np.int64)
+    for s in range(1, SEARCH_MOVES + 1):
+        out[s] = out[s - 1] + (candidates[s - 1] if s <= len(candidates) else 0)
+    return out
+
+
+@dataclass(frozen=True)
+class _TurnPlan:
+    """The best-turn search's input for one position (see ``kernels/colonii_search.best_turn``), and the
+    move table its root items come from (``root_rows``: row of each item, -1 for a follow-up)."""
+
+    ub: np.ndarray
+    card_key: np.ndarray
+    packed: np.ndarray
+    it: np.ndarray
+    params: np.ndarray
+    gw_off: np.ndarray
+    gw_ids: np.ndarray
+    hand_packed: np.ndarray
+    hand_card_key: int
+    extra_bound: np.ndarray
+    roots: MoveTable
+    root_rows: np.ndarray
+
+
 class ColoniiSolver:
     """Move generator for one lexicon and one rule set."""
 
@@ -183,9 +256,23 @@ class ColoniiSolver:
         return walk_prefixes(self.arrays.search_edges, self.arrays.edge_rank, self.root[0], self.root[1], codes, offsets)
 
     # ------------------------------------------------------------------ all moves
-    def move_table(self, position: ColoniiPosition, legal_only: bool = True) -> MoveTable:
-        """Every move of the position as arrays; ``legal_only=False`` keeps moves on other players'
-        groups even without an own group (the best-turn search allows them after a new word)."""
+    def _chain_words(self, counts: np.ndarray, letters: list[str], cache: dict[str, ChainWords]) -> None:
+        """Fill ``cache[letter]`` for each letter: every word starting with it whose other letters come from the
+        hand (absolute ranks, added lengths, added values, added letter codes), best found once per letter."""
+        todo = [c for c in letters if c not in cache]
+        if not todo:
+            return
+        for letter, lo, hi, base_rank in zip(todo, *self._walk(todo)):
+            if lo < 0:
+                cache[letter] = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 1), np.uint8))
+            else:
+                ranks, lengths, scores, codes = self._search(int(lo), int(hi), counts, max(1, self.rules.min_word_length - 1))
+                cache[letter] = (ranks + int(base_rank), lengths, scores, codes)
+
+    def move_table(self, position: ColoniiPosition, legal_only: bool = True, chain_cache: dict[str, ChainWords] | None = None) -> MoveTable:
+        """Every word move of the position as arrays; ``legal_only=False`` keeps moves on other players'
+        groups even without an own group (the best-turn search allows them after a new word).
+        ``chain_cache`` receives the chained words searched per letter (see :meth:`_chain_words`)."""
         rules = self.rules
         position.validate(rules)
         if not position.hand:
@@ -214,9 +301,8 @@ class ColoniiSolver:
         has_own = position.has_own()
         singles = [i for i, g in enumerate(table) if not g.is_colony]
         ext = self._walk([table[i].words[0] for i in singles])
-        letters = sorted({g.last[-1] for g in table})
-        chain_nodes = dict(zip(letters, zip(*self._walk(letters))))
-        chain_cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        chains = chain_cache if chain_cache is not None else {}
+        self._chain_words(counts, sorted({g.last[-1] for g in table}), chains)
         for k, i in enumerate(singles):
             g = table[i]
             on_other = g.owner != mover
@@ -240,15 +326,7 @@ class ColoniiSolver:
                 continue
             if not g.is_colony and on_other and g.protected:
                 continue
-            letter = g.last[-1]
-            if letter not in chain_cache:
-                lo, hi, base_rank = (int(x) for x in chain_nodes[letter])
-                if lo < 0:
-                    chain_cache[letter] = (np.zeros(0, np.int64),) * 2 + (np.zeros(0, np.int64), np.zeros((0, 1), np.uint8))
-                else:
-                    ranks, lengths, scores, codes = self._search(lo, hi, counts, max(1, rules.min_word_length - 1))
-                    chain_cache[letter] = (ranks + base_rank, lengths, scores, codes)
-            ranks, lengths, scores, codes = chain_cache[letter]
+            ranks, lengths, scores, codes = chains[g.last[-1]]
             if not len(ranks):
                 continue
             ids = self.arrays.rank_word[ranks]
@@ -266,16 +344,8 @@ class ColoniiSolver:
                 part(np.full(int(keep.sum()), chain_kind), i, ranks[keep], codes[keep], lengths[keep], scores[keep] + stake,
                      g.owner if on_other else -1, -stake, on_other)
                 continue
-            size = len(g.words) + 1
-            bonus = rules.supercolony_bonus if size == rules.supercolony_words and not g.supercolony else 0
-            if size == rules.decolonisation_words:
-                bonus += rules.value(g.words[0])
-            if on_other:
-                part(np.full(int(keep.sum()), KIND_CODE[MoveKind.COLONY_ADD]), i, ranks[keep], codes[keep], lengths[keep],
-                     scores[keep], g.owner if bonus else -1, bonus, True)
-            else:
-                part(np.full(int(keep.sum()), KIND_CODE[MoveKind.COLONY_ADD]), i, ranks[keep], codes[keep], lengths[keep],
-                     scores[keep] + bonus, -1, 0, False)
+            part(np.full(int(keep.sum()), KIND_CODE[MoveKind.COLONY_ADD]), i, ranks[keep], codes[keep], lengths[keep],
+                 scores[keep], -1, 0, on_other)
         return _concat(parts, max(p.cards.shape[1] for p in parts) if parts else 1)
 
     def moves(self, table: MoveTable, position: ColoniiPosition, rows: np.ndarray | list[int] | None = None) -> list[ColoniiMove]:
@@ -296,91 +366,337 @@ class ColoniiSolver:
                                    int(table.gain[r]), tuple(deltas), mover))
         return out
 
+    def owner_moves(self, position: ColoniiPosition) -> list[ColoniiMove]:
+        """The owner's actions open to the mover now (``declare``, ``decolonise``), judged."""
+        return [judge_owner_play(position, play, target, self.rules) for play, target in owner_actions(position, self.rules)]
+
+    def count_moves(self, position: ColoniiPosition) -> int:
+        """How many legal moves the position has (word moves and the owner's actions)."""
+        return len(self.move_table(position)) + len(owner_actions(position, self.rules))
+
     def all_moves(self, position: ColoniiPosition, objective: Objective = "gain", top: int | None = None) -> list[ColoniiMove]:
-        """Every legal move, best first by ``objective`` (ties: table order of generation, i.e. new
-        words first, then by target; within one search, alphabet order)."""
+        """Every legal move, best first by ``objective``: the word moves and the owner's declarations and
+        decolonisations (ties: the owner's actions first, then the order of generation, i.e. new words,
+        then by target; within one search, alphabet order)."""
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         table = self.move_table(position)
-        order = np.argsort(-table.keys(objective), kind="stable")
+        owner = self.owner_moves(position)
+        keys = np.concatenate([np.array([move_key(m, objective) for m in owner], np.int64), table.keys(objective)])
+        order = np.argsort(-keys, kind="stable")
         if top:
             order = order[:top]
-        return self.moves(table, position, order)
+        words = iter(self.moves(table, position, [int(r) - len(owner) for r in order if r >= len(owner)]))
+        return [owner[r] if r < len(owner) else next(words) for r in order]
 
     # ------------------------------------------------------------------ best turn
     def best_turn(self, position: ColoniiPosition, objective: Objective = "gain", max_moves: int | None = None,
                   budget: TurnBudget | None = None, value_bound: bool = True) -> Turn:
-        """The best combined turn: up to ``max_moves`` (default the rules' ``max_turn_moves``, at
-        most 3) moves on disjoint cards and distinct table groups, maximising the summed objective.
-        Exact: every such set is covered by the kernel's branch-and-bound. With a ``budget`` that runs
-        out, the best turn found by then (at least the best legal single move) with ``proven_optimal``
-        false. ``value_bound=False`` turns off the kernel's card-value bound (for tests: same answer)."""
-        from kubasolve.kernels.colonii_search import best_turn, keep_useful, pack_cards
+        """The best turn: a sequence of up to ``max_moves`` word moves (default the rules'
+        ``max_turn_moves``), each judged on the table the previous ones left, as the referee judges a
+        turn, with the owner's declarations and decolonisations as soon as they pay, maximising the
+        summed objective. Exact for up to 3 word moves (``kernels/colonii_search.best_turn``, see its
+        docstring); ``proven_optimal`` is true when the search covered every turn the rules allow (with
+        ``max_moves`` above 3 only when the hand holds at most 3 cards: a word move takes at least one).
+        With a ``budget`` that runs out, the best turn found by then (at least the best legal single
+        move) with ``proven_optimal`` false. ``value_bound=False`` turns off the kernel's card-value
+        bound (for tests: same answer)."""
+        from kubasolve.kernels.colonii_search import GKEY, KIND, ON_OTHER, ROOT_NEW, ROOT_TABLE
+        from kubasolve.kernels.colonii_search import best_turn as search
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
-        if not 1 <= limit <= 3:
-            raise PositionError("max_moves must be 1, 2 or 3")
-        table = self.move_table(position, legal_only=False)
-        if not len(table):
-            return Turn()
-        keys = table.keys(objective)
-        order = np.argsort(-keys, kind="stable")
-        order = order[keys[order] > 0]
-        if not len(order):
-            return Turn()
-        sub = table.select(order)
-        packed = pack_cards(sub.cards, sub.n_cards)
-        # the 3 best moves with distinct targets per card multiset suffice for a turn of <= 3 moves
-        grouping = np.lexsort((np.arange(len(order)), sub.on_other, packed[:, 3], packed[:, 2], packed[:, 1], packed[:, 0]))
-        useful = keep_useful(grouping, packed, sub.target.astype(np.int64), sub.on_other, limit)
-        order, sub, packed = order[useful], sub.select(useful), packed[useful]
-        hand = pack_cards(np.array([[self._code[c] for c in position.hand]], np.uint8), np.array([len(position.hand)], np.int64))[0]
-        is_new = sub.kind == KIND_CODE[MoveKind.NEW]
-        sorted_keys = keys[order]
-        targets = sub.target.astype(np.int64)
-        card_key, hand_card_key, extra_bound = self._value_bound(sub, sorted_keys, position.hand, value_bound)
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURN_MOVES:
+            raise PositionError(f"max_moves must be an integer from 1 to {MAX_TURN_MOVES}, got {limit!r}")
+        position.validate(self.rules)
+        complete = min(limit, len(position.hand)) <= SEARCH_MOVES
+        prefix, pos = self._owner_prefix(position)
+        plan = self._plan(pos, objective, min(limit, SEARCH_MOVES), value_bound)
+        if plan is None:
+            return Turn(tuple(prefix), proven_optimal=complete)
         state = np.zeros(4, np.int64)
         sel = np.full(3, -1, np.int64)
+        sel_att = np.full(3, -1, np.int64)
         finished = False
         while not finished:
             nodes = _UNLIMITED if budget is None else budget.node_limit()
             if nodes == 0:
                 break
-            spent, finished = best_turn(sorted_keys, packed, targets, sub.on_other, is_new, hand, position.has_own(), limit,
-                                        card_key, hand_card_key, extra_bound, state, sel, nodes)
+            spent, finished = search(plan.ub, plan.card_key, plan.packed, plan.it, plan.params, plan.gw_off, plan.gw_ids,
+                                     plan.hand_packed, plan.hand_card_key, plan.extra_bound, state, sel, sel_att, nodes)
             if budget is not None:
                 budget.nodes += int(spent)
-        legal_single = np.flatnonzero(~sub.on_other) if not position.has_own() else np.arange(1)
-        if not finished and len(legal_single) and sorted_keys[legal_single[0]] > state[3]:
-            sel[:] = (legal_single[0], -1, -1)  # nothing better found yet: the best single move
-        rows = [int(s) for s in sel if s >= 0]
-        if not rows:
-            return Turn(proven_optimal=finished)
-        rows.sort(key=lambda r: (0 if is_new[r] else 1, r))  # new words first: they make the others legal
-        return Turn(tuple(self.moves(sub, position, rows)), proven_optimal=finished)
+        best = int(state[3])
+        if not finished:  # nothing better found yet: the best legal single move
+            it = plan.it
+            alone = ((it[:, KIND] == ROOT_TABLE) | (it[:, KIND] == ROOT_NEW)) & ((it[:, ON_OTHER] == 0) | pos.has_own())
+            if alone.any():
+                single = int(np.flatnonzero(alone)[np.argmax(it[alone, GKEY])])
+                if it[single, GKEY] > best:
+                    best = int(it[single, GKEY])
+                    sel[:] = (single, -1, -1)
+                    sel_att[:] = -1
+        moves = self._replay(pos, plan, sel, sel_att) if sel[0] >= 0 else []
+        found = sum(move_key(m, objective) for m in moves)
+        if moves and found != best:
+            raise AssertionError(f"best-turn search and referee disagree: key {best} vs {found} for {moves}")
+        return Turn(tuple(prefix + moves), proven_optimal=finished and complete)
 
-    def _value_bound(self, sub: MoveTable, keys: np.ndarray, hand: str, enabled: bool) -> tuple[np.ndarray, int, np.ndarray]:
-        """The kernel's card-value bound: per move the part of its key owed to its cards (letter values
-        times the tie factor: every objective counts the cards' values once in its leading term), the
-        hand's total, and for ``s`` = 0..3 moves the largest sum of the rest (stakes, bonuses, tie terms):
-        the largest such extra per table group (moves in a turn have distinct groups), new words' largest
-        as often as wanted. ``enabled=False``: a bound that prunes nothing."""
-        from kubasolve.kernels.colonii_search import card_values
+    def _paying_owner_actions(self, position: ColoniiPosition) -> list[tuple[str, int]]:
+        """The owner's actions open now, less a declaration worth nothing (``supercolony_bonus`` 0). A
+        decolonisation is always made: it adds the first word's value and leaves more moves (the word it
+        leaves can be extended, and colony words that left play may be chained again)."""
+        return [(play, t) for play, t in owner_actions(position, self.rules) if play != "declare" or self.rules.supercolony_bonus]
 
-        card_key = card_values(sub.cards, sub.n_cards, self.values) * _TIE
-        extra = keys - card_key
-        if not enabled or not len(keys) or extra.min() < 0:
-            return card_key, _UNLIMITED, np.zeros(4, np.int64)
-        hand_card_key = int(sum(self.rules.letter_values[c] for c in hand) * _TIE)
-        on_group = sub.target >= 0
-        per_group = np.zeros(int(sub.target.max()) + 1 if on_group.any() else 0, np.int64)
-        np.maximum.at(per_group, sub.target[on_group], extra[on_group])
-        new_best = int(extra[~on_group].max()) if (~on_group).any() else 0
-        candidates = sorted([int(x) for x in per_group] + [new_best] * 3, reverse=True)
-        extra_bound = np.zeros(4, np.int64)
-        for s in range(1, 4):
-            extra_bound[s] = max(extra_bound[s - 1], extra_bound[s - 1] + candidates[s - 1] if s <= len(candidates) else 0)
-        return card_key, hand_card_key, extra_bound
+    def _owner_prefix(self, position: ColoniiPosition) -> tuple[list[ColoniiMove], ColoniiPosition]:
+        """The owner's actions open at the start of the turn (they only add points and options), made first."""
+        moves: list[ColoniiMove] = []
+        pos = position
+        for play, target in self._paying_owner_actions(position):
+            move = judge_owner_play(pos, play, target, self.rules)
+            moves.append(move)
+            pos = ColoniiPosition(apply_move(pos.table, move, self.rules), pos.hand, pos.mover, pos.n_players)
+        return moves, pos
+
+    def _plan(self, pos: ColoniiPosition, objective: Objective, depth: int, value_bound: bool) -> _TurnPlan | None:
+        """The search items of a position (see ``kernels/colonii_search``), sorted by bound; None without any."""
+        from kubasolve.kernels import colonii_search as cs
+        from kubasolve.kernels.colonii_search import card_values, pack_cards
+
+        rules = self.rules
+        table = pos.table
+        a, b = (int(_TIE), 1) if objective == "gain" else (int(_TIE) + 1, int(_TIE))
+        chains: dict[str, ChainWords] = {}
+        roots = self.move_table(pos, legal_only=False, chain_cache=chains)
+        parts: list[_Items] = []
+
+        # roots: the first move on a group (or a new word), and the state its program continues from
+        n = len(roots)
+        if n:
+            it = np.zeros((n, cs.N_COLS), np.int64)
+            kind = roots.kind.astype(np.int64)
+            target = roots.target.astype(np.int64)
+            tg = np.maximum(target, 0)
+            g_first = np.array([rules.value(g.words[0]) for g in table] + [0], np.int64)
+            g_last = np.array([rules.letter_values[g.last[-1]] for g in table] + [0], np.int64)
+            g_size = np.array([len(g.words) for g in table] + [0], np.int64)
+            g_decl = np.array([g.supercolony for g in table] + [False], np.int64)
+            g_stake = np.array([g.stake for g in table] + [0], np.int64)
+            g_prot = np.array([g.protected for g in table] + [False], np.bool_)
+            tg = np.where(target < 0, len(table), target)
+            card_val = card_values(roots.cards, roots.n_cards, self.values)
+            last = roots.cards[np.arange(n), roots.n_cards.astype(np.int64) - 1].astype(np.int64)
+            is_new = kind == KIND_CODE[MoveKind.NEW]
+            extends = (kind == KIND_CODE[MoveKind.EXTEND]) | (kind == KIND_CODE[MoveKind.CONQUEST_A])
+            starts = (kind == KIND_CODE[MoveKind.COLONY_START]) | (kind == KIND_CODE[MoveKind.CONQUEST_B])
+            adds = kind == KIND_CODE[MoveKind.COLONY_ADD]
+            on_other = roots.on_other.astype(np.bool_)
+            word_val = np.where(is_new, card_val, np.where(extends, g_first[tg] + card_val, g_last[tg] + card_val))
+            gkey = roots.gain * a + roots.taken() * b
+            plain = (kind == KIND_CODE[MoveKind.EXTEND]) & on_other
+            mode = np.where(is_new | (extends & ~plain), cs.M_OWN, cs.M_NONE)
+            mode = np.where(plain & ~g_prot[tg], cs.M_OTHER, mode)
+            mode = np.where(starts | (adds & ~on_other), cs.M_COLONY, mode)
+            mode = np.where(adds & on_other, cs.M_THEIRS, mode)
+            size = np.where(starts, 2, np.where(adds, g_size[tg] + 1, 1))
+            decl = np.where(adds, g_decl[tg], 0)
+            firstv = np.where(starts | adds, g_first[tg], word_val)
+            exg = np.where(starts | adds, target, -1)
+            own_add = adds & ~on_other
+            declares = own_add & (decl == 0) & (size >= rules.supercolony_words)
+            gkey = gkey + declares * rules.supercolony_bonus * a
+            decl = np.where(declares, 1, decl)
+            decolonises = own_add & (size >= rules.decolonisation_words)
+            gkey = gkey + np.where(decolonises, firstv * a, 0)
+            mode = np.where(decolonises, cs.M_OWN, mode)
+            firstv = np.where(decolonises, word_val, firstv)
+            exg = np.where(decolonises, -1, exg)
+            it[:, cs.KIND] = np.where(is_new, cs.ROOT_NEW, cs.ROOT_TABLE)
+            it[:, cs.TARGET] = target
+            it[:, cs.ON_OTHER] = on_other
+            it[:, cs.GKEY] = gkey
+            it[:, cs.VAL] = card_val
+            it[:, cs.FIRST] = -1
+            it[:, cs.LAST] = last
+            it[:, cs.WORD] = roots.word_id
+            it[:, cs.XWORD] = -1
+            it[:, cs.REQ] = -1
+            it[:, cs.WVAL] = word_val
+            it[:, cs.MODE] = mode
+            it[:, cs.SIZE] = size
+            it[:, cs.DECL] = decl
+            it[:, cs.FIRSTV] = firstv
+            it[:, cs.STAKE] = np.where(mode == cs.M_OTHER, g_stake[tg], 0)
+            it[:, cs.EXG] = exg
+            it[:, cs.DECOL] = decolonises
+            ub = gkey + self._potential(it, depth - 1, a, b)
+            keep = (ub > 0) | ((depth > 1) & (mode != cs.M_NONE))
+            keep &= _first_of_class(np.column_stack([pack_cards(roots.cards, roots.n_cards).view(np.int64), last,
+                                                     np.where(is_new, -1, np.arange(n))]), 3)  # anagram new words
+            packed = pack_cards(roots.cards, roots.n_cards)
+            parts.append((it[keep], ub[keep], (card_val * a)[keep], packed[keep], np.flatnonzero(keep)))
+        if depth > 1 and pos.hand:
+            self._chain_words(self._hand_counts(pos.hand), list(rules.alphabet), chains)
+            parts.append(self._chain_items(chains, a, [self.lexicon.word_id(w) for g in table for w in g.words]))
+            extra = self._extension_items(pos, roots, depth, a)
+            if extra is not None:
+                parts.append(extra)
+        if not parts or not sum(len(p[1]) for p in parts):
+            return None
+        it = np.concatenate([p[0] for p in parts])
+        ub = np.concatenate([p[1] for p in parts])
+        card_key = np.concatenate([p[2] for p in parts])
+        packed = np.concatenate([p[3] for p in parts])
+        order = np.argsort(-ub, kind="stable")
+        it, ub, card_key, packed = it[order], ub[order], card_key[order], packed[order]
+        root_rows = np.concatenate([p[4] for p in parts])[order]
+        hand_card_key: int = _UNLIMITED
+        extra_bound = np.zeros(SEARCH_MOVES + 1, np.int64)
+        if value_bound:
+            hand_card_key = int(sum(rules.letter_values[c] for c in pos.hand)) * a
+            extra_bound = _extra_bound(ub - card_key, it[:, cs.KIND], it[:, cs.TARGET])
+        gw_off = np.zeros(len(table) + 1, np.int64)
+        gw_off[1:] = np.cumsum([len(g.words) for g in table])
+        gw_ids = np.array([self.lexicon.word_id(w) for g in table for w in g.words], np.int64)
+        params = np.zeros(7, np.int64)
+        params[cs.P_S], params[cs.P_SBONUS], params[cs.P_D] = rules.supercolony_words, rules.supercolony_bonus * a, rules.decolonisation_words
+        params[cs.P_A], params[cs.P_B], params[cs.P_HAS_OWN], params[cs.P_MOVES] = a, b, pos.has_own(), depth
+        hand_packed = pack_cards(np.array([[self._code[c] for c in pos.hand]], np.uint8), np.array([len(pos.hand)], np.int64))[0]
+        return _TurnPlan(ub, card_key, packed, it, params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound, roots, root_rows)
+
+    def _potential(self, it: np.ndarray, more: int, a: int, b: int) -> np.ndarray:
+        """Per root, the most its program's further ``more`` moves can add beyond their cards: the stake of
+        a conquest B after an extension of another player's word, the supercolony and decolonisation bonuses
+        of a colony that reaches their sizes."""
+        from kubasolve.kernels import colonii_search as cs
+
+        rules = self.rules
+        if more < 1:
+            return np.zeros(len(it), np.int64)
+        mode, size, decl, firstv = it[:, cs.MODE], it[:, cs.SIZE], it[:, cs.DECL], it[:, cs.FIRSTV]
+        single = (mode == cs.M_OWN) | (mode == cs.M_OTHER)
+        colony = mode == cs.M_COLONY
+        pot = np.where(mode == cs.M_OTHER, it[:, cs.STAKE] * (a + b), 0)
+        reach = np.where(single, 1 + more, size + more)  # words the group can have after ``more`` chained words
+        pot += np.where((single | (colony & (decl == 0))) & (reach >= rules.supercolony_words), rules.supercolony_bonus * a, 0)
+        # a decolonisation doubles the first word; an individual word's first word may still grow by one extension
+        hand_bound = int(self.values.max()) * 30
+        pot += np.where((single | colony) & (reach >= rules.decolonisation_words), (firstv + np.where(single, hand_bound, 0)) * a, 0)
+        return pot
+
+    def _chain_items(self, chains: dict[str, ChainWords], a: int, table_words: list[int]) -> _Items:
+        """Every word chained from every letter that the hand allows, as follow-up items (one per anagram
+        class of the same first and last letter, up to three, plus any that is a table word)."""
+        from kubasolve.kernels import colonii_search as cs
+        from kubasolve.kernels.colonii_search import pack_cards
+
+        its, packs, words = [], [], []
+        for letter, (ranks, lengths, scores, codes) in chains.items():
+            if not len(ranks):
+                continue
+            m = len(ranks)
+            it = np.zeros((m, cs.N_COLS), np.int64)
+            it[:, cs.KIND] = cs.CHAIN
+            it[:, cs.TARGET] = -1
+            it[:, cs.GKEY] = scores * a
+            it[:, cs.VAL] = scores
+            it[:, cs.FIRST] = self._code[letter]
+            it[:, cs.LAST] = codes[np.arange(m), lengths - 1]
+            it[:, cs.WORD] = self.arrays.rank_word[ranks]
+            it[:, cs.XWORD] = -1
+            it[:, cs.REQ] = -1
+            it[:, cs.WVAL] = scores + self.rules.letter_values[letter]
+            it[:, cs.EXG] = -1
+            its.append(it)
+            packs.append(pack_cards(codes, lengths))
+            words.append(it[:, cs.WORD])
+        if not its:
+            z = np.zeros(0, np.int64)
+            return np.zeros((0, cs.N_COLS), np.int64), z, z, np.zeros((0, 4), np.uint64), z
+        it = np.concatenate(its)
+        packed = np.concatenate(packs)
+        keep = _first_of_class(np.column_stack([packed.view(np.int64), it[:, cs.FIRST], it[:, cs.LAST]]), 3)
+        keep |= np.isin(it[:, cs.WORD], np.array(table_words, np.int64))
+        it, packed = it[keep], packed[keep]
+        return it, it[:, cs.GKEY].copy(), it[:, cs.GKEY].copy(), packed, np.full(len(it), -1, np.int64)
+
+    def _extension_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int) -> _Items | None:
+        """Extensions that a decolonisation in the turn makes possible and no chained word gives: of the word it
+        leaves (x, just chained) into a word y that left play with it (a chained word y is refused while y
+        is in the colony; any other extension of x is the chained word itself). Only for the mover's colonies
+        one or two words short of ``decolonisation_words``."""
+        from kubasolve.kernels import colonii_search as cs
+        from kubasolve.kernels.colonii_search import pack_cards
+
+        rules, lex = self.rules, self.lexicon
+        found: dict[tuple[int, str, str, str], None] = {}
+        for g_index, g in enumerate(pos.table):
+            short = rules.decolonisation_words - len(g.words)
+            if g.owner != pos.mover or not g.is_colony or not 1 <= short <= depth - 1:
+                continue
+            candidates = [(y, "") for y in g.words]
+            if short == 2 and depth >= 3:  # y: the colony addition made just before x, starting and ending with x's letter
+                rows = np.flatnonzero((roots.target == g_index) & (roots.kind == KIND_CODE[MoveKind.COLONY_ADD]))
+                for row in rows:
+                    word = lex.word(int(roots.word_id[row]))
+                    if word[0] == word[-1]:
+                        candidates.append((word, word))
+            for y, req in candidates:
+                for cut in range(rules.min_word_length, len(y)):
+                    x = y[:cut]
+                    if x not in g.words and x in lex:
+                        found[(g_index, x, y, req)] = None
+        if not found:
+            return None
+        m = len(found)
+        it = np.zeros((m, cs.N_COLS), np.int64)
+        codes = np.zeros((m, max(len(y) for _, _, y, _ in found)), np.uint8)
+        lengths = np.zeros(m, np.int64)
+        for r, (g_index, x, y, req) in enumerate(found):
+            ext = y[len(x):]
+            codes[r, :len(ext)] = [self._code[c] for c in ext]
+            lengths[r] = len(ext)
+            it[r, cs.KIND], it[r, cs.TARGET], it[r, cs.VAL] = cs.EXT, g_index, rules.value(ext)
+            it[r, cs.GKEY], it[r, cs.FIRST], it[r, cs.LAST] = rules.value(ext) * a, -1, self._code[y[-1]]
+            it[r, cs.WORD], it[r, cs.XWORD], it[r, cs.REQ] = lex.word_id(y), lex.word_id(x), lex.word_id(req) if req else -1
+            it[r, cs.WVAL], it[r, cs.EXG] = rules.value(y), -1
+        return it, it[:, cs.GKEY].copy(), it[:, cs.GKEY].copy(), pack_cards(codes, lengths), np.full(m, -1, np.int64)
+
+    def _replay(self, pos: ColoniiPosition, plan: _TurnPlan, sel: np.ndarray, sel_att: np.ndarray) -> list[ColoniiMove]:
+        """The chosen items as the referee's moves: programs with a new word first (they make moves on
+        others' groups legal), each program's moves in order, the owner's actions as soon as they pay."""
+        from kubasolve.kernels import colonii_search as cs
+
+        rules, lex, it = self.rules, self.lexicon, plan.it
+        chosen = [p for p in range(3) if sel[p] >= 0]
+        programs = sorted((p for p in chosen if sel_att[p] < 0), key=lambda p: (it[sel[p], cs.KIND] != cs.ROOT_NEW, p))
+        table, hand, out = pos.table, pos.hand, []
+
+        def play(kind: str, target: int | None, word: str) -> None:
+            nonlocal table, hand
+            move = judge(ColoniiPosition(table, hand, pos.mover, pos.n_players), kind, target, word, rules, lex)
+            table, hand = apply_move(table, move, rules), remove_cards(hand, move.cards)
+            out.append(move)
+
+        for p in programs:
+            item = int(sel[p])
+            if it[item, cs.KIND] == cs.ROOT_NEW:
+                target = len(table)
+                play("new", None, lex.word(int(it[item, cs.WORD])))
+            else:
+                target = int(it[item, cs.TARGET])
+                play(KINDS[int(plan.roots.kind[plan.root_rows[item]])].play, target, lex.word(int(it[item, cs.WORD])))
+            step = p
+            while True:
+                for owner_play, where in self._paying_owner_actions(ColoniiPosition(table, hand, pos.mover, pos.n_players)):
+                    if where == target:
+                        play(owner_play, target, "")
+                nxt = [q for q in chosen if sel_att[q] == step]
+                if not nxt:
+                    break
+                step = nxt[0]
+                item = int(sel[step])
+                play("extend" if it[item, cs.KIND] == cs.EXT else "chain", target, lex.word(int(it[item, cs.WORD])))
+        return out
 
     def check(self, position: ColoniiPosition, move: ColoniiMove) -> ColoniiMove:
         """Re-judge a generated move with the rule statement (:func:`judge`); raises if they disagree."""
