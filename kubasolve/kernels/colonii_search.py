@@ -120,10 +120,9 @@ def _minus(have, need, out):
 
 
 @njit(cache=True)
-def _first_at_most(keys, start, cap):
-    """The first index ``>= start`` whose key is ``<= cap`` (``keys`` non-increasing; ``n`` if none)."""
+def _first_at_most(keys, start, hi, cap):
+    """The first index in ``start:hi`` whose key is ``<= cap`` (``keys`` non-increasing there; ``hi`` if none)."""
     lo = start
-    hi = keys.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
         if keys[mid] <= cap:
@@ -134,21 +133,11 @@ def _first_at_most(keys, start, cap):
 
 
 
-# Item kinds (column ``KIND`` of the item matrix).
-ROOT_TABLE = 0
-"""A first move on a group of the table (extension, chained word)."""
-ROOT_NEW = 1
-"""A new word (it makes a new group; may be built more than once in a turn)."""
-CHAIN = 2
-"""A chained word of the hand from a letter: a follow-up on the word a program just made."""
-EXT = 3
-"""The extension, right after a decolonisation, of the word it left into a word that left play."""
+# Root columns (int64 matrix ``r_it``): the first move of a program and the state its program goes on from.
+R_NEW, R_TARGET, R_ON_OTHER, R_GKEY, R_LAST, R_WORD, R_MODE, R_SIZE, R_DECL, R_FIRSTV, R_STAKE, R_EXG, R_DECOL, R_POT = range(14)
+R_COLS = 14
 
-# Columns of the item matrix (int64).
-KIND, TARGET, ON_OTHER, GKEY, VAL, FIRST, LAST, WORD, XWORD, REQ, WVAL, MODE, SIZE, DECL, FIRSTV, STAKE, EXG, DECOL = range(18)
-N_COLS = 18
-
-# Program states after a move (column ``MODE`` of a root; then evolved by ``_program_value``).
+# Program states (``R_MODE`` of a root, then evolved by the follow-ups).
 M_NONE = 0    # no follow-up (a plain extension of another player's protected word)
 M_OWN = 1     # the mover's individual word: a chained word starts a colony
 M_OTHER = 2   # another player's individual word (extended by the mover): a chained word must conquer it
@@ -156,16 +145,31 @@ M_COLONY = 3  # the mover's colony: chained words are colony additions, the owne
 M_THEIRS = 4  # another player's colony: chained words are colony additions
 
 # Rule and objective parameters (``params``).
-P_S, P_SBONUS, P_D, P_A, P_B, P_HAS_OWN, P_MOVES = range(7)
+P_S, P_SBONUS, P_D, P_A, P_B, P_HAS_OWN, P_MOVES, P_RICH = range(8)
 
-NO_VALUE = -1
+# Search state after ``d`` items (row ``d`` of ``st``).
+(S_V, S_CK, S_MODE, S_LAST, S_CUR, S_SIZE, S_DECL, S_FIRSTV, S_STAKE, S_EXG, S_DECOL, S_GROUP, S_POT, S_ROOT, S_NEXT,
+ S_HASNEW, S_OTHER, S_NT, S_T0, S_T1, S_T2, S_NEX, S_EX0, S_EX1, S_EX2, S_EX3) = range(26)
+S_COLS = 26
+
+# Frames (row ``d`` of ``fr``: choosing item ``d``): phase, next position, end of the list.
+PH_EXT, PH_CHAIN, PH_ROOT, PH_DONE = range(4)
+F_PHASE, F_POS, F_END = range(3)
+
+# Items of a turn (``path``/``sel`` rows: kind, index).
+I_ROOT, I_CHAIN, I_EXT = range(3)
+
+# Control (``ctl``): where the search stands between calls.
+C_TOP, C_BEST, C_STARTED = range(3)
 
 
 @njit(cache=True)
-def _excluded(w, ex, nex, exg, gw_off, gw_ids):
-    for t in range(nex):
-        if ex[t] == w:
+def _excluded(w, st, d, gw_off, gw_ids):
+    """Is word ``w`` already in the open program's colony (or its individual word)?"""
+    for t in range(st[d, S_NEX]):
+        if st[d, S_EX0 + t] == w:
             return True
+    exg = st[d, S_EXG]
     if exg >= 0:
         for t in range(gw_off[exg], gw_off[exg + 1]):
             if gw_ids[t] == w:
@@ -174,287 +178,301 @@ def _excluded(w, ex, nex, exg, gw_off, gw_ids):
 
 
 @njit(cache=True)
-def _program_value(it, root, fa, fb, params, gw_off, gw_ids):
-    """Key of the program ``root`` then follow-ups ``fa``, ``fb`` (-1: none) on one group, played in that
-    order, or ``NO_VALUE`` when the rules refuse a follow-up. The owner's declaration and decolonisation
-    are made as soon as the colony reaches their sizes (only more points and more options)."""
-    mode = it[root, MODE]
-    last = it[root, LAST]
-    cur = it[root, WORD]
-    size = it[root, SIZE]
-    decl = it[root, DECL]
-    firstv = it[root, FIRSTV]
-    stake = it[root, STAKE]
-    exg = it[root, EXG]
-    decol = it[root, DECOL]
-    group = it[root, TARGET]
-    key = it[root, GKEY]
-    ex = np.empty(4, np.int64)
-    ex[0] = cur
-    nex = 1
-    for step in range(2):
-        f = fa if step == 0 else fb
-        if f < 0:
-            break
-        kind = it[f, KIND]
-        if kind == CHAIN:
-            if mode == M_NONE or it[f, FIRST] != last:
-                return NO_VALUE
-            w = it[f, WORD]
-            if _excluded(w, ex, nex, exg, gw_off, gw_ids):
-                return NO_VALUE
-            key += it[f, GKEY]
-            just_decolonised = 0
-            if mode in (M_OWN, M_OTHER):
-                if mode == M_OTHER:
-                    if it[f, VAL] <= firstv:  # conquest B: added cards worth more than the word
-                        return NO_VALUE
-                    key += stake * (params[P_A] + params[P_B])
-                mode = M_COLONY
-                size = 2
-                decl = 0
-                exg = -1
-                ex[0] = cur
-                ex[1] = w
-                nex = 2
-                if size >= params[P_S]:
-                    key += params[P_SBONUS]
-                    decl = 1
-            elif mode == M_COLONY:
-                size += 1
-                ex[nex] = w
-                nex += 1
-                if decl == 0 and size >= params[P_S]:
-                    key += params[P_SBONUS]
-                    decl = 1
-                if size >= params[P_D]:
-                    key += firstv * params[P_A]
-                    mode = M_OWN
-                    firstv = it[f, WVAL]
-                    exg = -1
-                    ex[0] = w
-                    nex = 1
-                    just_decolonised = 1
-            else:  # another player's colony
-                ex[nex] = w
-                nex += 1
-            cur = w
-            last = it[f, LAST]
-            decol = just_decolonised
-        elif kind == EXT:
-            if decol == 0 or it[f, XWORD] != cur or it[f, TARGET] != group:
-                return NO_VALUE
-            if it[f, REQ] >= 0 and it[root, WORD] != it[f, REQ]:
-                return NO_VALUE
-            key += it[f, GKEY]
-            cur = it[f, WORD]
-            last = it[f, LAST]
-            firstv = it[f, WVAL]
-            mode = M_OWN
-            exg = -1
-            ex[0] = cur
-            nex = 1
-            decol = 0
+def _rest(s, nxt, r_su, spb1, spb2):
+    """Most that programs with roots from ``nxt`` on can add in ``s`` items: each root's bound is at most
+    ``r_su[nxt]`` and a program of ``t`` follow-ups at most ``spb_t[nxt]`` (suffix maxima)."""
+    if s <= 0 or nxt >= r_su.shape[0]:
+        return np.int64(0)
+    u = r_su[nxt]
+    if s == 1:
+        return u
+    if s == 2:
+        return max(spb1[nxt], 2 * u)
+    return max(spb2[nxt], spb1[nxt] + u, 3 * u)
+
+
+@njit(cache=True)
+def _chain_start(c_ck, lo, hi, cap):
+    """The first position in ``lo:hi`` (card keys non-increasing) whose card key is at most ``cap``."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if c_ck[mid] <= cap:
+            hi = mid
         else:
-            return NO_VALUE
-    return key
+            lo = mid + 1
+    return lo
 
 
 @njit(cache=True)
-def _is_root(it, m):
-    return it[m, KIND] == ROOT_TABLE or it[m, KIND] == ROOT_NEW
+def _open_frame(d, st, fr, r_ub, n_rich, e_off, c_off, c_ck, extra_bound):
+    """Start choosing item ``d`` from the state after ``d`` items: first the open program's follow-ups
+    (the extensions a decolonisation allows, then chained words of its last letter), then new programs."""
+    fr[d, F_PHASE] = PH_ROOT
+    if st[d, S_ROOT] >= 0:
+        g = st[d, S_GROUP]
+        if st[d, S_DECOL] != 0 and g >= 0 and e_off[g] < e_off[g + 1]:
+            fr[d, F_PHASE] = PH_EXT
+            fr[d, F_POS] = e_off[g]
+            fr[d, F_END] = e_off[g + 1]
+            return
+        if st[d, S_MODE] != M_NONE:
+            _chain_phase(d, st, fr, c_off, c_ck)
+            return
+    _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
 
 
 @njit(cache=True)
-def _turn_value(it, items, n, params, gw_off, gw_ids, att):
-    """Exact key of the turn made of ``items[:n]`` (at most 3), or ``NO_VALUE`` if they are no turn.
-    ``att[p]``: the position in ``items`` of the move that item ``p`` follows (-1 for a root)."""
-    roots = np.empty(3, np.int64)
-    follows = np.empty(3, np.int64)
-    nr = 0
-    nf = 0
-    for p in range(n):
-        att[p] = -1
-        if _is_root(it, items[p]):
-            roots[nr] = p
-            nr += 1
-        else:
-            follows[nf] = p
-            nf += 1
-    if nr == 0:
-        return NO_VALUE
-    # distinct table targets; moves on other players' groups need an own group or a new word
-    any_new = False
-    any_other = False
-    for a in range(nr):
-        m = items[roots[a]]
-        if it[m, KIND] == ROOT_NEW:
-            any_new = True
-        if it[m, ON_OTHER] != 0:
-            any_other = True
-        for b in range(a):
-            t = it[items[roots[b]], TARGET]
-            if t >= 0 and t == it[m, TARGET]:
-                return NO_VALUE
-    if any_other and params[P_HAS_OWN] == 0 and not any_new:
-        return NO_VALUE
-    if nf == 0:
-        total = np.int64(0)
-        for a in range(nr):
-            total += it[items[roots[a]], GKEY]
-        return total
-    if nf == 1 and nr == 1:
-        v = _program_value(it, items[roots[0]], items[follows[0]], -1, params, gw_off, gw_ids)
-        att[follows[0]] = roots[0]
-        return v
-    if nf == 1:  # two roots: the follow-up goes with either
-        r0 = items[roots[0]]
-        r1 = items[roots[1]]
-        f = items[follows[0]]
-        v0 = _program_value(it, r0, f, -1, params, gw_off, gw_ids)
-        v1 = _program_value(it, r1, f, -1, params, gw_off, gw_ids)
-        if v0 == NO_VALUE and v1 == NO_VALUE:
-            return NO_VALUE
-        if v0 != NO_VALUE and (v1 == NO_VALUE or v0 + it[r1, GKEY] >= v1 + it[r0, GKEY]):
-            att[follows[0]] = roots[0]
-            return v0 + it[r1, GKEY]
-        att[follows[0]] = roots[1]
-        return v1 + it[r0, GKEY]
-    # one root, two follow-ups in either order
-    r = items[roots[0]]
-    fa = items[follows[0]]
-    fb = items[follows[1]]
-    v0 = _program_value(it, r, fa, fb, params, gw_off, gw_ids)
-    v1 = _program_value(it, r, fb, fa, params, gw_off, gw_ids)
-    if v0 == NO_VALUE and v1 == NO_VALUE:
-        return NO_VALUE
-    if v0 >= v1:
-        att[follows[0]] = roots[0]
-        att[follows[1]] = follows[0]
-        return v0
-    att[follows[1]] = roots[0]
-    att[follows[0]] = follows[1]
-    return v1
+def _chain_phase(d, st, fr, c_off, c_ck):
+    letter = st[d, S_LAST]
+    fr[d, F_PHASE] = PH_CHAIN
+    fr[d, F_POS] = _chain_start(c_ck, c_off[letter], c_off[letter + 1], st[d, S_CK])
+    fr[d, F_END] = c_off[letter + 1]
 
 
 @njit(cache=True)
-def _record(v, best, items, n, att, sel, sel_att):
-    if v > best:
-        for p in range(3):
-            sel[p] = items[p] if p < n else -1
-            sel_att[p] = att[p] if p < n else -1
-        return v
-    return best
+def _root_phase(d, st, fr, r_ub, n_rich, extra_bound):
+    """Roots come in two runs, each by bound: first those whose bound holds more than their cards (stakes,
+    bonuses), then the plain ones, whose bound is their card key: one fits the cards left only if its bound
+    is at most their card key, so each run starts at the first root that can fit (binary search)."""
+    fr[d, F_PHASE] = PH_ROOT
+    nxt = st[d, S_NEXT]
+    if nxt < n_rich:
+        pos = _first_at_most(r_ub, nxt, n_rich, st[d, S_CK] + extra_bound[1])
+        if pos < n_rich:
+            fr[d, F_POS] = pos
+            fr[d, F_END] = n_rich
+            return
+        nxt = n_rich
+    _plain_roots(d, nxt, st, fr, r_ub)
 
 
 @njit(cache=True)
-def best_turn(ub, card_key, packed, it, params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound, state, sel,
-              sel_att, node_limit):
+def _plain_roots(d, nxt, st, fr, r_ub):
+    n = r_ub.shape[0]
+    fr[d, F_POS] = _first_at_most(r_ub, nxt, n, st[d, S_CK])
+    fr[d, F_END] = n
+
+
+@njit(cache=True)
+def _place_root(i, d, st, r_it, r_ck):
+    """State ``d + 1``: root ``i`` starts a program after the state ``d``."""
+    st[d + 1, :] = st[d, :]
+    st[d + 1, S_V] = st[d, S_V] + r_it[i, R_GKEY]
+    st[d + 1, S_CK] = st[d, S_CK] - r_ck[i]
+    st[d + 1, S_MODE] = r_it[i, R_MODE]
+    st[d + 1, S_SIZE] = r_it[i, R_SIZE]
+    st[d + 1, S_DECL] = r_it[i, R_DECL]
+    st[d + 1, S_FIRSTV] = r_it[i, R_FIRSTV]
+    st[d + 1, S_STAKE] = r_it[i, R_STAKE]
+    st[d + 1, S_LAST] = r_it[i, R_LAST]
+    st[d + 1, S_CUR] = r_it[i, R_WORD]
+    st[d + 1, S_EXG] = r_it[i, R_EXG]
+    st[d + 1, S_DECOL] = r_it[i, R_DECOL]
+    st[d + 1, S_GROUP] = r_it[i, R_TARGET]
+    st[d + 1, S_POT] = r_it[i, R_POT]
+    st[d + 1, S_ROOT] = i
+    st[d + 1, S_NEXT] = i if r_it[i, R_NEW] != 0 else i + 1
+    if r_it[i, R_NEW] != 0:
+        st[d + 1, S_HASNEW] = 1
+    else:
+        st[d + 1, S_T0 + st[d, S_NT]] = r_it[i, R_TARGET]
+        st[d + 1, S_NT] = st[d, S_NT] + 1
+    if r_it[i, R_ON_OTHER] != 0:
+        st[d + 1, S_OTHER] = 1
+    st[d + 1, S_NEX] = 1
+    st[d + 1, S_EX0] = r_it[i, R_WORD]
+
+
+@njit(cache=True)
+def _place_chain(q, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, gw_ids):
+    """State ``d + 1``: chained word ``q`` follows the open program of state ``d``; False if the rules refuse
+    it (a word already in the colony, a conquest B that does not out-value the word). The owner declares a
+    supercolony and decolonises as soon as the colony reaches their sizes (only more points and moves)."""
+    w = c_word[q]
+    if _excluded(w, st, d, gw_off, gw_ids):
+        return False
+    mode = st[d, S_MODE]
+    if mode == M_OTHER and c_val[q] <= st[d, S_FIRSTV]:  # conquest B: added cards worth more than the word
+        return False
+    st[d + 1, :] = st[d, :]
+    v = st[d, S_V] + c_ck[q]
+    st[d + 1, S_CK] = st[d, S_CK] - c_ck[q]
+    st[d + 1, S_DECOL] = 0
+    nex = st[d, S_NEX]
+    if mode in (M_OWN, M_OTHER):
+        if mode == M_OTHER:
+            v += st[d, S_STAKE] * (params[P_A] + params[P_B])
+        st[d + 1, S_MODE] = M_COLONY
+        st[d + 1, S_SIZE] = 2
+        st[d + 1, S_DECL] = 0
+        st[d + 1, S_EXG] = -1
+        st[d + 1, S_EX0] = st[d, S_CUR]
+        st[d + 1, S_EX1] = w
+        st[d + 1, S_NEX] = 2
+        if params[P_S] <= 2:
+            v += params[P_SBONUS]
+            st[d + 1, S_DECL] = 1
+    elif mode == M_COLONY:
+        size = st[d, S_SIZE] + 1
+        st[d + 1, S_SIZE] = size
+        st[d + 1, S_EX0 + nex] = w
+        st[d + 1, S_NEX] = nex + 1
+        if st[d, S_DECL] == 0 and size >= params[P_S]:
+            v += params[P_SBONUS]
+            st[d + 1, S_DECL] = 1
+        if size >= params[P_D]:
+            v += st[d, S_FIRSTV] * params[P_A]
+            st[d + 1, S_MODE] = M_OWN
+            st[d + 1, S_FIRSTV] = c_wval[q]
+            st[d + 1, S_EXG] = -1
+            st[d + 1, S_EX0] = w
+            st[d + 1, S_NEX] = 1
+            st[d + 1, S_DECOL] = 1
+    else:  # another player's colony
+        st[d + 1, S_EX0 + nex] = w
+        st[d + 1, S_NEX] = nex + 1
+    st[d + 1, S_V] = v
+    st[d + 1, S_CUR] = w
+    st[d + 1, S_LAST] = c_last[q]
+    return True
+
+
+@njit(cache=True)
+def _place_ext(e, d, st, r_it, e_ck, e_x, e_y, e_req, e_last, e_wval):
+    """State ``d + 1``: right after a decolonisation, the word it left (``e_x``) extends into ``e_y``, a word
+    that left play with it (``e_req``: the root that must have added it this turn, or -1)."""
+    if st[d, S_DECOL] == 0 or e_x[e] != st[d, S_CUR]:
+        return False
+    if e_req[e] >= 0 and r_it[st[d, S_ROOT], R_WORD] != e_req[e]:
+        return False
+    st[d + 1, :] = st[d, :]
+    st[d + 1, S_V] = st[d, S_V] + e_ck[e]
+    st[d + 1, S_CK] = st[d, S_CK] - e_ck[e]
+    st[d + 1, S_MODE] = M_OWN
+    st[d + 1, S_CUR] = e_y[e]
+    st[d + 1, S_LAST] = e_last[e]
+    st[d + 1, S_FIRSTV] = e_wval[e]
+    st[d + 1, S_EXG] = -1
+    st[d + 1, S_EX0] = e_y[e]
+    st[d + 1, S_NEX] = 1
+    st[d + 1, S_DECOL] = 0
+    return True
+
+
+@njit(cache=True)
+def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, c_packed, c_word, c_last, c_wval, c_sq1,
+              e_off, e_ck, e_packed, e_x, e_y, e_req, e_last, e_wval, params, gw_off, gw_ids, hand_packed, hand_card_key,
+              extra_bound, st, hs, fr, path, ctl, sel, node_limit):
     """Continue the search for the best turn of up to ``params[P_MOVES]`` (<= 3) items for at most
     ``node_limit`` nodes (fit tests); returns (nodes spent, finished).
 
-    ``ub`` sorted non-increasing, ``ub[m] >= `` what item ``m`` can add to any turn. ``state`` = (i, j + 1,
-    k + 1, best key) is where the search stands: (0, 0, 0, 0) starts it; a call that runs out of nodes
-    leaves the point to resume at (0 in place of j + 1: item ``i`` not entered yet; of k + 1: pair ``i, j``
-    not entered yet) and the incumbent in ``state[3]``, ``sel`` (items, -1 padded) and ``sel_att``
-    (which item each follows, see :func:`_turn_value`), so a search cut into several calls does exactly
-    what one call does.
+    A depth-first search over programs: a root (``r_*``, sorted by bound ``r_ub``, non-increasing), then its
+    follow-ups (the extensions ``e_*`` of its group a decolonisation allows, then the chained words ``c_*`` of
+    its last letter, by card key non-increasing), then the next program with a later root (a new word may
+    repeat). Bounds: a root's ``r_ub`` holds its own key and every stake and bonus its program may still
+    take (``R_POT``); ``spb1``/``spb2`` are suffix maxima of a program's bound with one or two follow-ups;
+    ``c_sq1`` the suffix maximum (per letter) of a chained word's card key plus the best chained word after
+    it; ``extra_bound[s]`` bounds the extras of ``s`` roots, and every item left uses cards not yet taken,
+    so what is left is at most the card key left plus those (and the open program's potential). Every
+    level stops at the first candidate whose bound cannot beat the incumbent: the search is exact.
 
-    Value bound: ``ub[m] = card_key[m] + extra`` with ``card_key`` additive over cards (letter values times
-    the objective's factor) and ``extra >= 0``; ``extra_bound[s]`` bounds the extras of any ``s`` items.
-    Items still to add use cards not yet taken, so they add at most the hand's ``card_key`` left plus
-    ``extra_bound[slots]``; a branch that cannot beat the incumbent so is skipped (exact). For the same
-    reason an item that fits the cards left has a bound of at most their ``card_key`` plus
-    ``extra_bound[1]``, so the second and third levels start at the first such bound (binary search).
+    The whole search state lives in the caller's arrays (``st``, ``hs``: states after 0..3 items; ``fr``:
+    frames; ``path``: the items chosen; ``ctl``: top frame, best key, started), so a search cut into several
+    calls by ``node_limit`` does exactly what one call does. ``sel``: the best turn's items (kind, index),
+    kind -1 past its end.
     """
-    n = ub.shape[0]
     moves = params[P_MOVES]
-    i0 = state[0]
-    j0 = state[1]
-    k0 = state[2]
-    best = state[3]
+    n_rich = params[P_RICH]
+    ceiling = hand_card_key + extra_bound[moves]
     nodes = np.int64(0)
-    items = np.full(3, -1, np.int64)
-    att = np.full(3, -1, np.int64)
-    h0 = np.empty(PACK_WORDS, np.uint64)
-    for w in range(PACK_WORDS):
-        h0[w] = hand_packed[w] | GUARD
-    h1 = np.empty(PACK_WORDS, np.uint64)
-    h2 = np.empty(PACK_WORDS, np.uint64)
-    h3 = np.empty(PACK_WORDS, np.uint64)
-    ceiling = hand_card_key + extra_bound[moves]  # no turn beats it: reaching it ends the search
-    for i in range(i0, n):
-        ui = ub[i]
-        if ui * moves <= best or ceiling <= best:
+    if ctl[C_STARTED] == 0:
+        ctl[C_STARTED] = 1
+        ctl[C_BEST] = 0
+        st[0, :] = 0
+        st[0, S_CK] = hand_card_key
+        st[0, S_ROOT] = -1
+        st[0, S_GROUP] = -1
+        st[0, S_EXG] = -1
+        for w in range(PACK_WORDS):
+            hs[0, w] = hand_packed[w] | GUARD
+        ctl[C_TOP] = 0
+        _root_phase(0, st, fr, r_ub, n_rich, extra_bound)
+    best = ctl[C_BEST]
+    top = ctl[C_TOP]
+    while top >= 0:
+        if best >= ceiling:
             break
-        resumed_i = i == i0 and j0 > 0
-        if not resumed_i:
-            if nodes >= node_limit:
-                state[0] = i
-                state[1] = 0
-                state[2] = 0
-                state[3] = best
-                return nodes, False
-            nodes += 1
-        if not _minus(h0, packed[i], h1):
+        d = top
+        phase = fr[d, F_PHASE]
+        if phase == PH_DONE:
+            top -= 1
             continue
-        items[0] = i
-        if not resumed_i:
-            best = _record(_turn_value(it, items, 1, params, gw_off, gw_ids, att), best, items, 1, att, sel, sel_att)
-        left_i = hand_card_key - card_key[i]
-        if moves < 2 or ui + left_i + extra_bound[moves - 1] <= best:
+        pos = fr[d, F_POS]
+        if pos >= fr[d, F_END]:
+            if phase == PH_EXT and st[d, S_MODE] != M_NONE:
+                _chain_phase(d, st, fr, c_off, c_ck)
+            elif phase == PH_ROOT:
+                if fr[d, F_END] == n_rich and n_rich < r_ub.shape[0]:
+                    _plain_roots(d, n_rich, st, fr, r_ub)
+                else:
+                    fr[d, F_PHASE] = PH_DONE
+            else:
+                _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
             continue
-        j_from = i if it[i, KIND] == ROOT_NEW else i + 1
-        j_start = j0 - 1 if resumed_i else _first_at_most(ub, j_from, left_i + extra_bound[1])
-        for j in range(j_start, n):
-            uj = ub[j]
-            if ui + uj * (moves - 1) <= best or ceiling <= best:
-                break
-            resumed_j = resumed_i and j == j0 - 1 and k0 > 0
-            if not resumed_j:
-                if nodes >= node_limit:
-                    state[0] = i
-                    state[1] = j + 1
-                    state[2] = 0
-                    state[3] = best
-                    return nodes, False
-                nodes += 1
-            tj = it[j, TARGET]
-            if it[j, KIND] == ROOT_TABLE and it[i, KIND] == ROOT_TABLE and tj == it[i, TARGET]:
+        slots = moves - d  # items still to place, this one included
+        v = st[d, S_V]
+        if phase == PH_CHAIN:
+            after = slots - 1
+            bound = c_ck[pos] + _rest(after, st[d, S_NEXT], r_su, spb1, spb2)
+            if after >= 1 and c_sq1[pos] > bound:
+                bound = c_sq1[pos]
+            if v + st[d, S_POT] + bound <= best:
+                _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
                 continue
-            if not _minus(h1, packed[j], h2):
-                continue
-            items[1] = j
-            if not resumed_j:
-                best = _record(_turn_value(it, items, 2, params, gw_off, gw_ids, att), best, items, 2, att, sel, sel_att)
-            left_j = left_i - card_key[j]
-            if moves < 3 or ui + uj + left_j + extra_bound[1] <= best:
-                continue
-            k_from = j if it[j, KIND] == ROOT_NEW else j + 1
-            k_start = k0 - 1 if resumed_j else _first_at_most(ub, k_from, left_j + extra_bound[1])
-            for k in range(k_start, n):
-                uk = ub[k]
-                if ui + uj + uk <= best:
-                    break
-                if nodes >= node_limit:
-                    state[0] = i
-                    state[1] = j + 1
-                    state[2] = k + 1
-                    state[3] = best
-                    return nodes, False
-                nodes += 1
-                if it[k, KIND] == ROOT_TABLE:
-                    tk = it[k, TARGET]
-                    if (it[i, KIND] == ROOT_TABLE and tk == it[i, TARGET]) or (it[j, KIND] == ROOT_TABLE and tk == tj):
-                        continue
-                if not _minus(h2, packed[k], h3):
+        elif phase == PH_ROOT and v + _rest(slots, pos, r_su, spb1, spb2) <= best:
+            fr[d, F_PHASE] = PH_DONE
+            continue
+        if nodes >= node_limit:
+            ctl[C_TOP] = top
+            ctl[C_BEST] = best
+            return nodes, False
+        nodes += 1
+        fr[d, F_POS] = pos + 1
+        if phase == PH_ROOT:
+            if r_it[pos, R_NEW] == 0:
+                clash = False
+                for t in range(st[d, S_NT]):
+                    if st[d, S_T0 + t] == r_it[pos, R_TARGET]:
+                        clash = True
+                if clash:
                     continue
-                items[2] = k
-                best = _record(_turn_value(it, items, 3, params, gw_off, gw_ids, att), best, items, 3, att, sel, sel_att)
-                if best >= ceiling:
-                    break
-            k0 = 0
-        j0 = 0
-    state[0] = n
-    state[3] = best
+            if not _minus(hs[d], r_packed[pos], hs[d + 1]):
+                continue
+            _place_root(pos, d, st, r_it, r_ck)
+            kind = I_ROOT
+        elif phase == PH_CHAIN:
+            if not _minus(hs[d], c_packed[pos], hs[d + 1]):
+                continue
+            if not _place_chain(pos, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, gw_ids):
+                continue
+            kind = I_CHAIN
+        else:
+            if not _minus(hs[d], e_packed[pos], hs[d + 1]):
+                continue
+            if not _place_ext(pos, d, st, r_it, e_ck, e_x, e_y, e_req, e_last, e_wval):
+                continue
+            kind = I_EXT
+        path[d, 0] = kind
+        path[d, 1] = pos
+        v1 = st[d + 1, S_V]
+        if v1 > best and (params[P_HAS_OWN] != 0 or st[d + 1, S_HASNEW] != 0 or st[d + 1, S_OTHER] == 0):
+            best = v1
+            for t in range(3):
+                sel[t, 0] = path[t, 0] if t <= d else -1
+                sel[t, 1] = path[t, 1] if t <= d else -1
+        if d + 1 < moves and v1 + st[d + 1, S_CK] + st[d + 1, S_POT] + extra_bound[moves - d - 1] > best:
+            _open_frame(d + 1, st, fr, r_ub, n_rich, e_off, c_off, c_ck, extra_bound)
+            top = d + 1
+    ctl[C_TOP] = -1
+    ctl[C_BEST] = best
     return nodes, True

@@ -237,7 +237,8 @@ class Referee:
             try:
                 move = judge(pos, spec.play, spec.target, spec.word, self.rules, self.lexicon)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {k} ({spec.play} {spec.word!r}): {exc}") from None
+                what = f"{spec.play} {spec.word!r}" if spec.word else f"{spec.play} group {spec.target}"
+                raise IllegalMoveError(f"move {k} ({what}): {exc}") from None
             table = apply_move(table, move, self.rules)
             hand = remove_cards(hand, move.cards)
             scores = [s + d for s, d in zip(scores, move.deltas)]

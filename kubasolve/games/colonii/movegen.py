@@ -11,6 +11,7 @@ objects; ``best_turn`` searches them exactly (``kernels/colonii_search.best_turn
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Literal
@@ -41,8 +42,6 @@ _TIE = np.int64(1) << np.int64(24)
 _NO_BONUS = 255  # word_search length bonus starts beyond any word: colonii has none
 _UNLIMITED = 1 << 62
 ChainWords = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-_Items = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""Search items of one kind: (item matrix, bounds, card keys, packed cards, move-table row or -1)."""
 """Words chained from one letter: (absolute ranks, added lengths, added card values, added letter codes)."""
 
 
@@ -162,42 +161,39 @@ def _first_of_class(columns: np.ndarray, per_class: int) -> np.ndarray:
     return keep
 
 
-def _extra_bound(extra: np.ndarray, kind: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """For ``s`` = 0..3 items, the largest sum of their extras (what an item's bound holds beyond its cards):
-    the largest extra per table group (a turn's roots have distinct groups), new words' largest as often as
-    wanted; follow-ups have none (their program's root carries them)."""
-    from kubasolve.kernels.colonii_search import ROOT_NEW, ROOT_TABLE
-
-    on_group = kind == ROOT_TABLE
-    best: dict[int, int] = {}
-    for t, e in zip(target[on_group].tolist(), extra[on_group].tolist()):
-        best[t] = max(best.get(t, 0), e)
-    new = extra[kind == ROOT_NEW]
+def _extra_bound(extra: np.ndarray, is_new: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """For ``s`` = 0..3 programs, the largest sum of their roots' extras (what a root's bound holds beyond
+    its cards): the largest extra per table group (a turn's roots have distinct groups), new words' largest
+    as often as wanted."""
+    on_group = ~is_new
+    per_group = np.zeros(int(target.max()) + 1 if on_group.any() else 0, np.int64)
+    np.maximum.at(per_group, target[on_group], extra[on_group])
+    new = extra[is_new]
     new_best = int(new.max()) if len(new) else 0
-    candidates = sorted(list(best.values()) + [new_best] * SEARCH_MOVES, reverse=True)
+    candidates = sorted(per_group.tolist() + [new_best] * SEARCH_MOVES, reverse=True)
     out = np.zeros(SEARCH_MOVES + 1, np.int64)
     for s in range(1, SEARCH_MOVES + 1):
         out[s] = out[s - 1] + (candidates[s - 1] if s <= len(candidates) else 0)
     return out
 
 
+def _suffix_max(values: np.ndarray) -> np.ndarray:
+    return np.maximum.accumulate(values[::-1])[::-1] if len(values) else values
+
+
 @dataclass(frozen=True)
 class _TurnPlan:
-    """The best-turn search's input for one position (see ``kernels/colonii_search.best_turn``), and the
-    move table its root items come from (``root_rows``: row of each item, -1 for a follow-up)."""
+    """The best-turn search's input for one position (``args``: the kernel's arrays before its work arrays,
+    see ``kernels/colonii_search.best_turn``), and what the replay needs: the move table the roots come
+    from (``root_rows``: each root's row), the chained words' and extensions' word ids."""
 
-    ub: np.ndarray
-    card_key: np.ndarray
-    packed: np.ndarray
-    it: np.ndarray
-    params: np.ndarray
-    gw_off: np.ndarray
-    gw_ids: np.ndarray
-    hand_packed: np.ndarray
-    hand_card_key: int
-    extra_bound: np.ndarray
+    args: tuple[object, ...]
     roots: MoveTable
     root_rows: np.ndarray
+    r_it: np.ndarray
+    c_word: np.ndarray
+    e_y: np.ndarray
+    has_own: bool
 
 
 class ColoniiSolver:
@@ -269,12 +265,15 @@ class ColoniiSolver:
                 ranks, lengths, scores, codes = self._search(int(lo), int(hi), counts, max(1, self.rules.min_word_length - 1))
                 cache[letter] = (ranks + int(base_rank), lengths, scores, codes)
 
-    def move_table(self, position: ColoniiPosition, legal_only: bool = True, chain_cache: dict[str, ChainWords] | None = None) -> MoveTable:
+    def move_table(self, position: ColoniiPosition, legal_only: bool = True, chain_cache: dict[str, ChainWords] | None = None,
+                   validate: bool = True) -> MoveTable:
         """Every word move of the position as arrays; ``legal_only=False`` keeps moves on other players'
         groups even without an own group (the best-turn search allows them after a new word).
-        ``chain_cache`` receives the chained words searched per letter (see :meth:`_chain_words`)."""
+        ``chain_cache`` receives the chained words searched per letter (see :meth:`_chain_words`);
+        ``validate=False`` skips the position's check (a caller that made it)."""
         rules = self.rules
-        position.validate(rules)
+        if validate:
+            position.validate(rules)
         if not position.hand:
             return _concat([], 1)
         counts = self._hand_counts(position.hand)
@@ -401,8 +400,7 @@ class ColoniiSolver:
         With a ``budget`` that runs out, the best turn found by then (at least the best legal single
         move) with ``proven_optimal`` false. ``value_bound=False`` turns off the kernel's card-value
         bound (for tests: same answer)."""
-        from kubasolve.kernels.colonii_search import GKEY, KIND, ON_OTHER, ROOT_NEW, ROOT_TABLE
-        from kubasolve.kernels.colonii_search import best_turn as search
+        from kubasolve.kernels import colonii_search as cs
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURN_MOVES:
@@ -410,32 +408,35 @@ class ColoniiSolver:
         position.validate(self.rules)
         complete = min(limit, len(position.hand)) <= SEARCH_MOVES
         prefix, pos = self._owner_prefix(position)
-        plan = self._plan(pos, objective, min(limit, SEARCH_MOVES), value_bound)
+        depth = min(limit, SEARCH_MOVES)
+        plan = self._plan(pos, objective, depth, value_bound)
         if plan is None:
             return Turn(tuple(prefix), proven_optimal=complete)
-        state = np.zeros(4, np.int64)
-        sel = np.full(3, -1, np.int64)
-        sel_att = np.full(3, -1, np.int64)
+        st = np.zeros((depth + 1, cs.S_COLS), np.int64)
+        hs = np.zeros((depth + 1, 4), np.uint64)
+        fr = np.zeros((depth, 3), np.int64)
+        path = np.full((depth, 2), -1, np.int64)
+        ctl = np.zeros(3, np.int64)
+        sel = np.full((3, 2), -1, np.int64)
         finished = False
         while not finished:
             nodes = _UNLIMITED if budget is None else budget.node_limit()
             if nodes == 0:
                 break
-            spent, finished = search(plan.ub, plan.card_key, plan.packed, plan.it, plan.params, plan.gw_off, plan.gw_ids,
-                                     plan.hand_packed, plan.hand_card_key, plan.extra_bound, state, sel, sel_att, nodes)
+            spent, finished = cs.best_turn(*plan.args, st, hs, fr, path, ctl, sel, nodes)  # type: ignore[call-arg]
             if budget is not None:
                 budget.nodes += int(spent)
-        best = int(state[3])
+        best = int(ctl[cs.C_BEST])
         if not finished:  # nothing better found yet: the best legal single move
-            it = plan.it
-            alone = ((it[:, KIND] == ROOT_TABLE) | (it[:, KIND] == ROOT_NEW)) & ((it[:, ON_OTHER] == 0) | pos.has_own())
-            if alone.any():
-                single = int(np.flatnonzero(alone)[np.argmax(it[alone, GKEY])])
-                if it[single, GKEY] > best:
-                    best = int(it[single, GKEY])
-                    sel[:] = (single, -1, -1)
-                    sel_att[:] = -1
-        moves = self._replay(pos, plan, sel, sel_att) if sel[0] >= 0 else []
+            r_it = plan.r_it
+            alone = np.flatnonzero((r_it[:, cs.R_ON_OTHER] == 0) | plan.has_own)
+            if len(alone):
+                single = int(alone[np.argmax(r_it[alone, cs.R_GKEY])])
+                if r_it[single, cs.R_GKEY] > best:
+                    best = int(r_it[single, cs.R_GKEY])
+                    sel[:] = -1
+                    sel[0] = (cs.I_ROOT, single)
+        moves = self._replay(pos, plan, sel) if sel[0, 0] >= 0 else []
         found = sum(move_key(m, objective) for m in moves)
         if moves and found != best:
             raise AssertionError(f"best-turn search and referee disagree: key {best} vs {found} for {moves}")
@@ -446,6 +447,11 @@ class ColoniiSolver:
         decolonisation is always made: it adds the first word's value and leaves more moves (the word it
         leaves can be extended, and colony words that left play may be chained again)."""
         return [(play, t) for play, t in owner_actions(position, self.rules) if play != "declare" or self.rules.supercolony_bonus]
+
+    def owner_turn(self, position: ColoniiPosition) -> list[ColoniiMove]:
+        """The owner's actions that score at the start of the mover's turn (declarations, then decolonisations),
+        judged: every best turn begins with them."""
+        return self._owner_prefix(position)[0]
 
     def _owner_prefix(self, position: ColoniiPosition) -> tuple[list[ColoniiMove], ColoniiPosition]:
         """The owner's actions open at the start of the turn (they only add points and options), made first."""
@@ -458,110 +464,153 @@ class ColoniiSolver:
         return moves, pos
 
     def _plan(self, pos: ColoniiPosition, objective: Objective, depth: int, value_bound: bool) -> _TurnPlan | None:
-        """The search items of a position (see ``kernels/colonii_search``), sorted by bound; None without any."""
+        """The search's input for a position (see ``kernels/colonii_search.best_turn``); None without any move."""
         from kubasolve.kernels import colonii_search as cs
-        from kubasolve.kernels.colonii_search import card_values, pack_cards
+        from kubasolve.kernels.colonii_search import pack_cards
 
         rules = self.rules
         table = pos.table
         a, b = (int(_TIE), 1) if objective == "gain" else (int(_TIE) + 1, int(_TIE))
         chains: dict[str, ChainWords] = {}
-        roots = self.move_table(pos, legal_only=False, chain_cache=chains)
-        parts: list[_Items] = []
-
-        # roots: the first move on a group (or a new word), and the state its program continues from
-        n = len(roots)
-        if n:
-            it = np.zeros((n, cs.N_COLS), np.int64)
-            kind = roots.kind.astype(np.int64)
-            target = roots.target.astype(np.int64)
-            tg = np.maximum(target, 0)
-            g_first = np.array([rules.value(g.words[0]) for g in table] + [0], np.int64)
-            g_last = np.array([rules.letter_values[g.last[-1]] for g in table] + [0], np.int64)
-            g_size = np.array([len(g.words) for g in table] + [0], np.int64)
-            g_decl = np.array([g.supercolony for g in table] + [False], np.int64)
-            g_stake = np.array([g.stake for g in table] + [0], np.int64)
-            g_prot = np.array([g.protected for g in table] + [False], np.bool_)
-            tg = np.where(target < 0, len(table), target)
-            card_val = card_values(roots.cards, roots.n_cards, self.values)
-            last = roots.cards[np.arange(n), roots.n_cards.astype(np.int64) - 1].astype(np.int64)
-            is_new = kind == KIND_CODE[MoveKind.NEW]
-            extends = (kind == KIND_CODE[MoveKind.EXTEND]) | (kind == KIND_CODE[MoveKind.CONQUEST_A])
-            starts = (kind == KIND_CODE[MoveKind.COLONY_START]) | (kind == KIND_CODE[MoveKind.CONQUEST_B])
-            adds = kind == KIND_CODE[MoveKind.COLONY_ADD]
-            on_other = roots.on_other.astype(np.bool_)
-            word_val = np.where(is_new, card_val, np.where(extends, g_first[tg] + card_val, g_last[tg] + card_val))
-            gkey = roots.gain * a + roots.taken() * b
-            plain = (kind == KIND_CODE[MoveKind.EXTEND]) & on_other
-            mode = np.where(is_new | (extends & ~plain), cs.M_OWN, cs.M_NONE)
-            mode = np.where(plain & ~g_prot[tg], cs.M_OTHER, mode)
-            mode = np.where(starts | (adds & ~on_other), cs.M_COLONY, mode)
-            mode = np.where(adds & on_other, cs.M_THEIRS, mode)
-            size = np.where(starts, 2, np.where(adds, g_size[tg] + 1, 1))
-            decl = np.where(adds, g_decl[tg], 0)
-            firstv = np.where(starts | adds, g_first[tg], word_val)
-            exg = np.where(starts | adds, target, -1)
-            own_add = adds & ~on_other
-            declares = own_add & (decl == 0) & (size >= rules.supercolony_words)
-            gkey = gkey + declares * rules.supercolony_bonus * a
-            decl = np.where(declares, 1, decl)
-            decolonises = own_add & (size >= rules.decolonisation_words)
-            gkey = gkey + np.where(decolonises, firstv * a, 0)
-            mode = np.where(decolonises, cs.M_OWN, mode)
-            firstv = np.where(decolonises, word_val, firstv)
-            exg = np.where(decolonises, -1, exg)
-            it[:, cs.KIND] = np.where(is_new, cs.ROOT_NEW, cs.ROOT_TABLE)
-            it[:, cs.TARGET] = target
-            it[:, cs.ON_OTHER] = on_other
-            it[:, cs.GKEY] = gkey
-            it[:, cs.VAL] = card_val
-            it[:, cs.FIRST] = -1
-            it[:, cs.LAST] = last
-            it[:, cs.WORD] = roots.word_id
-            it[:, cs.XWORD] = -1
-            it[:, cs.REQ] = -1
-            it[:, cs.WVAL] = word_val
-            it[:, cs.MODE] = mode
-            it[:, cs.SIZE] = size
-            it[:, cs.DECL] = decl
-            it[:, cs.FIRSTV] = firstv
-            it[:, cs.STAKE] = np.where(mode == cs.M_OTHER, g_stake[tg], 0)
-            it[:, cs.EXG] = exg
-            it[:, cs.DECOL] = decolonises
-            ub = gkey + self._potential(it, depth - 1, a, b)
-            keep = (ub > 0) | ((depth > 1) & (mode != cs.M_NONE))
-            keep &= _first_of_class(np.column_stack([pack_cards(roots.cards, roots.n_cards).view(np.int64), last,
-                                                     np.where(is_new, -1, np.arange(n))]), 3)  # anagram new words
-            packed = pack_cards(roots.cards, roots.n_cards)
-            parts.append((it[keep], ub[keep], (card_val * a)[keep], packed[keep], np.flatnonzero(keep)))
-        if depth > 1 and pos.hand:
-            self._chain_words(self._hand_counts(pos.hand), list(rules.alphabet), chains)
-            parts.append(self._chain_items(chains, a, [self.lexicon.word_id(w) for g in table for w in g.words]))
-            extra = self._extension_items(pos, roots, depth, a)
-            if extra is not None:
-                parts.append(extra)
-        if not parts or not sum(len(p[1]) for p in parts):
+        roots = self.move_table(pos, legal_only=False, chain_cache=chains, validate=False)
+        if not len(roots):
             return None
-        it = np.concatenate([p[0] for p in parts])
-        ub = np.concatenate([p[1] for p in parts])
-        card_key = np.concatenate([p[2] for p in parts])
-        packed = np.concatenate([p[3] for p in parts])
-        order = np.argsort(-ub, kind="stable")
-        it, ub, card_key, packed = it[order], ub[order], card_key[order], packed[order]
-        root_rows = np.concatenate([p[4] for p in parts])[order]
+        gw_off = np.zeros(len(table) + 1, np.int64)
+        gw_off[1:] = np.cumsum([len(g.words) for g in table])
+        gw_ids = np.array([self.lexicon.word_id(w) for g in table for w in g.words], np.int64)
+        n_letters = len(rules.alphabet)
+        # follow-ups: the chained words of every letter, and the extensions a decolonisation allows
+        c_off = np.zeros(n_letters + 1, np.int64)
+        chain = ext = None
+        if depth > 1:
+            # a word move adds cards at the word's end, so a follow-up starts with a letter of the hand
+            letters = sorted(set(pos.hand))
+            self._chain_words(self._hand_counts(pos.hand), letters, chains)
+            chain = self._chain_items({c: chains[c] for c in letters}, a, gw_ids)
+            c_off[1:] = np.cumsum(np.bincount(chain["first"], minlength=n_letters))
+            ext = self._extension_items(pos, roots, depth, a)
+        fb1 = np.zeros(n_letters, np.int64)  # best chained word's card key per first letter
+        fb2 = np.zeros(n_letters, np.int64)  # best two chained words from it
+        if chain is not None and len(chain["ck"]):
+            starts = c_off[:-1][c_off[:-1] < c_off[1:]]
+            fb1[chain["first"][starts]] = chain["ck"][starts]
+            two = chain["ck"] + fb1[chain["last"]]
+            np.maximum.at(fb2, chain["first"], two)
+            sq1 = two.copy()
+            for lo, hi in itertools.pairwise(c_off):
+                sq1[lo:hi] = _suffix_max(two[lo:hi])
+            chain["sq1"] = sq1
+        ext_best = np.zeros(len(table) + 1, np.int64)
+        if ext is not None:
+            np.maximum.at(ext_best, ext["group"], ext["ck"])
+        r = self._root_items(pos, roots, depth, a, b, ext_best)
+        keep = r.pop("keep")
+        rows = np.flatnonzero(keep)
+        r = {k: v[keep] for k, v in r.items()}
+        rich = r["ub"] > r["ck"]  # roots whose bound holds stakes or bonuses first, then the plain ones
+        order = np.lexsort((np.arange(len(rich)), -r["ub"], ~rich))
+        r = {k: v[order] for k, v in r.items()}
+        rows = rows[order]
+        r_it = r["it"]
+        follows = r_it[:, cs.R_MODE] != cs.M_NONE
+        letter = r_it[:, cs.R_LAST]
+        with_ext = ext_best[np.where(r_it[:, cs.R_TARGET] >= 0, r_it[:, cs.R_TARGET], len(table))] > 0
         hand_card_key: int = _UNLIMITED
         extra_bound = np.zeros(SEARCH_MOVES + 1, np.int64)
         if value_bound:
             hand_card_key = int(sum(rules.letter_values[c] for c in pos.hand)) * a
-            extra_bound = _extra_bound(ub - card_key, it[:, cs.KIND], it[:, cs.TARGET])
-        gw_off = np.zeros(len(table) + 1, np.int64)
-        gw_off[1:] = np.cumsum([len(g.words) for g in table])
-        gw_ids = np.array([self.lexicon.word_id(w) for g in table for w in g.words], np.int64)
-        params = np.zeros(7, np.int64)
+            extra_bound = _extra_bound(r["ub"] - r["ck"], r_it[:, cs.R_NEW] != 0, r_it[:, cs.R_TARGET])
+        # a program's bound: its root's, plus the best one or two chained words of its last letter, which use
+        # cards the root left (the extensions a decolonisation allows are in the root's potential)
+        left = np.maximum(hand_card_key - r["ck"], 0)
+        pb1 = r["ub"] + np.where(follows, np.minimum(fb1[letter], left), 0)
+        two = np.where(with_ext, max(int(fb2.max()), 2 * int(fb1.max())), fb2[letter])
+        pb2 = np.maximum(r["ub"] + np.where(follows, np.minimum(two, left), 0), pb1)
+        z = np.zeros(0, np.int64)
+        zp = np.zeros((0, 4), np.uint64)
+        chain = chain or {"val": z, "ck": z, "packed": zp, "word": z, "last": z, "wval": z, "sq1": z}
+        if ext is None:
+            ext = {"group": z, "ck": z, "packed": zp, "x": z, "y": z, "req": z, "last": z, "wval": z}
+        e_off = np.zeros(len(table) + 1, np.int64)
+        e_off[1:] = np.cumsum(np.bincount(ext["group"], minlength=len(table)))
+        params = np.zeros(8, np.int64)
         params[cs.P_S], params[cs.P_SBONUS], params[cs.P_D] = rules.supercolony_words, rules.supercolony_bonus * a, rules.decolonisation_words
         params[cs.P_A], params[cs.P_B], params[cs.P_HAS_OWN], params[cs.P_MOVES] = a, b, pos.has_own(), depth
+        params[cs.P_RICH] = int(rich.sum())
         hand_packed = pack_cards(np.array([[self._code[c] for c in pos.hand]], np.uint8), np.array([len(pos.hand)], np.int64))[0]
-        return _TurnPlan(ub, card_key, packed, it, params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound, roots, root_rows)
+        args = (r["ub"], _suffix_max(r["ub"]), r["ck"], r["packed"], r_it, _suffix_max(pb1), _suffix_max(pb2),
+                c_off, chain["val"], chain["ck"], chain["packed"], chain["word"], chain["last"], chain["wval"], chain["sq1"],
+                e_off, ext["ck"], ext["packed"], ext["x"], ext["y"], ext["req"], ext["last"], ext["wval"],
+                params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound)
+        return _TurnPlan(args, roots, rows, r_it, chain["word"], ext["y"], pos.has_own())
+
+    def _root_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int, b: int,
+                    ext_best: np.ndarray) -> dict[str, np.ndarray]:
+        """Per move of the table: the root columns (its key, the state its program goes on from, its
+        potential: what the program's follow-ups may add beyond their cards), bound, card key, packed
+        cards, and ``keep`` (a bound above 0 or follow-ups possible; three new words per anagram class)."""
+        from kubasolve.kernels import colonii_search as cs
+        from kubasolve.kernels.colonii_search import card_values, pack_cards
+
+        rules, table = self.rules, pos.table
+        n = len(roots)
+        kind = roots.kind.astype(np.int64)
+        target = roots.target.astype(np.int64)
+        tg = np.where(target < 0, len(table), target)
+        g_first = np.array([rules.value(g.words[0]) for g in table] + [0], np.int64)
+        g_last = np.array([rules.letter_values[g.last[-1]] for g in table] + [0], np.int64)
+        g_size = np.array([len(g.words) for g in table] + [0], np.int64)
+        g_decl = np.array([g.supercolony for g in table] + [False], np.int64)
+        g_stake = np.array([g.stake for g in table] + [0], np.int64)
+        g_prot = np.array([g.protected for g in table] + [False], np.bool_)
+        card_val = card_values(roots.cards, roots.n_cards, self.values)
+        last = roots.cards[np.arange(n), roots.n_cards.astype(np.int64) - 1].astype(np.int64)
+        is_new = kind == KIND_CODE[MoveKind.NEW]
+        extends = (kind == KIND_CODE[MoveKind.EXTEND]) | (kind == KIND_CODE[MoveKind.CONQUEST_A])
+        starts = (kind == KIND_CODE[MoveKind.COLONY_START]) | (kind == KIND_CODE[MoveKind.CONQUEST_B])
+        adds = kind == KIND_CODE[MoveKind.COLONY_ADD]
+        on_other = roots.on_other.astype(np.bool_)
+        word_val = np.where(is_new, card_val, np.where(extends, g_first[tg] + card_val, g_last[tg] + card_val))
+        gkey = roots.gain * a + roots.taken() * b
+        plain = (kind == KIND_CODE[MoveKind.EXTEND]) & on_other
+        mode = np.where(is_new | (extends & ~plain), cs.M_OWN, cs.M_NONE)
+        mode = np.where(plain & ~g_prot[tg], cs.M_OTHER, mode)
+        mode = np.where(starts | (adds & ~on_other), cs.M_COLONY, mode)
+        mode = np.where(adds & on_other, cs.M_THEIRS, mode)
+        size = np.where(starts, 2, np.where(adds, g_size[tg] + 1, 1))
+        decl = np.where(adds, g_decl[tg], 0)
+        firstv = np.where(starts | adds, g_first[tg], word_val)
+        exg = np.where(starts | adds, target, -1)
+        own_add = adds & ~on_other
+        declares = own_add & (decl == 0) & (size >= rules.supercolony_words)
+        gkey = gkey + declares * rules.supercolony_bonus * a
+        decl = np.where(declares, 1, decl)
+        decolonises = own_add & (size >= rules.decolonisation_words)
+        gkey = gkey + np.where(decolonises, firstv * a, 0)
+        mode = np.where(decolonises, cs.M_OWN, mode)
+        firstv = np.where(decolonises, word_val, firstv)
+        exg = np.where(decolonises, -1, exg)
+        it = np.zeros((n, cs.R_COLS), np.int64)
+        it[:, cs.R_NEW] = is_new
+        it[:, cs.R_TARGET] = target
+        it[:, cs.R_ON_OTHER] = on_other
+        it[:, cs.R_GKEY] = gkey
+        it[:, cs.R_LAST] = last
+        it[:, cs.R_WORD] = roots.word_id
+        it[:, cs.R_MODE] = mode
+        it[:, cs.R_SIZE] = size
+        it[:, cs.R_DECL] = decl
+        it[:, cs.R_FIRSTV] = firstv
+        it[:, cs.R_STAKE] = np.where(mode == cs.M_OTHER, g_stake[tg], 0)
+        it[:, cs.R_EXG] = exg
+        it[:, cs.R_DECOL] = decolonises
+        pot = self._potential(it, depth - 1, a, b) + np.where(depth > 1, ext_best[tg], 0)
+        it[:, cs.R_POT] = pot
+        ub = gkey + pot
+        packed = pack_cards(roots.cards, roots.n_cards)
+        keep = (ub > 0) | ((depth > 1) & (mode != cs.M_NONE))
+        keep &= _first_of_class(np.column_stack([packed.view(np.int64), last, np.where(is_new, -1, np.arange(n))]), 3)
+        return {"it": it, "ub": ub, "ck": card_val * a, "packed": packed, "keep": keep}
 
     def _potential(self, it: np.ndarray, more: int, a: int, b: int) -> np.ndarray:
         """Per root, the most its program's further ``more`` moves can add beyond their cards: the stake of
@@ -572,10 +621,10 @@ class ColoniiSolver:
         rules = self.rules
         if more < 1:
             return np.zeros(len(it), np.int64)
-        mode, size, decl, firstv = it[:, cs.MODE], it[:, cs.SIZE], it[:, cs.DECL], it[:, cs.FIRSTV]
+        mode, size, decl, firstv = it[:, cs.R_MODE], it[:, cs.R_SIZE], it[:, cs.R_DECL], it[:, cs.R_FIRSTV]
         single = (mode == cs.M_OWN) | (mode == cs.M_OTHER)
         colony = mode == cs.M_COLONY
-        pot = np.where(mode == cs.M_OTHER, it[:, cs.STAKE] * (a + b), 0)
+        pot = np.where(mode == cs.M_OTHER, it[:, cs.R_STAKE] * (a + b), 0)
         reach = np.where(single, 1 + more, size + more)  # words the group can have after ``more`` chained words
         pot += np.where((single | (colony & (decl == 0))) & (reach >= rules.supercolony_words), rules.supercolony_bonus * a, 0)
         # a decolonisation doubles the first word; an individual word's first word may still grow by one extension
@@ -583,48 +632,40 @@ class ColoniiSolver:
         pot += np.where((single | colony) & (reach >= rules.decolonisation_words), (firstv + np.where(single, hand_bound, 0)) * a, 0)
         return pot
 
-    def _chain_items(self, chains: dict[str, ChainWords], a: int, table_words: list[int]) -> _Items:
-        """Every word chained from every letter that the hand allows, as follow-up items (one per anagram
-        class of the same first and last letter, up to three, plus any that is a table word)."""
-        from kubasolve.kernels import colonii_search as cs
+    def _chain_items(self, chains: dict[str, ChainWords], a: int, table_words: np.ndarray) -> dict[str, np.ndarray]:
+        """Every word chained from every letter that the hand allows, grouped by first letter, best card key
+        first (of the words with the same first letter, cards and last letter, three, and any table word)."""
         from kubasolve.kernels.colonii_search import pack_cards
 
-        its, packs, words = [], [], []
+        cols: dict[str, list[np.ndarray]] = {k: [] for k in ("first", "val", "word", "last", "wval", "packed")}
         for letter, (ranks, lengths, scores, codes) in chains.items():
-            if not len(ranks):
-                continue
             m = len(ranks)
-            it = np.zeros((m, cs.N_COLS), np.int64)
-            it[:, cs.KIND] = cs.CHAIN
-            it[:, cs.TARGET] = -1
-            it[:, cs.GKEY] = scores * a
-            it[:, cs.VAL] = scores
-            it[:, cs.FIRST] = self._code[letter]
-            it[:, cs.LAST] = codes[np.arange(m), lengths - 1]
-            it[:, cs.WORD] = self.arrays.rank_word[ranks]
-            it[:, cs.XWORD] = -1
-            it[:, cs.REQ] = -1
-            it[:, cs.WVAL] = scores + self.rules.letter_values[letter]
-            it[:, cs.EXG] = -1
-            its.append(it)
-            packs.append(pack_cards(codes, lengths))
-            words.append(it[:, cs.WORD])
-        if not its:
+            if not m:
+                continue
+            cols["first"].append(np.full(m, self._code[letter], np.int64))
+            cols["val"].append(scores.astype(np.int64))
+            cols["word"].append(self.arrays.rank_word[ranks].astype(np.int64))
+            cols["last"].append(codes[np.arange(m), lengths - 1].astype(np.int64))
+            cols["wval"].append(scores + self.rules.letter_values[letter])
+            cols["packed"].append(pack_cards(codes, lengths))
+        if not cols["first"]:
             z = np.zeros(0, np.int64)
-            return np.zeros((0, cs.N_COLS), np.int64), z, z, np.zeros((0, 4), np.uint64), z
-        it = np.concatenate(its)
-        packed = np.concatenate(packs)
-        keep = _first_of_class(np.column_stack([packed.view(np.int64), it[:, cs.FIRST], it[:, cs.LAST]]), 3)
-        keep |= np.isin(it[:, cs.WORD], np.array(table_words, np.int64))
-        it, packed = it[keep], packed[keep]
-        return it, it[:, cs.GKEY].copy(), it[:, cs.GKEY].copy(), packed, np.full(len(it), -1, np.int64)
+            return {"first": z, "val": z, "ck": z, "word": z, "last": z, "wval": z, "sq1": z, "packed": np.zeros((0, 4), np.uint64)}
+        c = {k: np.concatenate(v) for k, v in cols.items()}
+        keep = _first_of_class(np.column_stack([c["packed"].view(np.int64), c["first"], c["last"]]), 3)
+        if len(table_words):
+            keep |= np.isin(c["word"], table_words)
+        c = {k: v[keep] for k, v in c.items()}
+        order = np.lexsort((-c["val"], c["first"]))
+        c = {k: v[order] for k, v in c.items()}
+        c["ck"] = c["val"] * a
+        return c
 
-    def _extension_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int) -> _Items | None:
+    def _extension_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int) -> dict[str, np.ndarray] | None:
         """Extensions that a decolonisation in the turn makes possible and no chained word gives: of the word it
         leaves (x, just chained) into a word y that left play with it (a chained word y is refused while y
         is in the colony; any other extension of x is the chained word itself). Only for the mover's colonies
-        one or two words short of ``decolonisation_words``."""
-        from kubasolve.kernels import colonii_search as cs
+        one or two words short of ``decolonisation_words``; grouped by colony."""
         from kubasolve.kernels.colonii_search import pack_cards
 
         rules, lex = self.rules, self.lexicon
@@ -635,8 +676,7 @@ class ColoniiSolver:
                 continue
             candidates = [(y, "") for y in g.words]
             if short == 2 and depth >= 3:  # y: the colony addition made just before x, starting and ending with x's letter
-                rows = np.flatnonzero((roots.target == g_index) & (roots.kind == KIND_CODE[MoveKind.COLONY_ADD]))
-                for row in rows:
+                for row in np.flatnonzero((roots.target == g_index) & (roots.kind == KIND_CODE[MoveKind.COLONY_ADD])):
                     word = lex.word(int(roots.word_id[row]))
                     if word[0] == word[-1]:
                         candidates.append((word, word))
@@ -647,28 +687,34 @@ class ColoniiSolver:
                         found[(g_index, x, y, req)] = None
         if not found:
             return None
-        m = len(found)
-        it = np.zeros((m, cs.N_COLS), np.int64)
-        codes = np.zeros((m, max(len(y) for _, _, y, _ in found)), np.uint8)
+        items = sorted(found)
+        m = len(items)
+        codes = np.zeros((m, max(len(y) for _, _, y, _ in items)), np.uint8)
         lengths = np.zeros(m, np.int64)
-        for r, (g_index, x, y, req) in enumerate(found):
-            ext = y[len(x):]
-            codes[r, :len(ext)] = [self._code[c] for c in ext]
-            lengths[r] = len(ext)
-            it[r, cs.KIND], it[r, cs.TARGET], it[r, cs.VAL] = cs.EXT, g_index, rules.value(ext)
-            it[r, cs.GKEY], it[r, cs.FIRST], it[r, cs.LAST] = rules.value(ext) * a, -1, self._code[y[-1]]
-            it[r, cs.WORD], it[r, cs.XWORD], it[r, cs.REQ] = lex.word_id(y), lex.word_id(x), lex.word_id(req) if req else -1
-            it[r, cs.WVAL], it[r, cs.EXG] = rules.value(y), -1
-        return it, it[:, cs.GKEY].copy(), it[:, cs.GKEY].copy(), pack_cards(codes, lengths), np.full(m, -1, np.int64)
+        for r, (_, x, y, _) in enumerate(items):
+            codes[r, :len(y) - len(x)] = [self._code[c] for c in y[len(x):]]
+            lengths[r] = len(y) - len(x)
+        val = np.array([rules.value(y[len(x):]) for _, x, y, _ in items], np.int64)
+        return {"group": np.array([g for g, _, _, _ in items], np.int64), "ck": val * a, "packed": pack_cards(codes, lengths),
+                "x": np.array([lex.word_id(x) for _, x, _, _ in items], np.int64),
+                "y": np.array([lex.word_id(y) for _, _, y, _ in items], np.int64),
+                "req": np.array([lex.word_id(req) if req else -1 for _, _, _, req in items], np.int64),
+                "last": np.array([self._code[y[-1]] for _, _, y, _ in items], np.int64),
+                "wval": np.array([rules.value(y) for _, _, y, _ in items], np.int64)}
 
-    def _replay(self, pos: ColoniiPosition, plan: _TurnPlan, sel: np.ndarray, sel_att: np.ndarray) -> list[ColoniiMove]:
+    def _replay(self, pos: ColoniiPosition, plan: _TurnPlan, sel: np.ndarray) -> list[ColoniiMove]:
         """The chosen items as the referee's moves: programs with a new word first (they make moves on
         others' groups legal), each program's moves in order, the owner's actions as soon as they pay."""
         from kubasolve.kernels import colonii_search as cs
 
-        rules, lex, it = self.rules, self.lexicon, plan.it
-        chosen = [p for p in range(3) if sel[p] >= 0]
-        programs = sorted((p for p in chosen if sel_att[p] < 0), key=lambda p: (it[sel[p], cs.KIND] != cs.ROOT_NEW, p))
+        rules, lex, r_it = self.rules, self.lexicon, plan.r_it
+        programs: list[list[tuple[int, int]]] = []
+        for kind, index in sel.tolist():
+            if kind == cs.I_ROOT:
+                programs.append([(kind, index)])
+            elif kind >= 0:
+                programs[-1].append((kind, index))
+        programs.sort(key=lambda prog: r_it[prog[0][1], cs.R_NEW] == 0)
         table, hand, out = pos.table, pos.hand, []
 
         def play(kind: str, target: int | None, word: str) -> None:
@@ -677,25 +723,25 @@ class ColoniiSolver:
             table, hand = apply_move(table, move, rules), remove_cards(hand, move.cards)
             out.append(move)
 
-        for p in programs:
-            item = int(sel[p])
-            if it[item, cs.KIND] == cs.ROOT_NEW:
+        for prog in programs:
+            root = prog[0][1]
+            word = lex.word(int(r_it[root, cs.R_WORD]))
+            if r_it[root, cs.R_NEW]:
                 target = len(table)
-                play("new", None, lex.word(int(it[item, cs.WORD])))
+                play("new", None, word)
             else:
-                target = int(it[item, cs.TARGET])
-                play(KINDS[int(plan.roots.kind[plan.root_rows[item]])].play, target, lex.word(int(it[item, cs.WORD])))
-            step = p
-            while True:
+                target = int(r_it[root, cs.R_TARGET])
+                play(KINDS[int(plan.roots.kind[plan.root_rows[root]])].play, target, word)
+            for step in [*prog[1:], None]:
                 for owner_play, where in self._paying_owner_actions(ColoniiPosition(table, hand, pos.mover, pos.n_players)):
                     if where == target:
                         play(owner_play, target, "")
-                nxt = [q for q in chosen if sel_att[q] == step]
-                if not nxt:
-                    break
-                step = nxt[0]
-                item = int(sel[step])
-                play("extend" if it[item, cs.KIND] == cs.EXT else "chain", target, lex.word(int(it[item, cs.WORD])))
+                if step is not None:
+                    kind, index = step
+                    if kind == cs.I_CHAIN:
+                        play("chain", target, lex.word(int(plan.c_word[index])))
+                    else:
+                        play("extend", target, lex.word(int(plan.e_y[index])))
         return out
 
     def check(self, position: ColoniiPosition, move: ColoniiMove) -> ColoniiMove:
