@@ -145,7 +145,7 @@ M_COLONY = 3  # the mover's colony: chained words are colony additions, the owne
 M_THEIRS = 4  # another player's colony: chained words are colony additions
 
 # Rule and objective parameters (``params``).
-P_S, P_SBONUS, P_D, P_A, P_B, P_HAS_OWN, P_MOVES, P_RICH = range(8)
+P_S, P_SBONUS, P_D, P_A, P_B, P_HAS_OWN, P_MOVES = range(7)
 
 # Search state after ``d`` items (row ``d`` of ``st``).
 (S_V, S_CK, S_MODE, S_LAST, S_CUR, S_SIZE, S_DECL, S_FIRSTV, S_STAKE, S_EXG, S_DECOL, S_GROUP, S_POT, S_ROOT, S_NEXT,
@@ -154,7 +154,7 @@ S_COLS = 26
 
 # Frames (row ``d`` of ``fr``: choosing item ``d``): phase, next position, end of the list.
 PH_EXT, PH_CHAIN, PH_ROOT, PH_DONE = range(4)
-F_PHASE, F_POS, F_END = range(3)
+F_PHASE, F_POS, F_END, F_RUN = range(4)
 
 # Items of a turn (``path``/``sel`` rows: kind, index).
 I_ROOT, I_CHAIN, I_EXT = range(3)
@@ -204,7 +204,7 @@ def _chain_start(c_ck, lo, hi, cap):
 
 
 @njit(cache=True)
-def _open_frame(d, st, fr, r_ub, n_rich, e_off, c_off, c_ck, extra_bound):
+def _open_frame(d, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck):
     """Start choosing item ``d`` from the state after ``d`` items: first the open program's follow-ups
     (the extensions a decolonisation allows, then chained words of its last letter), then new programs."""
     fr[d, F_PHASE] = PH_ROOT
@@ -218,7 +218,7 @@ def _open_frame(d, st, fr, r_ub, n_rich, e_off, c_off, c_ck, extra_bound):
         if st[d, S_MODE] != M_NONE:
             _chain_phase(d, st, fr, c_off, c_ck)
             return
-    _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
+    _root_phase(d, st, fr, r_ub, run_start, run_extra)
 
 
 @njit(cache=True)
@@ -230,27 +230,31 @@ def _chain_phase(d, st, fr, c_off, c_ck):
 
 
 @njit(cache=True)
-def _root_phase(d, st, fr, r_ub, n_rich, extra_bound):
-    """Roots come in two runs, each by bound: first those whose bound holds more than their cards (stakes,
-    bonuses), then the plain ones, whose bound is their card key: one fits the cards left only if its bound
-    is at most their card key, so each run starts at the first root that can fit (binary search)."""
+def _root_phase(d, st, fr, r_ub, run_start, run_extra):
+    """Roots come in runs of equal extra (what a root's bound holds beyond its cards: stakes, bonuses), each
+    run by bound, so within a run a root fits the cards left only if its bound is at most their card key plus
+    the run's extra: each run is entered at the first root that can fit (binary search)."""
     fr[d, F_PHASE] = PH_ROOT
     nxt = st[d, S_NEXT]
-    if nxt < n_rich:
-        pos = _first_at_most(r_ub, nxt, n_rich, st[d, S_CK] + extra_bound[1])
-        if pos < n_rich:
-            fr[d, F_POS] = pos
-            fr[d, F_END] = n_rich
-            return
-        nxt = n_rich
-    _plain_roots(d, nxt, st, fr, r_ub)
+    run = 0
+    while run < run_extra.shape[0] and run_start[run + 1] <= nxt:
+        run += 1
+    _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra)
 
 
 @njit(cache=True)
-def _plain_roots(d, nxt, st, fr, r_ub):
-    n = r_ub.shape[0]
-    fr[d, F_POS] = _first_at_most(r_ub, nxt, n, st[d, S_CK])
-    fr[d, F_END] = n
+def _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra):
+    """Point frame ``d`` at the first root from ``nxt`` on, in run ``run`` or a later one, that can fit."""
+    while run < run_extra.shape[0]:
+        end = run_start[run + 1]
+        pos = _first_at_most(r_ub, max(nxt, run_start[run]), end, st[d, S_CK] + run_extra[run])
+        if pos < end:
+            fr[d, F_POS] = pos
+            fr[d, F_END] = end
+            fr[d, F_RUN] = run
+            return
+        run += 1
+    fr[d, F_PHASE] = PH_DONE
 
 
 @njit(cache=True)
@@ -360,7 +364,7 @@ def _place_ext(e, d, st, r_it, e_ck, e_x, e_y, e_req, e_last, e_wval):
 
 
 @njit(cache=True)
-def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, c_packed, c_word, c_last, c_wval, c_sq1,
+def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra, c_off, c_val, c_ck, c_packed, c_word, c_last, c_wval, c_sq1,
               e_off, e_ck, e_packed, e_x, e_y, e_req, e_last, e_wval, params, gw_off, gw_ids, hand_packed, hand_card_key,
               extra_bound, st, hs, fr, path, ctl, sel, node_limit):
     """Continue the search for the best turn of up to ``params[P_MOVES]`` (<= 3) items for at most
@@ -382,7 +386,6 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, 
     kind -1 past its end.
     """
     moves = params[P_MOVES]
-    n_rich = params[P_RICH]
     ceiling = hand_card_key + extra_bound[moves]
     nodes = np.int64(0)
     if ctl[C_STARTED] == 0:
@@ -396,7 +399,7 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, 
         for w in range(PACK_WORDS):
             hs[0, w] = hand_packed[w] | GUARD
         ctl[C_TOP] = 0
-        _root_phase(0, st, fr, r_ub, n_rich, extra_bound)
+        _root_phase(0, st, fr, r_ub, run_start, run_extra)
     best = ctl[C_BEST]
     top = ctl[C_TOP]
     while top >= 0:
@@ -412,12 +415,9 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, 
             if phase == PH_EXT and st[d, S_MODE] != M_NONE:
                 _chain_phase(d, st, fr, c_off, c_ck)
             elif phase == PH_ROOT:
-                if fr[d, F_END] == n_rich and n_rich < r_ub.shape[0]:
-                    _plain_roots(d, n_rich, st, fr, r_ub)
-                else:
-                    fr[d, F_PHASE] = PH_DONE
+                _enter_run(d, fr[d, F_RUN] + 1, pos, st, fr, r_ub, run_start, run_extra)
             else:
-                _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
+                _root_phase(d, st, fr, r_ub, run_start, run_extra)
             continue
         slots = moves - d  # items still to place, this one included
         v = st[d, S_V]
@@ -427,11 +427,15 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, 
             if after >= 1 and c_sq1[pos] > bound:
                 bound = c_sq1[pos]
             if v + st[d, S_POT] + bound <= best:
-                _root_phase(d, st, fr, r_ub, n_rich, extra_bound)
+                _root_phase(d, st, fr, r_ub, run_start, run_extra)
                 continue
-        elif phase == PH_ROOT and v + _rest(slots, pos, r_su, spb1, spb2) <= best:
-            fr[d, F_PHASE] = PH_DONE
-            continue
+        elif phase == PH_ROOT:
+            if v + _rest(slots, pos, r_su, spb1, spb2) <= best:  # no later root, in any run, can do better
+                fr[d, F_PHASE] = PH_DONE
+                continue
+            if slots == 1 and v + r_ub[pos] <= best:  # the last item: no later root of this run can
+                _enter_run(d, fr[d, F_RUN] + 1, pos, st, fr, r_ub, run_start, run_extra)
+                continue
         if nodes >= node_limit:
             ctl[C_TOP] = top
             ctl[C_BEST] = best
@@ -471,7 +475,7 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, c_off, c_val, c_ck, 
                 sel[t, 0] = path[t, 0] if t <= d else -1
                 sel[t, 1] = path[t, 1] if t <= d else -1
         if d + 1 < moves and v1 + st[d + 1, S_CK] + st[d + 1, S_POT] + extra_bound[moves - d - 1] > best:
-            _open_frame(d + 1, st, fr, r_ub, n_rich, e_off, c_off, c_ck, extra_bound)
+            _open_frame(d + 1, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck)
             top = d + 1
     ctl[C_TOP] = -1
     ctl[C_BEST] = best

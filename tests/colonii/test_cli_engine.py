@@ -148,5 +148,13 @@ def test_engine_plays_the_owners_declaration_and_decolonisation() -> None:
 
 @pytest.mark.parametrize("history", [[[0, {"type": "fly"}]], [[0, "pass"]], [["x", {"type": "pass"}]], "none"])
 def test_engine_refuses_malformed_saved_states_as_bad_state(history: Any) -> None:
-    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": history}
+    state = {"format": "kubasolve.colonii.state/2", "rules": {}, "seed": 1, "n_players": 2, "history": history}
     assert ask(Session(), "colonii.new-game", state=state)["error"]["code"] == "bad-state"
+
+
+def test_engine_refuses_a_version_1_state() -> None:
+    """Version 1 paid the supercolony and decolonisation bonuses by themselves: its histories replay to other
+    scores, so they are refused by format, with the format expected."""
+    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": []}
+    error = ask(Session(), "colonii.new-game", state=state)["error"]
+    assert error["code"] == "bad-state" and "kubasolve.colonii.state/2" in error["message"]

@@ -14,7 +14,7 @@ from kubasolve.games.colonii.table import ColoniiPosition, Group, MoveKind
 from .helpers import referee_scores, small_lexicon
 
 R = ColoniiRules()
-LETTERS = "aceilrt"
+LETTERS = "aceilrtz"  # Z is worth 3: extensions and chained words that conquer
 
 
 @st.composite
@@ -23,11 +23,10 @@ def chain_cases(draw):
     short of a supercolony or a decolonisation, or past it; a hand that holds the cards of a few chains."""
     words = set(draw(st.lists(st.text(LETTERS, min_size=2, max_size=4), min_size=6, max_size=22)))
     for w in list(words)[:8]:
-        words.add(w + draw(st.text(LETTERS, min_size=1, max_size=2)))  # an extension
+        words.add(w + draw(st.text(LETTERS, min_size=1, max_size=3)))  # an extension
         if len(w) > 2:
             words.add(w[:2])  # a prefix
     words = sorted(words)
-    lex = small_lexicon(words)
     s_words = draw(st.integers(3, 5))
     rules = R.with_(supercolony_words=s_words, decolonisation_words=draw(st.integers(s_words + 1, 7)),
                     supercolony_bonus=draw(st.sampled_from([0, 2, 5])))
@@ -35,8 +34,8 @@ def chain_cases(draw):
     mover = draw(st.integers(0, n_players - 1))
     table = []
     for _ in range(draw(st.integers(0, 4))):
-        owner = mover if draw(st.booleans()) else draw(st.integers(0, n_players - 1))
-        size = draw(st.sampled_from([1, 1, 2, rules.supercolony_words - 1, rules.supercolony_words,
+        owner = mover if draw(st.integers(0, 2)) == 0 else draw(st.integers(0, n_players - 1))
+        size = draw(st.sampled_from([1, 1, 1, 2, rules.supercolony_words - 1, rules.supercolony_words,
                                      rules.decolonisation_words - 2, rules.decolonisation_words - 1, rules.decolonisation_words]))
         chain = [draw(st.sampled_from(words))]
         while len(chain) < size:
@@ -58,6 +57,19 @@ def chain_cases(draw):
             w = draw(st.sampled_from(options))
             cards += list(w[1:])
             ends.append(w[-1])
+    theirs = [g for g in table if len(g.words) == 1 and g.owner != mover and not g.protected]
+    for g in theirs:  # words that conquer another player's word: an extension (A), a chained word (B)
+        w = g.words[0]
+        words += [w + draw(st.text("zc", min_size=2, max_size=3)), w[-1] + draw(st.text("zca", min_size=2, max_size=3))]
+    words = sorted(set(words))
+    lex = small_lexicon(words)
+    if theirs and draw(st.booleans()):  # the cards of a conquest A or B of another player's word, if the lexicon has one
+        g = draw(st.sampled_from(theirs))
+        w = g.words[0]
+        conquering = [x[len(w):] for x in words if x.startswith(w) and rules.value(x[len(w):]) > rules.value(w)]
+        conquering += [x[1:] for x in words if x[0] == w[-1] and x != w and rules.value(x[1:]) > rules.value(w)]
+        if conquering:
+            cards += list(draw(st.sampled_from(conquering)))
     cards += draw(st.lists(st.sampled_from(LETTERS), max_size=2))
     cards = draw(st.permutations(cards))[:9] if cards else ["a"]
     return lex, rules, ColoniiPosition(tuple(table), "".join(cards), mover, n_players)

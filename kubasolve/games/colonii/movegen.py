@@ -414,7 +414,7 @@ class ColoniiSolver:
             return Turn(tuple(prefix), proven_optimal=complete)
         st = np.zeros((depth + 1, cs.S_COLS), np.int64)
         hs = np.zeros((depth + 1, 4), np.uint64)
-        fr = np.zeros((depth, 3), np.int64)
+        fr = np.zeros((depth, 4), np.int64)
         path = np.full((depth, 2), -1, np.int64)
         ctl = np.zeros(3, np.int64)
         sel = np.full((3, 2), -1, np.int64)
@@ -503,12 +503,13 @@ class ColoniiSolver:
         ext_best = np.zeros(len(table) + 1, np.int64)
         if ext is not None:
             np.maximum.at(ext_best, ext["group"], ext["ck"])
-        r = self._root_items(pos, roots, depth, a, b, ext_best)
+        chain_best = np.where(c_off[1:] > c_off[:-1], fb1 // a, -1)  # best chained word's card value, -1: none
+        r = self._root_items(pos, roots, depth, a, b, ext_best, chain_best)
         keep = r.pop("keep")
         rows = np.flatnonzero(keep)
         r = {k: v[keep] for k, v in r.items()}
-        rich = r["ub"] > r["ck"]  # roots whose bound holds stakes or bonuses first, then the plain ones
-        order = np.lexsort((np.arange(len(rich)), -r["ub"], ~rich))
+        extra = r["ub"] - r["ck"]  # roots in runs of equal extra (stakes, bonuses), largest first; by bound in a run
+        order = np.lexsort((np.arange(len(extra)), -r["ub"], -extra))
         r = {k: v[order] for k, v in r.items()}
         rows = rows[order]
         r_it = r["it"]
@@ -533,19 +534,21 @@ class ColoniiSolver:
             ext = {"group": z, "ck": z, "packed": zp, "x": z, "y": z, "req": z, "last": z, "wval": z}
         e_off = np.zeros(len(table) + 1, np.int64)
         e_off[1:] = np.cumsum(np.bincount(ext["group"], minlength=len(table)))
-        params = np.zeros(8, np.int64)
+        params = np.zeros(7, np.int64)
         params[cs.P_S], params[cs.P_SBONUS], params[cs.P_D] = rules.supercolony_words, rules.supercolony_bonus * a, rules.decolonisation_words
         params[cs.P_A], params[cs.P_B], params[cs.P_HAS_OWN], params[cs.P_MOVES] = a, b, pos.has_own(), depth
-        params[cs.P_RICH] = int(rich.sum())
+        run_extra, run_size = np.unique(r["ub"] - r["ck"], return_counts=True)
+        run_extra, run_size = run_extra[::-1].copy(), run_size[::-1]
+        run_start = np.concatenate([[0], np.cumsum(run_size)]).astype(np.int64)
         hand_packed = pack_cards(np.array([[self._code[c] for c in pos.hand]], np.uint8), np.array([len(pos.hand)], np.int64))[0]
-        args = (r["ub"], _suffix_max(r["ub"]), r["ck"], r["packed"], r_it, _suffix_max(pb1), _suffix_max(pb2),
+        args = (r["ub"], _suffix_max(r["ub"]), r["ck"], r["packed"], r_it, _suffix_max(pb1), _suffix_max(pb2), run_start, run_extra,
                 c_off, chain["val"], chain["ck"], chain["packed"], chain["word"], chain["last"], chain["wval"], chain["sq1"],
                 e_off, ext["ck"], ext["packed"], ext["x"], ext["y"], ext["req"], ext["last"], ext["wval"],
                 params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound)
         return _TurnPlan(args, roots, rows, r_it, chain["word"], ext["y"], pos.has_own())
 
     def _root_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int, b: int,
-                    ext_best: np.ndarray) -> dict[str, np.ndarray]:
+                    ext_best: np.ndarray, chain_best: np.ndarray) -> dict[str, np.ndarray]:
         """Per move of the table: the root columns (its key, the state its program goes on from, its
         potential: what the program's follow-ups may add beyond their cards), bound, card key, packed
         cards, and ``keep`` (a bound above 0 or follow-ups possible; three new words per anagram class)."""
@@ -604,7 +607,7 @@ class ColoniiSolver:
         it[:, cs.R_STAKE] = np.where(mode == cs.M_OTHER, g_stake[tg], 0)
         it[:, cs.R_EXG] = exg
         it[:, cs.R_DECOL] = decolonises
-        pot = self._potential(it, depth - 1, a, b) + np.where(depth > 1, ext_best[tg], 0)
+        pot = self._potential(it, depth - 1, a, b, chain_best) + np.where(depth > 1, ext_best[tg], 0)
         it[:, cs.R_POT] = pot
         ub = gkey + pot
         packed = pack_cards(roots.cards, roots.n_cards)
@@ -612,10 +615,12 @@ class ColoniiSolver:
         keep &= _first_of_class(np.column_stack([packed.view(np.int64), last, np.where(is_new, -1, np.arange(n))]), 3)
         return {"it": it, "ub": ub, "ck": card_val * a, "packed": packed, "keep": keep}
 
-    def _potential(self, it: np.ndarray, more: int, a: int, b: int) -> np.ndarray:
+    def _potential(self, it: np.ndarray, more: int, a: int, b: int, chain_best: np.ndarray) -> np.ndarray:
         """Per root, the most its program's further ``more`` moves can add beyond their cards: the stake of
-        a conquest B after an extension of another player's word, the supercolony and decolonisation bonuses
-        of a colony that reaches their sizes."""
+        a conquest B after an extension of another player's word (if a chained word of its last letter is
+        worth more than the word: ``chain_best``, the best chained word's card value per first letter, -1 if
+        none), the supercolony and decolonisation bonuses of a colony that reaches their sizes (if any word
+        chains)."""
         from kubasolve.kernels import colonii_search as cs
 
         rules = self.rules
@@ -624,8 +629,9 @@ class ColoniiSolver:
         mode, size, decl, firstv = it[:, cs.R_MODE], it[:, cs.R_SIZE], it[:, cs.R_DECL], it[:, cs.R_FIRSTV]
         single = (mode == cs.M_OWN) | (mode == cs.M_OTHER)
         colony = mode == cs.M_COLONY
-        pot = np.where(mode == cs.M_OTHER, it[:, cs.R_STAKE] * (a + b), 0)
-        reach = np.where(single, 1 + more, size + more)  # words the group can have after ``more`` chained words
+        best_next = chain_best[it[:, cs.R_LAST]]
+        pot = np.where((mode == cs.M_OTHER) & (best_next > firstv), it[:, cs.R_STAKE] * (a + b), 0)
+        reach = np.where(best_next >= 0, np.where(single, 1 + more, size + more), 0)  # words after ``more`` chained words
         pot += np.where((single | (colony & (decl == 0))) & (reach >= rules.supercolony_words), rules.supercolony_bonus * a, 0)
         # a decolonisation doubles the first word; an individual word's first word may still grow by one extension
         hand_bound = int(self.values.max()) * 30
