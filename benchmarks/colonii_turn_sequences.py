@@ -8,8 +8,8 @@ judge-every-word reference), applied, and again on the table it leaves (the owne
 code has them, count as moves that use no word slot). It runs on any commit, so the same positions can
 be measured before and after a change::
 
-    python benchmarks/colonii_turn_sequences.py --positions 549            # this checkout
-    PYTHONPATH=/path/to/old/checkout python benchmarks/colonii_turn_sequences.py --positions 549
+    python benchmarks/colonii_turn_sequences.py --positions 549 --save pos.json      # this checkout
+    PYTHONPATH=/path/to/old/checkout python benchmarks/colonii_turn_sequences.py --load pos.json
 
 Prints how many positions have a better legal sequence than the best turn, and by how much at most.
 """
@@ -30,21 +30,29 @@ def small_positions(n: int, seed: int = 22, hand: int = 5) -> tuple[Any, Any, li
     from kubasolve.games.colonii.movegen import ColoniiSolver
     from kubasolve.games.colonii.table import ColoniiPosition
 
-    lex, rules, _ = positions(n=1)
+    lex, rules, tables = positions(n=2 * n, seed=seed)  # 20-word tables: keep their two colonies and four words
     solver = ColoniiSolver(lex, rules)
     rng = random.Random(seed)
     out: list[Any] = []
-    k = 0
-    while len(out) < n:
-        _, _, (base,) = positions(n=1, seed=seed * 100_003 + k)  # a 20-word table: keep its two colonies, four words
-        k += 1
-        table = base.table[:6]
+    for base in tables:
         deck = rules.deck()
         rng.shuffle(deck)
-        pos = ColoniiPosition(table, "".join(deck[:hand]), 0, 2)
+        pos = ColoniiPosition(base.table[:6], "".join(deck[:hand]), 0, 2)
         if len(solver.all_moves(pos, top=1)):
             out.append(pos)
-    return lex, rules, out
+        if len(out) == n:
+            return lex, rules, out
+    raise ValueError(f"only {len(out)} of {2 * n} positions have a legal move")
+
+
+def load_positions(path: str) -> tuple[Any, Any, list[Any]]:
+    """The positions saved by ``--save`` (the same ones whatever the commit measured)."""
+    from kubasolve.games.colonii.rules import ColoniiRules
+    from kubasolve.games.colonii.table import ColoniiPosition
+    from kubasolve.lexicon import load_lexicon
+
+    with open(path, encoding="utf-8") as f:
+        return load_lexicon("ro"), ColoniiRules(), [ColoniiPosition.from_dict(d) for d in json.load(f)]
 
 
 def best_sequence(solver: Any, pos: Any, words_left: int, memo: dict[Any, tuple[int, int]]) -> tuple[int, int]:
@@ -71,10 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=549)
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--save", help="write the positions to this JSON file (and measure them)")
+    parser.add_argument("--load", help="measure the positions of this JSON file")
     args = parser.parse_args(argv)
     from kubasolve.games.colonii.movegen import ColoniiSolver
 
-    lex, rules, items = small_positions(args.positions, args.seed)
+    lex, rules, items = load_positions(args.load) if args.load else small_positions(args.positions, args.seed)
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as f:
+            json.dump([p.to_dict() for p in items], f, ensure_ascii=False)
     solver = ColoniiSolver(lex, rules)
     better, worst, t0 = 0, 0, time.perf_counter()
     for k, pos in enumerate(items):

@@ -134,8 +134,18 @@ def _first_at_most(keys, start, hi, cap):
 
 
 # Root columns (int64 matrix ``r_it``): the first move of a program and the state its program goes on from.
-R_NEW, R_TARGET, R_ON_OTHER, R_GKEY, R_LAST, R_WORD, R_MODE, R_SIZE, R_DECL, R_FIRSTV, R_STAKE, R_EXG, R_DECOL, R_POT = range(14)
-R_COLS = 14
+(R_NEW, R_TARGET, R_ON_OTHER, R_GKEY, R_LAST, R_WORD, R_MODE, R_SIZE, R_DECL, R_FIRSTV, R_STAKE, R_EXG, R_DECOL, R_POT,
+ R_CK, R_SU, R_PB1, R_PB2) = range(18)
+R_COLS = 18
+"""``R_CK``: card key; ``R_SU``: the largest bound from this root on; ``R_PB1``, ``R_PB2``: the largest bound
+from this root on of a program with one, two follow-ups (suffix maxima, in the search's root order)."""
+
+# Chained-word columns (``c_it``) and extension columns (``e_it``).
+C_VAL, C_WORD, C_LAST, C_WVAL, C_SQ1 = range(5)
+C_COLS = 5
+"""``C_SQ1``: the largest card key from this word on (same first letter) of it and the best word chained after it."""
+E_CK, E_X, E_Y, E_REQ, E_LAST, E_WVAL = range(6)
+E_COLS = 6
 
 # Program states (``R_MODE`` of a root, then evolved by the follow-ups).
 M_NONE = 0    # no follow-up (a plain extension of another player's protected word)
@@ -178,17 +188,17 @@ def _excluded(w, st, d, gw_off, gw_ids):
 
 
 @njit(cache=True)
-def _rest(s, nxt, r_su, spb1, spb2):
+def _rest(s, nxt, r_it):
     """Most that programs with roots from ``nxt`` on can add in ``s`` items: each root's bound is at most
-    ``r_su[nxt]`` and a program of ``t`` follow-ups at most ``spb_t[nxt]`` (suffix maxima)."""
-    if s <= 0 or nxt >= r_su.shape[0]:
+    ``R_SU`` of ``nxt`` and a program of ``t`` follow-ups at most ``R_PB<t>`` (suffix maxima)."""
+    if s <= 0 or nxt >= r_it.shape[0]:
         return np.int64(0)
-    u = r_su[nxt]
+    u = r_it[nxt, R_SU]
     if s == 1:
         return u
     if s == 2:
-        return max(spb1[nxt], 2 * u)
-    return max(spb2[nxt], spb1[nxt] + u, 3 * u)
+        return max(r_it[nxt, R_PB1], 2 * u)
+    return max(r_it[nxt, R_PB2], r_it[nxt, R_PB1] + u, 3 * u)
 
 
 @njit(cache=True)
@@ -258,11 +268,19 @@ def _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra):
 
 
 @njit(cache=True)
-def _place_root(i, d, st, r_it, r_ck):
+def _copy_state(st, d):
+    """Row ``d + 1`` of ``st`` = row ``d``, element by element (an array-to-slice assignment compiles its
+    error-message formatting: seconds of first-run compile time)."""
+    for c in range(S_COLS):
+        st[d + 1, c] = st[d, c]
+
+
+@njit(cache=True)
+def _place_root(i, d, st, r_it):
     """State ``d + 1``: root ``i`` starts a program after the state ``d``."""
-    st[d + 1, :] = st[d, :]
+    _copy_state(st, d)
     st[d + 1, S_V] = st[d, S_V] + r_it[i, R_GKEY]
-    st[d + 1, S_CK] = st[d, S_CK] - r_ck[i]
+    st[d + 1, S_CK] = st[d, S_CK] - r_it[i, R_CK]
     st[d + 1, S_MODE] = r_it[i, R_MODE]
     st[d + 1, S_SIZE] = r_it[i, R_SIZE]
     st[d + 1, S_DECL] = r_it[i, R_DECL]
@@ -288,17 +306,17 @@ def _place_root(i, d, st, r_it, r_ck):
 
 
 @njit(cache=True)
-def _place_chain(q, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, gw_ids):
+def _place_chain(q, d, st, c_ck, c_it, params, gw_off, gw_ids):
     """State ``d + 1``: chained word ``q`` follows the open program of state ``d``; False if the rules refuse
     it (a word already in the colony, a conquest B that does not out-value the word). The owner declares a
     supercolony and decolonises as soon as the colony reaches their sizes (only more points and moves)."""
-    w = c_word[q]
+    w = c_it[q, C_WORD]
     if _excluded(w, st, d, gw_off, gw_ids):
         return False
     mode = st[d, S_MODE]
-    if mode == M_OTHER and c_val[q] <= st[d, S_FIRSTV]:  # conquest B: added cards worth more than the word
+    if mode == M_OTHER and c_it[q, C_VAL] <= st[d, S_FIRSTV]:  # conquest B: added cards worth more than the word
         return False
-    st[d + 1, :] = st[d, :]
+    _copy_state(st, d)
     v = st[d, S_V] + c_ck[q]
     st[d + 1, S_CK] = st[d, S_CK] - c_ck[q]
     st[d + 1, S_DECOL] = 0
@@ -327,7 +345,7 @@ def _place_chain(q, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, 
         if size >= params[P_D]:
             v += st[d, S_FIRSTV] * params[P_A]
             st[d + 1, S_MODE] = M_OWN
-            st[d + 1, S_FIRSTV] = c_wval[q]
+            st[d + 1, S_FIRSTV] = c_it[q, C_WVAL]
             st[d + 1, S_EXG] = -1
             st[d + 1, S_EX0] = w
             st[d + 1, S_NEX] = 1
@@ -337,48 +355,50 @@ def _place_chain(q, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, 
         st[d + 1, S_NEX] = nex + 1
     st[d + 1, S_V] = v
     st[d + 1, S_CUR] = w
-    st[d + 1, S_LAST] = c_last[q]
+    st[d + 1, S_LAST] = c_it[q, C_LAST]
     return True
 
 
 @njit(cache=True)
-def _place_ext(e, d, st, r_it, e_ck, e_x, e_y, e_req, e_last, e_wval):
+def _place_ext(e, d, st, r_it, e_it):
     """State ``d + 1``: right after a decolonisation, the word it left (``e_x``) extends into ``e_y``, a word
     that left play with it (``e_req``: the root that must have added it this turn, or -1)."""
-    if st[d, S_DECOL] == 0 or e_x[e] != st[d, S_CUR]:
+    if st[d, S_DECOL] == 0 or e_it[e, E_X] != st[d, S_CUR]:
         return False
-    if e_req[e] >= 0 and r_it[st[d, S_ROOT], R_WORD] != e_req[e]:
+    if e_it[e, E_REQ] >= 0 and r_it[st[d, S_ROOT], R_WORD] != e_it[e, E_REQ]:
         return False
-    st[d + 1, :] = st[d, :]
-    st[d + 1, S_V] = st[d, S_V] + e_ck[e]
-    st[d + 1, S_CK] = st[d, S_CK] - e_ck[e]
+    _copy_state(st, d)
+    st[d + 1, S_V] = st[d, S_V] + e_it[e, E_CK]
+    st[d + 1, S_CK] = st[d, S_CK] - e_it[e, E_CK]
     st[d + 1, S_MODE] = M_OWN
-    st[d + 1, S_CUR] = e_y[e]
-    st[d + 1, S_LAST] = e_last[e]
-    st[d + 1, S_FIRSTV] = e_wval[e]
+    st[d + 1, S_CUR] = e_it[e, E_Y]
+    st[d + 1, S_LAST] = e_it[e, E_LAST]
+    st[d + 1, S_FIRSTV] = e_it[e, E_WVAL]
     st[d + 1, S_EXG] = -1
-    st[d + 1, S_EX0] = e_y[e]
+    st[d + 1, S_EX0] = e_it[e, E_Y]
     st[d + 1, S_NEX] = 1
     st[d + 1, S_DECOL] = 0
     return True
 
 
 @njit(cache=True)
-def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra, c_off, c_val, c_ck, c_packed, c_word, c_last, c_wval, c_sq1,
-              e_off, e_ck, e_packed, e_x, e_y, e_req, e_last, e_wval, params, gw_off, gw_ids, hand_packed, hand_card_key,
-              extra_bound, st, hs, fr, path, ctl, sel, node_limit):
+def best_turn(r_ub, r_it, r_packed, run_start, run_extra, c_off, c_ck, c_it, c_packed, e_off, e_it, e_packed, params, gw_off,
+              gw_ids, hand_packed, hand_card_key, extra_bound, st, hs, fr, path, ctl, sel, node_limit):
     """Continue the search for the best turn of up to ``params[P_MOVES]`` (<= 3) items for at most
     ``node_limit`` nodes (fit tests); returns (nodes spent, finished).
 
-    A depth-first search over programs: a root (``r_*``, sorted by bound ``r_ub``, non-increasing), then its
-    follow-ups (the extensions ``e_*`` of its group a decolonisation allows, then the chained words ``c_*`` of
-    its last letter, by card key non-increasing), then the next program with a later root (a new word may
-    repeat). Bounds: a root's ``r_ub`` holds its own key and every stake and bonus its program may still
-    take (``R_POT``); ``spb1``/``spb2`` are suffix maxima of a program's bound with one or two follow-ups;
-    ``c_sq1`` the suffix maximum (per letter) of a chained word's card key plus the best chained word after
-    it; ``extra_bound[s]`` bounds the extras of ``s`` roots, and every item left uses cards not yet taken,
-    so what is left is at most the card key left plus those (and the open program's potential). Every
-    level stops at the first candidate whose bound cannot beat the incumbent: the search is exact.
+    A depth-first search over programs: a root (``r_it`` rows, columns ``R_*``; in runs ``run_start`` of
+    equal extra ``run_extra``, each run by bound ``r_ub`` non-increasing), then its follow-ups (the
+    extensions ``e_it`` of its group a decolonisation allows, grouped by group at ``e_off``, then the
+    chained words ``c_it`` of its last letter, grouped by first letter at ``c_off``, by card key ``c_ck``
+    non-increasing), then the next program with a later root (a new word may repeat). Bounds: a root's
+    ``r_ub`` holds its own key and every stake and bonus its program may still take (``R_POT``);
+    ``R_SU``, ``R_PB1``, ``R_PB2`` are suffix maxima of the bound of a root and of a program with one or
+    two follow-ups; ``C_SQ1`` the suffix maximum (per letter) of a chained word's card key plus the best
+    word chained after it; ``extra_bound[s]`` bounds the extras of ``s`` roots, and every item left uses
+    cards not yet taken, so what is left is at most the card key left plus those (and the open program's
+    potential). Every level stops at the first candidate whose bound cannot beat the incumbent: the search
+    is exact.
 
     The whole search state lives in the caller's arrays (``st``, ``hs``: states after 0..3 items; ``fr``:
     frames; ``path``: the items chosen; ``ctl``: top frame, best key, started), so a search cut into several
@@ -391,7 +411,8 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra
     if ctl[C_STARTED] == 0:
         ctl[C_STARTED] = 1
         ctl[C_BEST] = 0
-        st[0, :] = 0
+        for c in range(S_COLS):
+            st[0, c] = 0
         st[0, S_CK] = hand_card_key
         st[0, S_ROOT] = -1
         st[0, S_GROUP] = -1
@@ -399,7 +420,7 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra
         for w in range(PACK_WORDS):
             hs[0, w] = hand_packed[w] | GUARD
         ctl[C_TOP] = 0
-        _root_phase(0, st, fr, r_ub, run_start, run_extra)
+        _root_phase(ctl[C_TOP], st, fr, r_ub, run_start, run_extra)  # an int64, not a literal 0: one compiled version
     best = ctl[C_BEST]
     top = ctl[C_TOP]
     while top >= 0:
@@ -423,14 +444,14 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra
         v = st[d, S_V]
         if phase == PH_CHAIN:
             after = slots - 1
-            bound = c_ck[pos] + _rest(after, st[d, S_NEXT], r_su, spb1, spb2)
-            if after >= 1 and c_sq1[pos] > bound:
-                bound = c_sq1[pos]
+            bound = c_ck[pos] + _rest(after, st[d, S_NEXT], r_it)
+            if after >= 1 and c_it[pos, C_SQ1] > bound:
+                bound = c_it[pos, C_SQ1]
             if v + st[d, S_POT] + bound <= best:
                 _root_phase(d, st, fr, r_ub, run_start, run_extra)
                 continue
         elif phase == PH_ROOT:
-            if v + _rest(slots, pos, r_su, spb1, spb2) <= best:  # no later root, in any run, can do better
+            if v + _rest(slots, pos, r_it) <= best:  # no later root, in any run, can do better
                 fr[d, F_PHASE] = PH_DONE
                 continue
             if slots == 1 and v + r_ub[pos] <= best:  # the last item: no later root of this run can
@@ -452,18 +473,18 @@ def best_turn(r_ub, r_su, r_ck, r_packed, r_it, spb1, spb2, run_start, run_extra
                     continue
             if not _minus(hs[d], r_packed[pos], hs[d + 1]):
                 continue
-            _place_root(pos, d, st, r_it, r_ck)
+            _place_root(pos, d, st, r_it)
             kind = I_ROOT
         elif phase == PH_CHAIN:
             if not _minus(hs[d], c_packed[pos], hs[d + 1]):
                 continue
-            if not _place_chain(pos, d, st, c_val, c_ck, c_word, c_last, c_wval, params, gw_off, gw_ids):
+            if not _place_chain(pos, d, st, c_ck, c_it, params, gw_off, gw_ids):
                 continue
             kind = I_CHAIN
         else:
             if not _minus(hs[d], e_packed[pos], hs[d + 1]):
                 continue
-            if not _place_ext(pos, d, st, r_it, e_ck, e_x, e_y, e_req, e_last, e_wval):
+            if not _place_ext(pos, d, st, r_it, e_it):
                 continue
             kind = I_EXT
         path[d, 0] = kind

@@ -541,10 +541,15 @@ class ColoniiSolver:
         run_extra, run_size = run_extra[::-1].copy(), run_size[::-1]
         run_start = np.concatenate([[0], np.cumsum(run_size)]).astype(np.int64)
         hand_packed = pack_cards(np.array([[self._code[c] for c in pos.hand]], np.uint8), np.array([len(pos.hand)], np.int64))[0]
-        args = (r["ub"], _suffix_max(r["ub"]), r["ck"], r["packed"], r_it, _suffix_max(pb1), _suffix_max(pb2), run_start, run_extra,
-                c_off, chain["val"], chain["ck"], chain["packed"], chain["word"], chain["last"], chain["wval"], chain["sq1"],
-                e_off, ext["ck"], ext["packed"], ext["x"], ext["y"], ext["req"], ext["last"], ext["wval"],
-                params, gw_off, gw_ids, hand_packed, hand_card_key, extra_bound)
+        r_it[:, cs.R_CK] = r["ck"]
+        r_it[:, cs.R_SU] = _suffix_max(r["ub"])
+        r_it[:, cs.R_PB1] = _suffix_max(pb1)
+        r_it[:, cs.R_PB2] = _suffix_max(pb2)
+        c_it = np.column_stack([chain[k] for k in ("val", "word", "last", "wval", "sq1")]).astype(np.int64)
+        e_it = np.column_stack([ext[k] for k in ("ck", "x", "y", "req", "last", "wval")]).astype(np.int64)
+        args = (r["ub"], r_it, r["packed"], run_start, run_extra, c_off, chain["ck"], c_it.reshape(-1, cs.C_COLS),
+                chain["packed"], e_off, e_it.reshape(-1, cs.E_COLS), ext["packed"], params, gw_off, gw_ids, hand_packed,
+                hand_card_key, extra_bound)
         return _TurnPlan(args, roots, rows, r_it, chain["word"], ext["y"], pos.has_own())
 
     def _root_items(self, pos: ColoniiPosition, roots: MoveTable, depth: int, a: int, b: int,
