@@ -40,9 +40,50 @@ _EXPORTS: dict[str, str] = {
     "RulesError": "kubasolve.errors",
     "PositionError": "kubasolve.errors",
     "IllegalMoveError": "kubasolve.errors",
+    "StateError": "kubasolve.errors",
+    "Budget": "kubasolve.budget",
+    "load_game": "kubasolve.games.protocol",
+    "game_names": "kubasolve.games.protocol",
+    "state_from_json": "kubasolve.games.protocol",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+# a literal list, so that type checkers (mypy --strict in user code) see what is exported; tests check it
+# against _EXPORTS
+__all__ = [
+    "__version__",
+    "Lexicon",
+    "Alphabet",
+    "load_lexicon",
+    "KubagramRules",
+    "KubagramPosition",
+    "KubagramSolver",
+    "TableWord",
+    "Tile",
+    "WordMove",
+    "CompoundMove",
+    "Claim",
+    "best_words",
+    "compound_moves",
+    "best_move",
+    "SearchBudget",
+    "KubagramGameRules",
+    "KubagramGameState",
+    "KubagramReferee",
+    "simulate_kubagram",
+    "RummikubRules",
+    "RummikubGame",
+    "solve_rummikub",
+    "KubasolveError",
+    "LexiconError",
+    "RulesError",
+    "PositionError",
+    "IllegalMoveError",
+    "StateError",
+    "Budget",
+    "load_game",
+    "game_names",
+    "state_from_json",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -59,7 +100,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kubasolve.errors import IllegalMoveError, KubasolveError, LexiconError, PositionError, RulesError
+    from kubasolve.budget import Budget
+    from kubasolve.errors import IllegalMoveError, KubasolveError, LexiconError, PositionError, RulesError, StateError
     from kubasolve.games.kubagram import (
         Claim,
         CompoundMove,
@@ -78,5 +120,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from kubasolve.games.kubagram.referee import KubagramReferee
     from kubasolve.games.kubagram.simulate import simulate_kubagram
     from kubasolve.games.kubagram.state import KubagramGameState
+    from kubasolve.games.protocol import game_names, load_game, state_from_json
     from kubasolve.games.rummikub import RummikubGame, RummikubRules, solve_rummikub
     from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon

@@ -1,13 +1,62 @@
-"""Work budgets (node counts and time limits of the solvers and AIs): the shared checks and bookkeeping."""
+"""Work budgets (node counts and time limits of the solvers and AIs): the one budget spec (:class:`Budget`, the
+same names in library, CLI and engine), and the meters the searches read (:class:`WorkBudget` and its game kinds)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 from kubasolve.errors import PositionError
 
 UNLIMITED_NODES = 1 << 62
 """A node limit that never runs out."""
+PROGRESS_INTERVAL_S = 0.1
+"""Least time between two progress reports of one search."""
+
+
+class StopFlag(Protocol):
+    """What a budget reads to learn that the search must end now (a ``threading.Event`` is one)."""
+
+    def is_set(self) -> bool: ...
+
+
+Progress = Callable[[dict[str, Any]], None]
+"""Receives ``{"nodes": N, "ms": elapsed, "best"?: {...}}`` while a search runs (at most every 0.1 s)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The one work budget spec of a request: ``movetime_ms`` (wall time in milliseconds) and ``max_nodes`` (search
+    nodes; what a node is, each game says), both optional and positive. ``None`` for both: no limit (the exact
+    answer). A frozen value: the clock starts when a search makes its meter (:meth:`meter`), after the game's
+    one-time set-up. ``stop`` (e.g. a ``threading.Event``) ends the search with its best answer so far once set;
+    ``progress`` receives progress reports. Neither takes part in equality."""
+
+    movetime_ms: float | None = None
+    max_nodes: int | None = None
+    stop: StopFlag | None = field(default=None, compare=False, repr=False)
+    progress: Progress | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check_work_budget(self.max_nodes, self.movetime_ms)
+
+    @property
+    def limited(self) -> bool:
+        """True when a time or node limit is set (a stop flag alone is no limit)."""
+        return self.movetime_ms is not None or self.max_nodes is not None
+
+    def stopped(self) -> bool:
+        """True once the stop flag is set."""
+        return self.stop is not None and self.stop.is_set()
+
+    def meter(self, kind: type[W] | None = None) -> W:
+        """A fresh meter of ``kind`` (default :class:`WorkBudget`) for this budget: its clock starts now."""
+        meter = (kind or WorkBudget)(self.max_nodes, self.movetime_ms)
+        meter.stop = self.stop
+        meter.progress = self.progress
+        return meter  # type: ignore[return-value]
 
 
 def check_work_budget(max_nodes: object, time_ms: object, time_name: str = "movetime_ms") -> None:
@@ -35,6 +84,39 @@ class WorkBudget:
         self.deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
         self.nodes = 0
         self.exhausted = False
+        self.stop: StopFlag | None = None
+        """Set (e.g. by :meth:`Budget.meter`): once it is set, the budget is spent (a ``stop`` request)."""
+        self.progress: Progress | None = None
+        """Called with ``{"nodes", "ms"}`` as the nodes are spent (at most every :data:`PROGRESS_INTERVAL_S`)."""
+        self.best: dict[str, Any] | None = None
+        """The best answer so far, as JSON, where the search reports one (sent with the progress)."""
+        self._started = time.perf_counter()
+        self._reported = self._started
+
+    def stopped(self) -> bool:
+        """True once a stop was requested (the stop flag is set)."""
+        return self.stop is not None and self.stop.is_set()
+
+    def restart_clock(self) -> None:
+        """Start the time budget again now: for one-time set-up done after the meter was made (a kernel's first
+        load), which is no part of the search."""
+        if self.movetime_ms is not None:
+            self.deadline = time.perf_counter() + self.movetime_ms / 1e3
+        self._started = time.perf_counter()
+
+    def report(self, best: dict[str, Any] | None = None, force: bool = False) -> None:
+        """Send a progress report (nodes, elapsed ms, the best so far) if one is wanted and due."""
+        if best is not None:
+            self.best = best
+        if self.progress is None:
+            return
+        now = time.perf_counter()
+        if force or now - self._reported >= PROGRESS_INTERVAL_S:
+            self._reported = now
+            info: dict[str, Any] = {"nodes": self.nodes, "ms": round((now - self._started) * 1e3, 1)}
+            if self.best is not None:
+                info["best"] = self.best
+            self.progress(info)
 
     def nodes_left(self) -> int:
         """Nodes still allowed by ``max_nodes`` (:data:`UNLIMITED_NODES` without one)."""
@@ -48,7 +130,8 @@ class WorkBudget:
         return self._checked(limit)
 
     def _checked(self, limit: int) -> int:
-        if limit <= 0:
+        self.report()  # called before each kernel call or slice: the progress is as fresh as the slices
+        if limit <= 0 or self.stopped():
             self.exhausted = True
             return 0
         return limit
@@ -57,10 +140,22 @@ class WorkBudget:
         """Record a kernel call's nodes; ``stopped``: it ran out of its limit before finishing."""
         self.nodes += nodes
         self.exhausted = self.exhausted or stopped
+        self.report()
+
+    def charge(self, nodes: int) -> bool:
+        """Count ``nodes`` of work done outside the kernels (never past ``max_nodes``); True once the budget is spent
+        (then exhausted): for Python loops that a node budget must bound too."""
+        if self.max_nodes is not None:
+            nodes = min(nodes, max(0, self.max_nodes - self.nodes))
+        self.nodes += nodes
+        return self.out_of_time()
 
     def out_of_time(self) -> bool:
         """True (and exhausted) once the budget is spent: for Python loops between kernel calls (cheap)."""
         if not self.exhausted:
             late = self.deadline is not None and time.perf_counter() >= self.deadline
-            self.exhausted = late or (self.max_nodes is not None and self.nodes >= self.max_nodes)
+            self.exhausted = late or (self.max_nodes is not None and self.nodes >= self.max_nodes) or self.stopped()
         return self.exhausted
+
+
+W = TypeVar("W", bound=WorkBudget)

@@ -6,7 +6,7 @@ opponent's from now to the end of the game, end-of-game rack adjustments include
 
 - a placement that empties the mover's rack ends the game: the mover scores it and gains the
   opponent's rack value, which the opponent loses (+ score + 2 x opponent's rack value);
-- a pass counts as a scoreless turn; when the count reaches ``scoreless_turns_end`` the game ends and
+- a pass counts as a scoreless turn; when the count reaches ``rules.scoreless_limit(2)`` the game ends and
   each player loses their own rack value (with the setting off, ``0``, two passes in a row end the
   search so: the position repeats, nothing is gained by passing on, documented in docs/crossword.md);
 - any placement resets the scoreless count (exchanges are impossible: the bag is empty).
@@ -145,7 +145,7 @@ class EndgameSolver:
         self.tile_values = np.zeros(256, np.int64)
         self.tile_values[: len(self.letters)] = self.values
         self.geo = grid_geometry(layout.rows, layout.cols)
-        self.limit = referee.rules.scoreless_turns_end
+        self.limit = referee.rules.scoreless_limit(2)
         rng = random.Random("crossword-endgame-zobrist")
         n_cells, n_codes = layout.rows * layout.cols, len(self.letters)
         self.zobrist = [[rng.getrandbits(64) for _ in range(2 * n_codes)] for _ in range(n_cells)]

@@ -25,9 +25,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
+from kubasolve.budget import StopFlag
 from kubasolve.errors import RulesError
 from kubasolve.games.kubagram.actions import (
     Action,
@@ -38,6 +39,7 @@ from kubasolve.games.kubagram.actions import (
 )
 from kubasolve.games.kubagram.referee import Referee, claim_from_move
 from kubasolve.games.kubagram.state import GameState
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
 
 __all__ = ["POLICIES", "GreedyPolicy", "PlannerPolicy", "Policy", "RandomPolicy", "SearchPolicy", "best_claim",
            "greedy_claims", "make_policy"]
@@ -206,6 +208,8 @@ class PlannerPolicy:
     movetime_ms: float | None = None
     """Wall-time budget per move in milliseconds, checked like ``max_nodes`` (None: unbounded)."""
     name: str = "planner"
+    stop: StopFlag | None = field(default=None, compare=False, repr=False)
+    """Once set (an engine's ``stop``), the move ends like a spent budget: the best candidate valued so far."""
 
     def __post_init__(self) -> None:
         if self.depth < 1:
@@ -225,7 +229,7 @@ class PlannerPolicy:
     def turn(self, referee: Referee, state: GameState) -> list[Action]:
         """The planned turn (within ``max_nodes`` / ``movetime_ms`` when given)."""
         self.nodes = 0
-        budgeted = self.max_nodes is not None or self.movetime_ms is not None
+        budgeted = self.max_nodes is not None or self.movetime_ms is not None or self.stop is not None
         if budgeted:
             self._deadline = None if self.movetime_ms is None else time.perf_counter() + self.movetime_ms / 1000
         if self.endgame_cubes > 0 and state.cubes_left <= self.endgame_cubes:
@@ -256,7 +260,7 @@ class PlannerPolicy:
         return best[2]
 
     def _out_of_budget(self) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+        if (self.max_nodes is not None and self.nodes >= self.max_nodes) or _stopped(self.stop):
             return True
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
@@ -309,7 +313,7 @@ class PlannerPolicy:
         self._nodes += 1
         if self._nodes > self.endgame_nodes:
             raise _Budget
-        if self._deadline is not None and time.perf_counter() > self._deadline:
+        if (self._deadline is not None and time.perf_counter() > self._deadline) or _stopped(self.stop):
             raise _Budget
         me = state.current
         best: tuple[tuple[int, ...], list[Action]] | None = None
@@ -320,6 +324,10 @@ class PlannerPolicy:
                 best = (values, actions)
         assert best is not None
         return best
+
+
+def _stopped(stop: StopFlag | None) -> bool:
+    return stop is not None and stop.is_set()
 
 
 class _Budget(Exception):
@@ -367,6 +375,8 @@ class SearchPolicy:
     """Consider skipping only once at most this many cubes are left (None: always). A skip hands every later cube
     to the other parity; kept for the endgame it decides who takes the last cube."""
     name: str = "search"
+    stop: StopFlag | None = field(default=None, compare=False, repr=False)
+    """Once set (an engine's ``stop``), the move ends like a spent budget: the best of the deepest iteration."""
 
     def __post_init__(self) -> None:
         if self.horizon < 1:
@@ -393,7 +403,7 @@ class SearchPolicy:
         """Count ``n`` simulated turns; raise :class:`_OutOfBudget` once the budget is used up."""
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise _OutOfBudget
-        if self._deadline is not None and time.perf_counter() >= self._deadline:
+        if (self._deadline is not None and time.perf_counter() >= self._deadline) or _stopped(self.stop):
             raise _OutOfBudget
         self.nodes += n
 
@@ -406,6 +416,7 @@ class SearchPolicy:
             budget = self.endgame_nodes if self.max_nodes is None else min(self.endgame_nodes, self.max_nodes)
             self.planner.endgame_nodes = budget
             self.planner._deadline = self._deadline
+            self.planner.stop = self.stop
             exact = self.planner._endgame_turn(referee, state)
             self.nodes += min(self.planner._nodes, budget)
             if exact is not None:
@@ -504,8 +515,24 @@ class SearchPolicy:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "search": SearchPolicy}
 
 
+MAX_PLANNER_DEPTH = KUBAGRAM_MAX_PLANNER_DEPTH
+"""Deepest ``planner:DEPTH`` (``kubasolve.games.limits``: the engine and the CLI take the same bound)."""
+MAX_SEARCH_NODES = KUBAGRAM_MAX_SEARCH_NODES
+"""Largest ``search:NODES`` (``kubasolve.games.limits``)."""
+
+
+def _ai_number(name: str, arg: str, what: str, limit: int) -> int:
+    """The ``N`` of ``name`` (``planner:N``, ``search:N``): digits 0-9 only, from 1 to ``limit``."""
+    if not (arg.isascii() and arg.isdigit()):
+        raise RulesError(f"{what} must be a number, got {arg!r}")
+    if len(arg) > 12 or not 1 <= int(arg) <= limit:
+        raise RulesError(f"{name[:40]!r}: {what} must be from 1 to {limit:,}")
+    return int(arg)
+
+
 def make_policy(name: str, seed: int = 0) -> Policy:
-    """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH``, ``search`` or ``search:NODES``."""
+    """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH`` (1-:data:`MAX_PLANNER_DEPTH`),
+    ``search`` or ``search:NODES`` (1-:data:`MAX_SEARCH_NODES`)."""
     base, _, arg = name.partition(":")
     if base not in POLICIES:
         raise RulesError(f"unknown AI {name!r}; use one of {', '.join(POLICIES)} (planner:DEPTH for a deeper planner, search:NODES for a node budget)")
@@ -516,17 +543,9 @@ def make_policy(name: str, seed: int = 0) -> Policy:
     if base == "search":
         if not arg:
             return SearchPolicy()
-        try:
-            nodes = int(arg)
-        except ValueError:
-            raise RulesError(f"search node budget must be a number, got {arg!r}") from None
-        return SearchPolicy(max_nodes=nodes)
+        return SearchPolicy(max_nodes=_ai_number(name, arg, "search node budget", MAX_SEARCH_NODES))
     if arg:
-        try:
-            depth = int(arg)
-        except ValueError:
-            raise RulesError(f"planner depth must be a number, got {arg!r}") from None
-        return PlannerPolicy(depth=depth)
+        return PlannerPolicy(depth=_ai_number(name, arg, "planner depth", MAX_PLANNER_DEPTH))
     return PlannerPolicy()
 
 

@@ -11,10 +11,11 @@ a word is worth its points minus what it hands over. The planner
 3. values each as ``own score - the next player's best reply`` within the reply depth (the
    opponent's own budget, 2 twists by default), searched on the handed-over cube with the crossing
    words that will be intact then (so a reply that crosses the planner's fresh word counts it
-   again). A reply that reaches the target score ends the game with the next player ahead: such a
-   candidate is a loss and ranks below every other one;
-4. skips the reply when there is none that matters: its word ends the game (reaches the target)
-   or this is the game's last turn; then it simply plays the best word.
+   again) and the premium pegs spent then (its own word's included). A reply that takes the next
+   player past the target score ends the game with that player ahead: such a candidate is a loss
+   and ranks below every other one;
+4. skips the reply when there is none that matters: its word ends the game (takes it past the
+   target) or this is the game's last turn; then it simply plays the best word.
 
 The reply search is the expensive part (~10-20 ms per cube) and is bounded: the best reply within
 one twist is a cheap lower bound (the depth-1 states are a subset of the depth-2 ones), so the
@@ -40,8 +41,8 @@ import numpy as np
 
 from kubasolve.errors import RulesError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, geometry
-from kubasolve.games.scruble.game import ScrubleGame, Turn
-from kubasolve.games.scruble.position import Cube, EarlierWord, apply_twists, plain_points, score_run
+from kubasolve.games.scruble.game import ScrubleGame, Turn, spent_by, spent_in_cells
+from kubasolve.games.scruble.position import Cube, EarlierWord, SpentPremium, apply_twists, plain_points, score_run
 from kubasolve.games.scruble.solver import StateBudget, WordMove, search
 from kubasolve.lexicon import Lexicon
 
@@ -54,7 +55,7 @@ class Policy(Protocol):
 
 POLICIES = ("random", "greedy", "planner")
 LOSS = 1_000_000
-"""Penalty of a candidate whose reply reaches the target score (the next player wins)."""
+"""Penalty of a candidate whose reply takes the next player past the target score (that player wins)."""
 
 
 def _depth(game: ScrubleGame, budget: int) -> int:
@@ -74,7 +75,8 @@ def greedy(budget: int = 2, seed: int = 0) -> Policy:
     rng = np.random.default_rng(seed)
 
     def policy(game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn:
-        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work)
+        moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work,
+                          spent=game.spent_premiums())
         return _as_turn(moves[0]) if moves else _fallback(game, rng)
 
     return policy
@@ -89,6 +91,7 @@ class Candidate:
     own: int
     after: Cube
     earlier_after: tuple[EarlierWord, ...]
+    spent_after: tuple[SpentPremium, ...] = ()
 
     def turn(self) -> Turn:
         return Turn(tuple(t.notation() for t in self.twists), self.move.word, self.move.cells)
@@ -101,7 +104,7 @@ def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int,
     two end cells alone (rescored, since a crossed earlier word may be broken by it). ``work``: once
     the budget runs out, the moves not yet taken are left out (the first always gives a candidate)."""
     g = geometry()
-    earlier = game.intact_words()
+    earlier, spent = game.intact_words(), game.spent_premiums()
     best: dict[tuple[str, ...], Candidate] = {}
     for n, m in enumerate(moves):
         if n > 0 and work is not None and work.out_of_time():
@@ -116,24 +119,27 @@ def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int,
             origin = apply_twists(np.arange(N_CELLS), seq)
             after = Cube(tuple(game.cube.symbols[o] for o in origin))
             if seq is m.twists:
-                own = m.score
+                b = m.breakdown
             else:
-                b = score_run(after.symbols, origin, m.run, m.word, game.rules, earlier)
-                if b is None:  # pragma: no cover - the word's cells are untouched
+                rescored = score_run(after.symbols, origin, m.run, m.word, game.rules, earlier, spent)
+                if rescored is None:  # pragma: no cover - the word's cells are untouched
                     continue
-                own = b.score
+                b = rescored
+            own = b.score
             key = after.symbols
             if key in best and best[key].own >= own:
                 continue
             pegs = game.pegs[origin]
             intact = [w for w, ids in game.words if all(int(pegs[c]) == i for c, i in zip(w.cells, ids))]
             intact.append(EarlierWord(m.word, m.cells, m.run.belt, plain_points(after.symbols, m.cells, game.rules)))
-            best[key] = Candidate(m, seq, own, after, tuple(intact))
+            spent_after = spent_in_cells(game.spent + spent_by(b, m.word, pegs), pegs)
+            best[key] = Candidate(m, seq, own, after, tuple(intact), tuple(spent_after))
     return sorted(best.values(), key=lambda c: (-c.own, len(c.twists), c.move.word))
 
 
 def reply_value(own: int, reply: int, to_target: int) -> int:
-    """Own score - the next player's reply, minus :data:`LOSS` if the reply reaches the target."""
+    """Own score - the next player's reply, minus :data:`LOSS` if the reply scores ``to_target`` (the points
+    that take the next player past the target score) or more."""
     return own - reply - (LOSS if reply >= to_target else 0)
 
 
@@ -141,7 +147,7 @@ def plan(game: ScrubleGame, lexicon: Lexicon, budget: int = 2, candidates: int =
          max_replies: int = 64, work: StateBudget | None = None) -> tuple[Candidate, int] | None:
     """The planner's choice among :func:`handed_over` candidates and its value (``own - reply``,
     :func:`reply_value`), or None when the planner plays the best word outright (no word, solo,
-    the game's last turn, the best word reaches the target, or the budget ran out in the first
+    the game's last turn, the best word takes the player past the target, or the budget ran out in the first
     search). ``work``: the turn's budget; when it runs out the choice is the best evaluated so far
     (see the module doc), and if no reply search finished, the value is the chosen candidate's bound."""
     return _plan(game, lexicon, budget, candidates, reply_depth, max_replies, work)[0]
@@ -152,21 +158,22 @@ def _plan(game: ScrubleGame, lexicon: Lexicon, budget: int, candidates: int, rep
     """:func:`plan`, and the best words it searched (for a caller that plays the best word outright)."""
     rules = game.rules
     depth = _depth(game, budget)
-    moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words(), budget=work)
+    moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words(), budget=work,
+                      spent=game.spent_premiums())
     me = game.to_move
     if (not moves or game.players == 1 or game.turn + 1 >= rules.rounds * game.players
-            or game.scores[me] + moves[0].score >= rules.target_score):
+            or game.scores[me] + moves[0].score > rules.target_score):
         return None, moves
     if work is not None and work.out_of_time():  # nothing left to weigh replies with: the best word
         return None, moves
-    to_target = rules.target_score - game.scores[(me + 1) % game.players]
+    to_target = rules.target_score + 1 - game.scores[(me + 1) % game.players]  # the game ends past the target
     rdepth = _depth(game, reply_depth)
     cands = handed_over(game, moves, depth, work)
     bounds = [reply_value(c.own, 0, to_target) for c in cands]  # no reply found yet: a valid upper bound
     for i, c in enumerate(cands):
         if work is not None and work.out_of_time():
             break
-        low, _ = search(c.after, lexicon, rules, min(1, rdepth), 1, c.earlier_after, budget=work)
+        low, _ = search(c.after, lexicon, rules, min(1, rdepth), 1, c.earlier_after, budget=work, spent=c.spent_after)
         bounds[i] = reply_value(c.own, low[0].score if low else 0, to_target)  # a cut search: still an upper bound
     order = sorted(range(len(cands)), key=lambda i: (-bounds[i], -cands[i].own, len(cands[i].twists)))
     best_i, best_v = order[0], None
@@ -179,7 +186,8 @@ def _plan(game: ScrubleGame, lexicon: Lexicon, budget: int, candidates: int, rep
         stop = -1
         if best_v is not None and best_v > -LOSS // 2:
             stop = max(0, min(c.own - best_v, to_target))  # a reply this high cannot beat best_v
-        reply, stats = search(c.after, lexicon, rules, rdepth, 1, c.earlier_after, stop_at=stop, budget=work)
+        reply, stats = search(c.after, lexicon, rules, rdepth, 1, c.earlier_after, stop_at=stop, budget=work,
+                              spent=c.spent_after)
         if not stats.complete and not stats.stopped:  # the budget cut it: its reply may be too low
             break
         v = reply_value(c.own, reply[0].score if reply else 0, to_target)
@@ -199,7 +207,8 @@ def planner(budget: int = 2, candidates: int = 48, reply_depth: int = 2, max_rep
         choice, moves = _plan(game, lexicon, budget, candidates, reply_depth, max_replies, work)
         if choice is not None:
             return choice[0].turn()
-        best, stats = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work)
+        best, stats = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work,
+                             spent=game.spent_premiums())
         if not stats.complete:  # the budget cut it: the better of its word and the first search's best
             best = sorted(best + moves[:1], key=WordMove.sort_key)[:1]
         return _as_turn(best[0]) if best else _fallback(game, rng)

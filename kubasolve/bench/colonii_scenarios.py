@@ -8,6 +8,7 @@ in the same run; ``best-turn`` (exact, up to 3 moves) is reported beside ``all-m
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,9 +20,11 @@ HAND = 10
 TABLE_WORDS = 20
 
 
+@functools.cache
 def positions(n: int = N_POSITIONS, seed: int = 12) -> tuple[Any, Any, list[Any]]:
     """(lexicon, rules, positions): seeded hands of 10 cards from the deck and tables of 20 words
-    (individual words of both players and two colonies of 3-4 words each)."""
+    (individual words of both players and two colonies of 3-4 words each). Built once per process for
+    the three scenarios; the word lists a colony's next word is drawn from are listed once per letter."""
     from kubasolve.games.colonii.rules import ColoniiRules
     from kubasolve.games.colonii.table import ColoniiPosition, Group
     from kubasolve.lexicon import load_lexicon
@@ -31,13 +34,16 @@ def positions(n: int = N_POSITIONS, seed: int = 12) -> tuple[Any, Any, list[Any]
     rng = random.Random(seed)
     n_words = len(lex)
 
+    starting_with: dict[str, list[str]] = {}
+
     def some_word(first: str | None = None) -> str:
         while True:
             if first is None:
                 w = lex.word(rng.randrange(n_words))
             else:
-                options = lex.words_with_prefix(first, limit=2000)
-                w = rng.choice(options)
+                if first not in starting_with:
+                    starting_with[first] = lex.words_with_prefix(first, limit=2000)
+                w = rng.choice(starting_with[first])
             if 3 <= len(w) <= 8:
                 return w
 

@@ -103,7 +103,9 @@ def _cpu_seconds() -> float:
 
 def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 2000, min_rounds: int = 5) -> BenchResult:
     """Time ``scenario``: one untimed warm-up call, then rounds until ``min_time_s`` or ``max_rounds``."""
+    t_setup = time.perf_counter()
     fn = scenario.setup()
+    setup_s = time.perf_counter() - t_setup
     fn()  # warm-up (JIT compilation, caches)
     times: list[float] = []
     cpu_times: list[float] = []
@@ -118,7 +120,7 @@ def run_scenario(scenario: Scenario, min_time_s: float = 0.5, max_rounds: int = 
         if scenario.work is not None:
             work += float(scenario.work(out))
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [times[0]] * 3
-    extra: dict[str, object] = {"cpu_median_ms": statistics.median(cpu_times)}
+    extra: dict[str, object] = {"cpu_median_ms": statistics.median(cpu_times), "setup_s": setup_s}
     if scenario.work is not None:
         extra["throughput"] = work / (sum(times) / 1e3) if sum(times) > 0 else 0.0
         extra["throughput_unit"] = f"{scenario.work_unit or 'units'}/s"

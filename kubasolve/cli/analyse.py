@@ -2,7 +2,7 @@
 
 Each line holds one position, written as the ``params`` of the game's engine analysis command (see
 docs/scale.md); each answer is one JSON line on stdout (or ``-o FILE``), in input order; a bad line
-gets an error line. The summary goes to stderr.
+gets an error line. The summary goes to stderr; the exit code is 1 when any line failed.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from kubasolve.cli.common import EXIT_DOMAIN
 from kubasolve.scale.analyse import ANALYSIS_COMMANDS
 from kubasolve.scale.runner import BACKENDS
 
@@ -41,20 +42,18 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from kubasolve.errors import KubasolveError
-    from kubasolve.scale.analyse import analyse_lines
+    from kubasolve.scale.analyse import analyse_lines, split_lines
 
     if args.address is not None and args.backend != "ray":
         raise KubasolveError("--address goes with --backend ray")
     if args.file == "-":
-        lines = sys.stdin.read().splitlines()
+        data = sys.stdin.buffer.read()
     else:
         path = Path(args.file)
         if not path.is_file():
             raise KubasolveError(f"no such file: {args.file}")
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except UnicodeDecodeError as exc:
-            raise KubasolveError(f"{args.file} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        data = path.read_bytes()
+    lines = split_lines(data)
     if args.output is not None and not Path(args.output).resolve().parent.is_dir():
         raise KubasolveError(f"the folder of {args.output} does not exist")
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
@@ -73,4 +72,7 @@ def run(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - start
     rate = (ok + failed) / wall if wall > 0 else 0.0
     sys.stderr.write(f"analysed {ok + failed} positions ({ok} ok, {failed} errors) in {wall:.1f} s, {rate:.1f}/s\n")
+    if failed:
+        sys.stderr.write(f"kubasolve: {failed} of {ok + failed} lines failed (their answers have \"ok\": false); exit code 1\n")
+        return EXIT_DOMAIN
     return 0

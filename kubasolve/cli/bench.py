@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from kubasolve.bench.catalog import SUITES, load_suite
-from kubasolve.cli.common import UsageError, add_json_argument, progress, seconds
+from kubasolve.cli.common import ProgressCallback, UsageError, add_json_argument, progress, progress_enabled, seconds
 from kubasolve.errors import KubasolveError
 
 
@@ -26,7 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-time", type=seconds(0.0, 3600.0), default=0.5, help="seconds of timing per scenario (default 0.5)")
     p.add_argument("--filter", default=None, help="only scenarios whose name contains this text")
     p.add_argument("--check", action="store_true", help="exit 1 when a scenario's median misses its target")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress on stderr (a bar on a terminal, else one line per scenario)")
     add_json_argument(p)
     p.set_defaults(func=run)
 
@@ -42,8 +43,18 @@ def run(args: argparse.Namespace) -> int:
     scenarios = [sc for n in names for sc in load_suite(n) if not args.filter or args.filter in sc.name]
     if not scenarios:
         raise KubasolveError("no scenario matches")
-    with progress(args, len(scenarios), unit="scenario") as update:
-        results = run_scenarios(scenarios, min_time_s=args.min_time, progress=lambda name, i, n: update(i, n))
+    bar = progress_enabled(args)
+    plain = not bar and not args.no_progress  # stderr is not a terminal (a log, CI): one line per scenario
+
+    def show(name: str, i: int, n: int, update: ProgressCallback) -> None:
+        if plain:
+            sys.stderr.write(f"kubasolve bench: [{i + 1}/{n}] {name} (setting up and timing)\n")
+            sys.stderr.flush()
+        else:
+            update(i, n)
+
+    with progress(args, len(scenarios), unit="scenario", enabled=bar) as update:
+        results = run_scenarios(scenarios, min_time_s=args.min_time, progress=lambda name, i, n: show(name, i, n, update))
         update(len(scenarios), len(scenarios))
     missed = [r for r in results if r.met_target is False]
     if args.json:

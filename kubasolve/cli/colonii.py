@@ -34,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
+        add_show_command,
         add_simulate_arguments,
         count,
         player_list,
@@ -74,6 +75,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(g, "ro")
     g.set_defaults(func=run_play)
 
+    add_show_command(csub, shows="a saved game: the table's words and colonies, the hand, scores", lexicon="ro", func=run_show,
+                     saved="a saved colonii game (the JSON of ColoniiState.to_dict, as the engine's state holds it)")
+
     s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner", rules_doc=RULES_DOC, lexicon="ro")
     s.set_defaults(func=run_simulate)
@@ -93,23 +97,26 @@ def _lexicon(name: str, rules: Any) -> Any:
 
 def parse_group(spec: str, rules: Any) -> Any:
     """A table group from ``WORD:OWNER[:STAKE][:p]`` or ``W1+W2+...:OWNER`` (a colony)."""
+    from kubasolve.cli.common import whole_number
     from kubasolve.errors import PositionError
     from kubasolve.games.colonii.table import Group
+    from kubasolve.lexicon.alphabet import normalize_word
 
     parts = spec.split(":")
     if len(parts) < 2 or not parts[0]:
         raise PositionError(f"table group {spec!r}: write WORD:OWNER (e.g. cal:1) or W1+W2:OWNER for a colony")
-    words = tuple(w.strip().lower() for w in parts[0].split("+"))
+    words = tuple(normalize_word(w.strip()) for w in parts[0].split("+"))
     protected = parts[-1].lower() == "p"
     if protected:
         parts = parts[:-1]
-    try:
-        owner = int(parts[1])
-        stake = int(parts[2]) if len(parts) > 2 else (rules.value(words[0]) if len(words) == 1 and all(c in rules.alphabet for c in words[0]) else 0)
-    except ValueError:
-        raise PositionError(f"table group {spec!r}: OWNER and STAKE are numbers") from None
     if len(parts) > 3:
         raise PositionError(f"table group {spec!r}: too many ':' fields")
+    # digits 0-9 only (a full-width '１' is not read as 1), within the engine's bounds (players 0-7, stake <= 100,000)
+    owner = whole_number(parts[1], f"table group {spec!r}: OWNER", 0, 7)
+    if len(parts) > 2:
+        stake = whole_number(parts[2], f"table group {spec!r}: STAKE", 0, 100_000)
+    else:
+        stake = rules.value(words[0]) if len(words) == 1 and all(c in rules.alphabet for c in words[0]) else 0
     return Group(words, owner, stake, protected)
 
 
@@ -167,6 +174,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     text = simulation_summary(res)
     emit_summary(args, res.to_dict(), text)
     return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``colonii show``."""
+    from kubasolve.cli.common import show_saved_game
+    from kubasolve.games.colonii.game import ColoniiState, default_referee
+
+    rules = _rules(None)
+    return show_saved_game(args, "colonii", lambda data: ColoniiState.from_dict(data, default_referee(rules, _lexicon(args.lexicon, rules))))
 
 
 def render(state: Any, names: list[str], viewer: int | None = None) -> str:
@@ -253,7 +269,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 say("moves cleared")
             elif cmd == "n" and len(words) == 2:
                 pending.append({"play": "new", "word": words[1]})
-            elif cmd in ("e", "c") and len(words) == 3 and words[1].isdigit():
+            elif cmd in ("e", "c") and len(words) == 3 and words[1].isascii() and words[1].isdigit():
                 pending.append({"play": "extend" if cmd == "e" else "chain", "target": int(words[1]), "word": words[2]})
             elif cmd in ("s", "d") and len(words) == 2 and words[1].isdigit():
                 pending.append({"play": "declare" if cmd == "s" else "decolonise", "target": int(words[1])})

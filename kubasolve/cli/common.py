@@ -42,11 +42,13 @@ __all__ = [
     "add_json_argument",
     "add_lexicon_argument",
     "add_rules_argument",
+    "add_show_command",
     "add_simulate_arguments",
     "backend_options",
     "ascii_text",
     "check_output_path",
     "count",
+    "emit_rendering",
     "emit_summary",
     "error_payload",
     "exit_code",
@@ -54,11 +56,15 @@ __all__ = [
     "player_list",
     "progress",
     "progress_enabled",
+    "read_state_file",
     "seconds",
     "seed",
+    "show_saved_game",
     "summary_stream",
     "toml_file",
+    "undecodable_argument",
     "watch_compilation",
+    "whole_number",
 ]
 
 EXIT_OK = 0
@@ -100,6 +106,20 @@ def _whole_number(text: str, what: str) -> int:
     if len(text) > 30:
         raise argparse.ArgumentTypeError(f"{text[:12]}... is far too large")
     return int(text)
+
+
+def whole_number(text: str, what: str, minimum: int, maximum: int) -> int:
+    """``text`` as a whole number in ``[minimum, maximum]`` written with the digits 0-9 (``１`` is refused, not read
+    as 1), for numbers inside a value (``cal:1:5``); else a :class:`~kubasolve.errors.PositionError` naming ``what``."""
+    from kubasolve.errors import PositionError
+
+    try:
+        value = _whole_number(text.strip(), what)
+    except argparse.ArgumentTypeError as exc:
+        raise PositionError(str(exc)) from None
+    if not minimum <= value <= maximum:
+        raise PositionError(f"{what} must be from {minimum} to {maximum:,}, got {value}")
+    return value
 
 
 def count(minimum: int = 0, maximum: int | None = None) -> Callable[[str], int]:
@@ -151,6 +171,18 @@ def player_list(text: str) -> list[str]:
     return names
 
 
+def undecodable_argument(argv: Sequence[str]) -> str | None:
+    """A usage-error message for the first command-line argument that is not valid text (bytes the locale could not
+    decode reach Python as lone surrogates, which no lexicon or file name can hold), or None."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            return f"argument {i + 1} ({shown[:60]}) is not valid text: bytes that are not UTF-8 at position {exc.start}"
+    return None
+
+
 def ascii_text(value: str, what: str) -> str:
     """``value`` unless it holds a digit outside 0-9 (``r４`` would otherwise be read as ``r4``): then a
     :class:`~kubasolve.errors.PositionError` naming it."""
@@ -175,6 +207,8 @@ def toml_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"cannot read {text}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise argparse.ArgumentTypeError(f"{text} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise argparse.ArgumentTypeError(f"{text}: arrays or tables nested too deeply for a rules file") from None
     return path
 
 
@@ -236,6 +270,79 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.address is not None and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     return {"backend": args.backend, "address": args.address}
+
+
+def add_show_command(sub: argparse._SubParsersAction, *, shows: str, saved: str, lexicon: str | None, func: Callable[..., int],
+                     state_help: str = "a saved game (JSON, as the game's state to_dict writes it)",
+                     metavar: str = "FILE") -> argparse.ArgumentParser:
+    """A game's ``show`` subcommand (``shows``: what it draws; ``saved``: what it reads) with the flags every
+    game's ``show`` has: the saved state FILE, ``--svg [PATH]`` (a picture instead of text, to stdout or
+    PATH), ``--names`` (seat names to print) and, for a game with words, ``--lexicon``."""
+    check = ("The state is checked by replaying its history over --lexicon (the one the game was played with)."
+             if lexicon is not None else "The state is checked by replaying its moves.")
+    parser = sub.add_parser("show", help=f"draw {shows} (text, or --svg)",
+                            description=f"Draw {saved}: text by default, an SVG picture with --svg (on stdout, or into PATH). {check}")
+    parser.add_argument("state", metavar=metavar, help=state_help)
+    parser.add_argument("--svg", nargs="?", const="-", default=None, metavar="PATH",
+                        help="draw an SVG picture instead of text: on stdout, or into PATH")
+    parser.add_argument("--names", type=player_list, default=None, metavar="NAME,NAME",
+                        help="seat names to show, comma-separated (default: the state's own, else player 0, player 1, ...)")
+    if lexicon is not None:
+        add_lexicon_argument(parser, lexicon)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def read_state_file(path: str, what: str) -> Any:
+    """The JSON document in ``path`` (a saved ``what`` game), or a :class:`~kubasolve.errors.StateError`
+    saying why it cannot be read."""
+    from kubasolve.errors import StateError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise StateError(f"{path} is a folder, not a saved {what} game") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise StateError(f"{path} is not a saved {what} game: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise StateError(f"{path} is not a saved {what} game: a JSON object is expected")
+    return data
+
+
+def show_saved_game(args: argparse.Namespace, game: str, load: Callable[[dict[str, Any]], Any]) -> int:
+    """Handler body of ``GAME show``: the JSON of ``args.state`` made a state by ``load`` (which checks it),
+    drawn by ``kubasolve.games.GAME.render`` as text or SVG (:func:`emit_rendering`)."""
+    import importlib
+
+    render = importlib.import_module(f"kubasolve.games.{game}.render")
+    state = load(read_state_file(args.state, game))
+    return emit_rendering(args, state, render.render_text, render.render_svg)
+
+
+def emit_rendering(args: argparse.Namespace, state: Any, render_text: Callable[..., str], render_svg: Callable[..., str]) -> int:
+    """Print ``state`` drawn as text, or as SVG with ``--svg`` (on stdout, or into the file it names)."""
+    if args.svg is None:
+        print(render_text(state, args.names))
+        return EXIT_OK
+    picture = render_svg(state, args.names)
+    if args.svg == "-":
+        sys.stdout.write(picture)
+        return EXIT_OK
+    target = check_output_path(args.svg, "the SVG picture")
+    try:
+        target.write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        raise KubasolveError(f"cannot write the SVG picture to {args.svg}: {exc.strerror or exc}") from None
+    print(f"wrote {target}", file=sys.stderr)
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------------------------------------ streams
@@ -344,39 +451,53 @@ def describe_choices(values: Sequence[str]) -> str:
 # ------------------------------------------------------------------------------------------------ first run
 class CompileNotice:
     """Says on stderr when numba compiles kernels (the first run, a cold cache): once, when the first
-    compilation starts, and how long it took at the end (:meth:`finish`).
+    compilation starts, and at the end (:meth:`finish`) how many functions it compiled and how long
+    the compiling itself took (nested compilations counted once; time between them, such as a game
+    waiting for its player, not at all). No estimate up front: what a command compiles depends on its
+    input, so any figure would be a guess.
 
     Installed by :func:`watch_compilation` without importing numba: a one-shot import hook registers
     the listener when numba is first imported by whatever needs it, so commands that use no kernel
     pay nothing.
     """
 
-    def __init__(self, stream: IO[str] | None = None, estimate_s: float = 30.0) -> None:
+    def __init__(self, stream: IO[str] | None = None, clock: Callable[[], float] | None = None) -> None:
+        import time
+
         self.stream = stream or sys.stderr
-        self.estimate_s = estimate_s
-        self.started: float | None = None
+        self.clock = clock or time.perf_counter
         self.compilations = 0
+        self.compile_s = 0.0
+        self._depth = 0
+        self._outer_start = 0.0
         self._listener: Any = None
         self._hook: _NumbaImportHook | None = None
 
     def on_compile(self) -> None:
         """A kernel compilation starts (numba found no cached machine code for it)."""
-        import time
-
         self.compilations += 1
-        if self.started is None:
-            self.started = time.perf_counter()
+        self._depth += 1
+        if self._depth == 1:
+            self._outer_start = self.clock()
+        if self.compilations == 1:
             from kubasolve.kernels import numba_cache_dir
 
-            self._say(f"compiling kernels, once — about {self.estimate_s:.0f} s (cached in {numba_cache_dir()})")
+            self._say(f"compiling kernels, once (cached in {numba_cache_dir()})")
+
+    def on_compiled(self) -> None:
+        """A kernel compilation ended (successfully or not)."""
+        self._depth = max(0, self._depth - 1)
+        if self._depth == 0:
+            self.compile_s += self.clock() - self._outer_start
 
     def finish(self) -> None:
         """Report the compile time if anything was compiled, and stop listening."""
-        import time
-
-        if self.started is not None:
-            self._say(f"kernels compiled and cached in {time.perf_counter() - self.started:.1f} s; later runs start at once")
-            self.started = None
+        if self.compilations:
+            kept = "kept in memory only (see the warning above)" if _kernels_in_memory_only() else "cached; later runs load them"
+            self._say(f"kernels compiled in {self.compile_s:.1f} s ({self.compilations} compilation"
+                      f"{'s' if self.compilations != 1 else ''}), {kept}")
+            self.compilations = 0
+            self.compile_s = 0.0
         if self._hook is not None and self._hook in sys.meta_path:
             sys.meta_path.remove(self._hook)
         if self._listener is not None:
@@ -403,7 +524,7 @@ class CompileNotice:
                 notice.on_compile()
 
             def on_end(self, ev: Any) -> None:
-                pass
+                notice.on_compiled()
 
         self._listener = _Listener()
         event.register("numba:compile", self._listener)
@@ -438,9 +559,15 @@ class _NumbaImportHook:
         return spec
 
 
-def watch_compilation(stream: IO[str] | None = None, estimate_s: float = 30.0) -> CompileNotice:
+def _kernels_in_memory_only() -> bool:
+    """True when this process could not write its compiled kernels to the cache (see ``kernels.disk_cache``)."""
+    disk_cache = sys.modules.get("kubasolve.kernels.disk_cache")
+    return disk_cache is not None and disk_cache.in_memory_only()
+
+
+def watch_compilation(stream: IO[str] | None = None) -> CompileNotice:
     """Arrange for a first-run notice on stderr whenever kernels get compiled during this command."""
-    notice = CompileNotice(stream, estimate_s)
+    notice = CompileNotice(stream)
     if "numba" in sys.modules:
         notice.register()
     else:

@@ -13,6 +13,7 @@ from kubasolve.cli.common import (
     UsageError,
     add_lexicon_argument,
     add_rules_argument,
+    add_show_command,
     add_simulate_arguments,
     backend_options,
     check_output_path,
@@ -56,6 +57,10 @@ def add_game_commands(kubagram_sub: argparse._SubParsersAction) -> None:
     add_rules_argument(p, RULES_DOC)
     add_lexicon_argument(p, "nl")
     p.set_defaults(func=run_play)
+
+    add_show_command(kubagram_sub, shows="a saved game: board, central field, table words, scores", lexicon="nl", func=run_show,
+                     saved="a saved Kubagram game (a file of `kubagram play --save` or `w FILE`, or the JSON of "
+                           "GameState.to_dict, as the engine's state holds it)")
 
     s = kubagram_sub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
     add_simulate_arguments(s, players="greedy,planner", players_help="random, greedy, planner[:DEPTH], search[:NODES]",
@@ -208,6 +213,25 @@ def load_game(path: str, lexicon: Any) -> tuple[list[str], int, Any]:
     return seats, game_seed, state
 
 
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``kubagram show``: a saved game (``play --save``) or a bare state, drawn as text or SVG."""
+    from kubasolve.cli.common import show_saved_game
+    from kubasolve.games.kubagram.state import GameState
+    from kubasolve.lexicon import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon)
+
+    def load(data: dict[str, Any]) -> GameState:
+        if data.get("format") != SAVE_FORMAT:
+            return GameState.from_dict(data, lexicon=lexicon)
+        seats, _, state = load_game(args.state, lexicon)
+        if args.names is None:
+            args.names = [f"{x}{i}" for i, x in enumerate(seats)]
+        return state
+
+    return show_saved_game(args, "kubagram", load)
+
+
 def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
     """Handler of ``kubagram play``: a terminal game, humans typing commands, AIs moving on their own."""
     import random
@@ -235,7 +259,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         game_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
         referee = default_referee(rules, game_rules, lexicon)
         rotation: int | str | None = args.rotation
-        if isinstance(rotation, str) and rotation.isdigit():
+        if isinstance(rotation, str) and rotation.isascii() and rotation.isdigit():
             rotation = int(rotation)
         state = referee.new_game(game_seed, n_players=len(seats), rotation=rotation)
     policies = {i: make_policy(x, game_seed + i) for i, x in enumerate(seats) if x != "human"}

@@ -69,7 +69,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     q = lsub.add_parser("measure", help="one-off measurements in fresh processes: cold build seconds, warm load ms, resident memory")
     q.add_argument("--json", action="store_true", help="machine-readable output")
     q.set_defaults(func=cmd_measure)
-    p.set_defaults(compile_estimate_s=10.0)  # the trie build kernels: ~8 s on first use
 
 
 # --------------------------------------------------------------------------- loading

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from kubasolve import __version__
-from kubasolve.cli.common import error_payload, exit_code, watch_compilation
+from kubasolve.cli.common import error_payload, exit_code, undecodable_argument, watch_compilation
 from kubasolve.errors import KubasolveError
 
 
@@ -35,10 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_parser(sub)
     return parser
 
-
-COMPILE_ESTIMATE_S = 30.0
-"""First-run kernel compilation, measured as a new user on a busy 2-core machine: 18-26 s for
-``kubagram best``, ``kubagram simulate`` and ``rummikub solve``, 8 s for ``lexicon`` commands."""
 
 # Commands listed first, in this order; every other module of ``kubasolve.cli`` that defines
 # ``add_parser`` (a game's commands, say ``kubasolve/cli/crossword.py``) follows in name order.
@@ -59,8 +55,11 @@ def command_modules() -> list[ModuleType]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (0 ok, 1 domain error, 2 usage error)."""
     parser = build_parser()
+    bad = undecodable_argument(sys.argv[1:] if argv is None else argv)
+    if bad:
+        parser.error(bad)  # exit 2
     args = parser.parse_args(argv)  # usage errors exit 2 here
-    notice = watch_compilation(estimate_s=getattr(args, "compile_estimate_s", COMPILE_ESTIMATE_S))
+    notice = watch_compilation()
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from kubasolve.cli.common import (
     add_json_argument,
     add_rules_argument,
+    add_show_command,
     add_simulate_arguments,
     ascii_text,
     backend_options,
@@ -35,7 +36,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rummikub", help="Rummikub: exact best move, AI games (see docs/rummikub.md)")
     rsub = p.add_subparsers(dest="rummikub_command", metavar="ACTION")
     rsub.required = True
-    p.set_defaults(compile_estimate_s=40.0)  # the DP kernels: 26-37 s on first use (busy 2-core machine)
 
     s = rsub.add_parser(
         "solve", help='best play: TABLE sets separated by "|", e.g. "r1 r2 r3 | b10 o10 k10" --rack "r4 J"'
@@ -71,6 +71,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(s)
     s.set_defaults(func=run_solve)
 
+    add_show_command(rsub, shows="a saved game: the table's sets, the rack, pool and scores", lexicon=None, func=run_show,
+                     saved="a saved Rummikub game (the JSON of RummikubGame.to_dict, as the engine's state holds it)")
+
     m = rsub.add_parser("simulate", help="AI vs AI games from a seed; wins and mean scores per AI")
     add_simulate_arguments(m, players="greedy,holdback", players_help=", ".join(AI_NAMES), rules_doc="docs/rummikub.md",
                            lexicon=None, games=10, max_games=100_000)
@@ -82,8 +85,10 @@ def _rules(path: Path | None, joker_retrieval: str | None = None) -> RummikubRul
     from dataclasses import replace
 
     from kubasolve.games.rummikub import RummikubRules
+    from kubasolve.games.rummikub.sets import check_variant_size
 
     rules = RummikubRules.from_toml(path) if path else RummikubRules()
+    check_variant_size(rules)  # the engine's bound too: larger variants take minutes and gigabytes per solve
     return replace(rules, joker_retrieval=joker_retrieval) if joker_retrieval else rules
 
 
@@ -115,6 +120,14 @@ def run_solve(args: argparse.Namespace) -> int:
                 f"{sol.changed_sets} table set(s) changed, {sol.jokers_played} joker(s) played"
             )
     return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Handler of ``rummikub show``."""
+    from kubasolve.cli.common import show_saved_game
+    from kubasolve.games.rummikub import RummikubGame
+
+    return show_saved_game(args, "rummikub", RummikubGame.from_dict)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_json_argument,
         add_lexicon_argument,
         add_rules_argument,
+        add_show_command,
         add_simulate_arguments,
         count,
         player_list,
@@ -45,13 +46,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_json_argument(b, '{"moves": [{"word", "twists", "cells", "score", "breakdown", ...}]} best first')
     b.set_defaults(func=run_best)
 
-    w = ssub.add_parser("show", help="draw a cube state as an unfolded net (text, or --svg FILE)")
-    w.add_argument("state", help="96-character cube state")
-    w.add_argument("--twists", default="", help="twists to apply first, e.g. \"R U'\"")
-    w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells to highlight")
-    w.add_argument("--svg", metavar="PATH", default=None, help="write an SVG picture to PATH")
+    w = add_show_command(ssub, shows="a cube state or a saved game as an unfolded net", lexicon="en", func=run_show,
+                         saved="a 96-character cube state (after --twists, with --cells highlighted in reading order), or a "
+                               "saved game (a JSON file of ScrubleGame.to_dict, as the engine's state holds it; its latest word "
+                               "numbered in reading order)",
+                         state_help="a 96-character cube state, or a saved game (JSON file)", metavar="STATE|FILE")
+    w.add_argument("--twists", default="", help="twists to apply to a cube state first, e.g. \"R U'\"")
+    w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells of a cube state to highlight, in reading order")
     add_rules_argument(w, RULES_DOC)
-    w.set_defaults(func=run_show)
 
     g = ssub.add_parser("play", help="play Scruble against AIs in the terminal")
     g.add_argument("--players", type=player_list, default=player_list("human,planner"),
@@ -98,11 +100,12 @@ def run_scramble(args: argparse.Namespace) -> int:
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.scruble.position import require_cube
-    from kubasolve.games.scruble.render import net_text
-    from kubasolve.games.scruble.solver import search
+    from kubasolve.games.scruble.render import net_text, reading_order_text
+    from kubasolve.games.scruble.solver import require_twist_for_new_letter, search
 
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
+    require_twist_for_new_letter(args.depth, rules, key="--depth")
     lex = _lexicon(args.lexicon, rules)
     moves, stats = search(cube, lex, rules, args.depth, args.top)
     if args.json:
@@ -113,15 +116,23 @@ def run_best(args: argparse.Namespace) -> int:
     print(format_table(["#", "word", "twists", "score", "word+bonus"], rows))
     if moves:
         print("\n" + net_text(cube.twisted(list(moves[0].twists)), moves[0].cells))
+        print("reading order: " + reading_order_text(moves[0].word, moves[0].cells))
     print(f"\n{stats.states} states searched", file=sys.stderr)
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from kubasolve.cli.common import check_output_path
+    from kubasolve.cli.common import UsageError, emit_rendering, show_saved_game
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_svg, net_text
 
+    if Path(args.state).is_file():
+        from kubasolve.games.scruble.game import ScrubleGame
+
+        if args.twists.strip() or args.cells or args.rules:
+            raise UsageError("--twists, --cells and --rules apply to a cube state, not to a saved game")
+        lexicon = _lexicon(args.lexicon, _rules(None))
+        return show_saved_game(args, "scruble", lambda data: ScrubleGame.from_dict(data, lexicon))
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
     if args.twists.strip():
@@ -132,11 +143,9 @@ def run_show(args: argparse.Namespace) -> int:
             cube = cube.twisted(args.twists)
         except NotationError as exc:
             raise PositionError(str(exc)) from None
-    if args.svg:
-        path = check_output_path(args.svg, "SVG")
-        path.write_text(net_svg(cube, args.cells, dict(rules.pegs.values)), encoding="utf-8")
-        print(f"wrote {path}", file=sys.stderr)
-        return 0
+    if args.svg is not None:
+        values = dict(rules.pegs.values)
+        return emit_rendering(args, cube, lambda c, _names: net_text(c, args.cells), lambda c, _names: net_svg(c, args.cells, values))
     print(net_text(cube, args.cells))
     print(cube.notation())
     return 0
@@ -175,7 +184,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 return 0
             text = line.strip()
             if text == "h":
-                for m in search(game.cube, lex, rules, min(2, rules.max_twists), 5, game.intact_words())[0]:
+                for m in search(game.cube, lex, rules, min(2, rules.max_twists), 5, game.intact_words(),
+                                spent=game.spent_premiums())[0]:
                     out.write(f"  {' '.join(m.notation())} = {m.word}   ({m.score})\n")
                 continue
             twists, _, word = text.partition("=")

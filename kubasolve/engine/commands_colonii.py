@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from kubasolve.engine.commands_session import (
+    SessionGame,
+    V2Answer,
+    adopt_game,
+    call,
+    declare_rules,
+    find_game,
+    new_session_game,
+    session_budget,
+    v2_answer,
+)
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
+    Answer,
     GameParams,
     LexiconName,
     Meta,
@@ -19,11 +30,8 @@ from kubasolve.engine.registry import (
     Session,
     UnsetType,
     command,
-    game_answer,
     given,
-    lookup_game,
-    movetime_or_default,
-    start_or_resume,
+    refuse_with_state,
 )
 from kubasolve.errors import IllegalMoveError
 
@@ -49,11 +57,12 @@ TurnNodes = Annotated[int, Meta(ge=1, le=MAX_TURN_NODES, description="best-turn 
                                                                       "against the cards left); answers with the best turn found")]
 
 
-def _budget(p: PositionParams | LegalMovesParams | AiMoveParams) -> Any:
-    """The request's :class:`TurnBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
+def _budget(p: PositionParams | LegalMovesParams, session: Session) -> Any:
+    """The request's :class:`TurnBudget`: its ``movetime_ms``/``max_nodes`` (10 s when it gives neither), stopped by a
+    ``stop`` request."""
     from kubasolve.games.colonii.movegen import TurnBudget
 
-    return TurnBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
+    return session_budget(session, p.movetime_ms, p.max_nodes).meter(TurnBudget)
 
 
 class ColoniiRulesSpec(Params):
@@ -110,18 +119,23 @@ def _rules(spec: ColoniiRulesSpec | UnsetType) -> Any:
 
 
 def _solver_and_position(p: PositionParams) -> tuple[Any, Any]:
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.colonii.movegen import solver_for
     from kubasolve.games.colonii.table import ColoniiPosition, Group
-    from kubasolve.lexicon import load_lexicon
 
     rules = _rules(p.rules)
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     table = tuple(Group(tuple(w.lower() for w in g.words), g.owner, g.stake, g.protected, g.supercolony) for g in p.table)
     position = ColoniiPosition(table, p.hand.lower(), p.mover, p.players)
     return solver_for(lexicon, rules), position
 
 
-@command("colonii.moves", MovesParams)
+class MovesAnswer(Answer):
+    count: int
+    moves: list[dict[str, Any]]
+
+
+@command("colonii.moves", MovesParams, MovesAnswer)
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     """Every legal move for ``hand`` on ``table`` (new words, extensions, conquests A/B, colony
     starts and additions, the owner's declarations and decolonisations), best first by ``objective``,
@@ -131,7 +145,16 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     return {"count": solver.count_moves(position), "moves": [m.to_dict() for m in found]}
 
 
-@command("colonii.best-turn", BestTurnParams)
+class BestTurnAnswer(Answer):
+    moves: list[dict[str, Any]]
+    cards: str
+    gain: int
+    taken: int
+    proven_optimal: bool
+    nodes: int
+
+
+@command("colonii.best-turn", BestTurnParams, BestTurnAnswer)
 def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
     """The best turn: a sequence of up to ``max_moves`` word moves (default the rules' ``max_turn_moves``; the
     exact search covers 3), each judged on the table the previous ones left, with the owner's declarations and
@@ -140,19 +163,15 @@ def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
     allowed and possible); ``nodes``: the search nodes spent."""
     solver, position = _solver_and_position(p)
     solver.warm_up()  # one-time loading does not count against the budget
-    budget = _budget(p)
+    budget = _budget(p, session)
     turn = solver.best_turn(position, p.objective, None if p.max_moves is UNSET else p.max_moves, budget)
     return {**turn.to_dict(), "nodes": budget.nodes}
 
 
 # ------------------------------------------------------------------------------------------------ games
-@dataclass
-class ColoniiSessionGame:
-    """A running game in an engine session: the referee, the current state and the seat names."""
-
-    referee: Any
-    state: Any
-    players: list[str]
+# The v2 session commands: aliases over the protocol code in commands_session (docs/engine_colonii.md); v3's
+# new-game/legal-moves/apply-move/ai-move are the ones to use.
+declare_rules("colonii", ColoniiRulesSpec)
 
 
 class NewGameParams(Params):
@@ -200,75 +219,79 @@ class AiMoveParams(GameParams):
     max_nodes: TurnNodes | None = None
 
 
-def _game(p: GameParams, session: Session) -> ColoniiSessionGame:
-    game: ColoniiSessionGame = lookup_game(p.game, session, ColoniiSessionGame, "colonii", "colonii.new-game")
-    return game
+def _game(p: GameParams, session: Session) -> SessionGame:
+    return find_game(p.game, session, "colonii", key="params.game", hint="colonii.new-game")
 
 
-def _action_dict(spec: ActionSpec) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": spec.type}
-    if spec.moves is not UNSET:
-        d["moves"] = [given(m) for m in spec.moves]
-    if spec.cards is not UNSET:
-        d["cards"] = spec.cards
-    return d
-
-
-@command("colonii.new-game", NewGameParams)
+@command("colonii.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
-    """Deal a new game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume a
-    saved ``state`` (checked by replaying its history)."""
-    from kubasolve.games.colonii.game import ColoniiState, default_referee
+    """v2 (use new-game): deal a new game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume
+    a saved ``state`` (checked by replaying its history)."""
+    if p.state is UNSET:
+        gid, sg = new_session_game(session, "colonii", seed=p.seed, players=p.players,
+                                   rules=given(p.rules) if p.rules is not UNSET else UNSET)
+        return v2_answer(gid, sg)
+    from kubasolve.games.colonii.game import ColoniiState
 
-    def resume(saved: dict[str, Any]) -> tuple[Any, Any]:
-        state = ColoniiState.from_dict(saved)
-        return default_referee(state.rules), state
+    refuse_with_state(p)
+    native = ColoniiState.from_dict(p.state)
+    gid, sg = adopt_game(session, "colonii", native.rules, None, native, p.players)
+    return v2_answer(gid, sg)
 
-    return start_or_resume(p, session, resume, lambda: default_referee(_rules(p.rules)), ColoniiSessionGame)
 
-
-@command("colonii.state", GameParams)
+@command("colonii.state", GameParams, V2Answer)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """The full state of a running game (JSON snapshot, history included)."""
-    return game_answer(p.game, _game(p, session))
+    """v2 (use state): the full state of a running game (JSON snapshot, history included)."""
+    return v2_answer(p.game, _game(p, session))
 
 
-@command("colonii.legal-moves", LegalMovesParams)
+class LegalMovesAnswer(Answer):
+    game: str
+    player: int
+    hand: str
+    moves: list[dict[str, Any]]
+    best_turn: dict[str, Any]
+    exchange: bool
+
+
+@command("colonii.legal-moves", LegalMovesParams, LegalMovesAnswer)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best legal single moves of the player to build, and the best combined turn (within the budget,
-    like ``colonii.best-turn``)."""
-    game = _game(p, session)
-    if game.state.over:
+    """v2 (use legal-moves): the ``top`` best legal single moves of the player to build, the best combined turn
+    (within the budget, like ``colonii.best-turn``) and whether an ``exchange`` is allowed (the deck is not empty)."""
+    sg = _game(p, session)
+    native = sg.native
+    if native.over:
         raise IllegalMoveError("the game is over")
-    pos = game.state.position()
-    solver = game.referee.solver
+    pos = native.position()
+    solver = sg.game.referee.solver
     solver.warm_up()  # one-time loading does not count against the budget
     found = solver.all_moves(pos, p.objective, p.top)
-    return {"game": p.game, "player": game.state.current, "hand": pos.hand, "moves": [m.to_dict() for m in found],
-            "best_turn": solver.best_turn(pos, p.objective, budget=_budget(p)).to_dict()}
+    return {"game": p.game, "player": native.current, "hand": pos.hand, "moves": [m.to_dict() for m in found],
+            "best_turn": solver.best_turn(pos, p.objective, budget=_budget(p, session)).to_dict(),
+            "exchange": bool(native.deck) and bool(pos.hand)}
 
 
-@command("colonii.apply-move", ApplyMoveParams)
+@command("colonii.apply-move", ApplyMoveParams, V2Answer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """Apply one turn for the player to build; an illegal turn is an error (the reason), state unchanged."""
-    game = _game(p, session)
-    game.state = game.referee.apply(game.state, _action_dict(p.move))
-    return game_answer(p.game, game, p.state)
+    """v2 (use apply-move): apply one turn for the player to build; an illegal turn is an error (the reason), state
+    unchanged."""
+    sg = _game(p, session)
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
+    return v2_answer(p.game, sg, p.state)
 
 
-@command("colonii.ai-move", AiMoveParams)
+class AiMoveAnswer(V2Answer, kw_only=True):
+    action: dict[str, Any]
+    proven_optimal: bool
+
+
+@command("colonii.ai-move", AiMoveParams, AiMoveAnswer)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` choose the turn of the player to build; ``apply`` (default true) applies it. The budget
-    (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's best-turn searches in all: when it runs out
+    """v2 (use ai-move): let AI ``ai`` choose the turn of the player to build; ``apply`` (default true) applies it. The
+    budget (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's best-turn searches in all: when it runs out
     the AI chooses among the best turns found by then, ``proven_optimal`` false."""
-    from kubasolve.ai.colonii import make_policy
-
-    game = _game(p, session)
-    if game.state.over:
-        raise IllegalMoveError("the game is over")
-    game.referee.solver.warm_up()  # one-time loading does not count against the budget
-    budget = _budget(p)
-    action = make_policy(p.ai, p.seed).turn(game.referee, game.state, budget)
+    sg = _game(p, session)
+    chosen = call(sg.game.ai_move, sg.state, p.ai, session_budget(session, p.movetime_ms, p.max_nodes), p.seed)
     if p.apply:
-        game.state = game.referee.apply(game.state, action)
-    return game_answer(p.game, game, p.state, action=action.to_dict(), proven_optimal=not budget.exhausted)
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+    return v2_answer(p.game, sg, p.state, action=chosen.action, proven_optimal=chosen.proven_optimal)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.commands_session import (
+    SessionGame,
+    V2Answer,
+    adopt_game,
+    call,
+    declare_rules,
+    find_game,
+    lexicon_for,
+    new_session_game,
+    v2_answer,
+)
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
     MAX_INT,
     UNSET,
+    Answer,
     GameParams,
     LexiconName,
     Meta,
@@ -18,15 +29,15 @@ from kubasolve.engine.registry import (
     Session,
     UnsetType,
     command,
-    game_answer,
     given,
-    lookup_game,
-    start_or_resume,
+    refuse_with_state,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 
 MAX_PLAYERS = 4
-MAX_TOP = 100_000
+MAX_TOP = CROSSWORD_MAX_LISTED
+"""Most placements listed (``top``; 0 = all, up to this many; ``kubasolve.games.limits``, the CLI's bound too)."""
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
 AiName = Literal["score", "equity", "sim"]
@@ -50,6 +61,7 @@ class CrosswordRulesSpec(Params):
     rack_size: Annotated[int, Meta(ge=1, le=15)] | UnsetType = UNSET
     bingo_bonus: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
     exchange_min_bag: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    scoreless_rounds_end: Annotated[int, Meta(ge=0, le=25)] | UnsetType = UNSET
     scoreless_turns_end: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
     word_check: Literal["referee", "challenge"] | UnsetType = UNSET
     failed_challenge: Literal["lose-turn", "points", "none"] | UnsetType = UNSET
@@ -60,9 +72,9 @@ class MovesParams(Params):
     board: Annotated[list[Row], Meta(min_length=15, max_length=15, description="15 rows of 15: '.', A-Z, a-z a blank")] | UnsetType = UNSET
     cgp: Annotated[str, Meta(min_length=1, max_length=2000, description="a CGP position instead of board (+ its rack)")] | UnsetType = UNSET
     rack: Rack | UnsetType = UNSET
-    top: Annotated[int, Meta(ge=0, le=MAX_TOP)] = 50
+    top: Annotated[int, Meta(ge=0, le=MAX_TOP, description=f"placements to list (0 = all, up to {MAX_TOP:,})")] = 50
     rules: CrosswordRulesSpec | UnsetType = UNSET
-    lexicon: LexiconName = "nl"
+    lexicon: Annotated[LexiconName, Meta(description="default nl, or the cgp's lex")] | UnsetType = UNSET
 
 
 def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
@@ -71,21 +83,37 @@ def _rules(spec: CrosswordRulesSpec | UnsetType) -> Any:
     return CrosswordRules.from_dict(given(spec)) if spec is not UNSET else CrosswordRules()
 
 
-@command("crossword.moves", MovesParams)
+class MovesAnswer(Answer):
+    count: int
+    max_score: int | None
+    moves: list[dict[str, Any]]
+
+
+@command("crossword.moves", MovesParams, MovesAnswer)
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
-    """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position): the exact ``count`` and
-    the ``top`` best (0 = all), best first: score, then row, column, across before down."""
+    """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position, its ``bb``, ``lex``, ``ld``, ``etl``,
+    ``mcnz``, ``cr`` operations honoured, the others named in ``notices``): the exact ``count`` and the ``top``
+    best (0 = all, up to 10,000), best first: score, then row, column, across before down."""
+    from kubasolve.engine.lexicons import resolve_lexicon, served_names
     from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import generate_moves
-    from kubasolve.games.crossword.notation import parse_cgp
-    from kubasolve.lexicon import load_lexicon
+    from kubasolve.games.crossword.notation import cgp_settings, parse_cgp
 
     if (p.board is UNSET) == (p.cgp is UNSET):
         raise KubasolveError("params: give exactly one of board and cgp", key="params.board")
     rules = _rules(p.rules)
     layout = rules.board_layout()
+    lexicon_name = "nl" if p.lexicon is UNSET else p.lexicon
+    notices: list[str] = []
     if p.cgp is not UNSET:
         pos = parse_cgp(p.cgp, layout.rows, layout.cols)
+        settings = cgp_settings(pos, served_names(), given_lexicon=None if p.lexicon is UNSET else p.lexicon)
+        changes = dict(settings.rules)
+        if settings.tiles is not None and (p.rules is UNSET or p.rules.tiles is UNSET):
+            changes["tiles"] = settings.tiles
+        rules = rules.with_(**changes) if changes else rules
+        lexicon_name = settings.lexicon or lexicon_name
+        notices = [settings.notice()] if settings.notice() else []
         rows, rack = list(pos.rows), pos.racks[0]
     else:
         rows, rack = list(p.board), ""  # type: ignore[arg-type]
@@ -93,20 +121,16 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
         rack = p.rack
     if not rack:
         raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(lexicon_name)  # a served name only (docs/engine.md, "Lexicons"), the cgp's lex too
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or None, bingo_bonus=rules.bingo_bonus)
-    return result.to_dict()
+    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or MAX_TOP, bingo_bonus=rules.bingo_bonus)
+    return {**result.to_dict(), **({"notices": notices} if notices else {})}
 
 
 # ------------------------------------------------------------------------------------------------ games
-@dataclass
-class CrosswordSessionGame:
-    """A running game in an engine session: the referee, the current state and the seat names."""
-
-    referee: Any
-    state: Any
-    players: list[str]
+# The v2 session commands: aliases over the protocol code in commands_session (docs/engine_crossword.md); v3's
+# new-game/legal-moves/apply-move/ai-move are the ones to use.
+declare_rules("crossword", CrosswordRulesSpec)
 
 
 class NewGameParams(Params):
@@ -175,46 +199,53 @@ def _budget(p: AiMoveParams) -> tuple[int, float]:
     return nodes, seconds
 
 
-def _game(p: GameParams, session: Session) -> CrosswordSessionGame:
-    game: CrosswordSessionGame = lookup_game(p.game, session, CrosswordSessionGame, "crossword", "crossword.new-game")
-    return game
+def _game(p: GameParams, session: Session) -> SessionGame:
+    return find_game(p.game, session, "crossword", key="params.game", hint="crossword.new-game")
 
 
-def _referee(rules: Any, lexicon: str) -> Any:
-    from kubasolve.games.crossword.simulate import referee_for
-
-    return referee_for((rules.to_dict(), lexicon))
-
-
-@command("crossword.new-game", NewGameParams)
+@command("crossword.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
-    """Start a game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume a saved
-    ``state`` (tile counts checked, then its history replayed from its seed)."""
-    from kubasolve.games.crossword.game import CrosswordState
+    """v2 (use new-game): start a game (``seed``, ``players``: a count or seat names, optional ``rules``), or resume a
+    saved ``state`` (tile counts checked, then its history replayed from its seed)."""
+    if p.state is UNSET:
+        gid, sg = new_session_game(session, "crossword", seed=p.seed, players=p.players,
+                                   rules=given(p.rules) if p.rules is not UNSET else UNSET, lexicon=p.lexicon)
+        return v2_answer(gid, sg)
+    from kubasolve.games.crossword.game import CrosswordState, default_referee
     from kubasolve.games.crossword.rules import CrosswordRules
 
-    def resume(saved: dict[str, Any]) -> tuple[Any, Any]:
-        rules = CrosswordRules.from_dict(saved["rules"]) if isinstance(saved.get("rules"), dict) else CrosswordRules()
-        referee = _referee(rules, p.lexicon)
-        return referee, CrosswordState.from_dict(saved, referee)
+    refuse_with_state(p)
+    saved = p.state
+    rules = CrosswordRules.from_dict(saved["rules"]) if isinstance(saved.get("rules"), dict) else CrosswordRules()
+    native = CrosswordState.from_dict(saved, default_referee(rules, lexicon_for(p.lexicon)))
+    gid, sg = adopt_game(session, "crossword", native.rules, p.lexicon, native, p.players)
+    return v2_answer(gid, sg)
 
-    return start_or_resume(p, session, resume, lambda: _referee(_rules(p.rules), p.lexicon), CrosswordSessionGame)
 
-
-@command("crossword.state", GameParams)
+@command("crossword.state", GameParams, V2Answer)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """The full state of a running game (JSON snapshot, history and log included)."""
-    return game_answer(p.game, _game(p, session))
+    """v2 (use state): the full state of a running game (JSON snapshot, history and log included)."""
+    return v2_answer(p.game, _game(p, session))
 
 
-@command("crossword.legal-moves", LegalMovesParams)
+class LegalMovesAnswer(Answer):
+    game: str
+    player: int
+    rack: str
+    count: int
+    moves: list[dict[str, Any]]
+    exchange: bool
+    challenge: bool
+
+
+@command("crossword.legal-moves", LegalMovesParams, LegalMovesAnswer)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best placements of the player to move (and the count of all); exchange is legal when
-    the bag holds at least ``exchange_min_bag`` tiles, pass always."""
+    """v2 (use legal-moves): the ``top`` best placements of the player to move (and the count of all); exchange is
+    legal when the bag holds at least ``exchange_min_bag`` tiles, pass always."""
     from kubasolve.games.crossword.movegen import generate_moves
 
-    game = _game(p, session)
-    s, ref = game.state, game.referee
+    sg = _game(p, session)
+    s, ref = sg.native, sg.game.referee
     if s.over:
         raise IllegalMoveError("the game is over")
     result = generate_moves(s.board, s.rack(), ref.lexicon, ref.layout, ref.tiles, top=p.top, bingo_bonus=ref.rules.bingo_bonus)
@@ -222,51 +253,39 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
             "exchange": len(s.bag) >= ref.rules.exchange_min_bag, "challenge": s.last_play is not None}
 
 
-def _action_dict(spec: ActionSpec) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": spec.type}
-    if spec.tiles is not UNSET:
-        d["tiles"] = [list(t) for t in spec.tiles]
-    if spec.move is not UNSET:
-        d["move"] = spec.move
-    if spec.letters is not UNSET:
-        d["letters"] = spec.letters
-    return d
-
-
-@command("crossword.apply-move", ApplyMoveParams)
+@command("crossword.apply-move", ApplyMoveParams, V2Answer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """Apply one move for the player to move; an illegal move is an error (the reason), state unchanged."""
-    game = _game(p, session)
-    game.state = game.referee.apply(game.state, _action_dict(p.move))
-    return game_answer(p.game, game, p.state)
+    """v2 (use apply-move): apply one move for the player to move; an illegal move is an error (the reason), state
+    unchanged."""
+    sg = _game(p, session)
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
+    return v2_answer(p.game, sg, p.state)
 
 
-@command("crossword.ai-move", AiMoveParams)
+class AiMoveAnswer(V2Answer, kw_only=True):
+    action: dict[str, Any]
+    proven_optimal: bool | UnsetType = UNSET
+
+
+@command("crossword.ai-move", AiMoveParams, AiMoveAnswer)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x ``candidates``
-    best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the endgame
-    solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame solver
-    (default 3000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
+    """v2 (use ai-move): let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x
+    ``candidates`` best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the
+    endgame solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame
+    solver (default 3000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
     ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.budget import Budget
 
-    game = _game(p, session)
-    if game.state.over:
-        raise IllegalMoveError("the game is over")
+    sg = _game(p, session)
     nodes, seconds = _budget(p)
-    options: dict[str, Any] = {}
-    if p.ai in ("equity", "sim"):
-        options = {"endgame_mode": p.endgame, "endgame_nodes": nodes}
-    if p.ai == "equity":
-        options["endgame_time"] = seconds
+    options: dict[str, Any] = {"endgame": p.endgame}
     if p.ai == "sim":
-        options.update(iterations=p.iterations, candidates=p.candidates, time_limit=seconds)
+        options.update(iterations=p.iterations, candidates=p.candidates)
         if p.plies is not UNSET:
             options["plies"] = p.plies
-    policy = make_policy(p.ai, p.seed, **options)
-    action = policy.turn(game.referee, game.state)
-    solved = getattr(policy, "last_endgame", None)
+    budget = Budget(seconds * 1000, nodes, stop=session.stop)
+    chosen = call(sg.game.ai_move, sg.state, p.ai, budget, p.seed, options)
     if p.apply:
-        game.state = game.referee.apply(game.state, action)
-    extra = {} if solved is None else {"proven_optimal": solved.proven}
-    return game_answer(p.game, game, p.state, action=action.to_dict(), **extra)
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+    extra = {"proven_optimal": chosen.proven_optimal} if chosen.details.get("endgame") else {}
+    return v2_answer(p.game, sg, p.state, action=chosen.action, **extra)

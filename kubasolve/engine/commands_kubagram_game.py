@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from kubasolve.engine.commands_kubagram import (
-    MAX_CLAIM_FIELD,
-    MAX_WORD,
     KubagramRulesSpec,
     kubagram_rules,
+)
+from kubasolve.engine.commands_session import (
+    SessionGame,
+    adopt_game,
+    call,
+    declare_rules,
+    find_game,
+    lexicon_for,
+    rekeyed,
 )
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
+    Answer,
     ApplyMove,
     GameParams,
     Meta,
@@ -26,26 +33,18 @@ from kubasolve.engine.registry import (
     WithState,
     command,
     given,
-    lookup_game,
+    refuse_with_state,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
+from kubasolve.errors import KubasolveError, LimitError
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH as MAX_PLANNER_DEPTH
+from kubasolve.games.limits import KUBAGRAM_MAX_SEARCH_NODES as MAX_SEARCH_NODES
+from kubasolve.games.limits import KUBAGRAM_MAX_WORD as MAX_WORD
 
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?$",
-                             description="an AI: random, greedy, planner, planner:DEPTH (1-30), search, search:NODES (1-100000)")]
-MAX_PLANNER_DEPTH = 30
-MAX_SEARCH_NODES = 100_000
-"""Simulated turns an AI may be given (0.1-2 ms each: at most a few minutes)."""
+                             description=f"an AI: random, greedy, planner, planner:DEPTH (1-{MAX_PLANNER_DEPTH}), search, "
+                                         f"search:NODES (1-{MAX_SEARCH_NODES})")]
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
-
-
-@dataclass
-class KubagramSessionGame:
-    """A running game in an engine session: the referee, the current state and the seat names."""
-
-    referee: Any
-    state: Any
-    players: list[str]
 
 
 class GameRulesSpec(Params):
@@ -56,6 +55,20 @@ class GameRulesSpec(Params):
     nonword_penalty: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
     skips_per_game: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
     missed_claims: bool | UnsetType = UNSET
+
+
+class KubagramAllRulesSpec(KubagramRulesSpec):
+    """Kubagram rules in the v3 new-game: the scoring settings and the game settings in one object (the player count
+    comes from ``players``)."""
+
+    vowel_rule_consonants: Annotated[int, Meta(ge=0, le=200)] | UnsetType = UNSET
+    vowels: Annotated[str, Meta(min_length=1, max_length=26)] | UnsetType = UNSET
+    nonword_penalty: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    skips_per_game: Annotated[int, Meta(ge=0, le=100)] | UnsetType = UNSET
+    missed_claims: bool | UnsetType = UNSET
+
+
+declare_rules("kubagram", KubagramAllRulesSpec)
 
 
 class NewGameParams(Params):
@@ -96,61 +109,58 @@ class AiMoveParams(GameParams):
     max_nodes: Annotated[int, Meta(ge=1, le=MAX_SEARCH_NODES, description="simulated turns for the planner and the search AI")] | None = None
 
 
-def _game(p: GameParams, session: Session) -> KubagramSessionGame:
-    game: KubagramSessionGame = lookup_game(p.game, session, KubagramSessionGame, "Kubagram", "kubagram.new-game")
-    return game
+def _game(p: GameParams, session: Session) -> SessionGame:
+    return find_game(p.game, session, "kubagram", key="params.game", hint="kubagram.new-game")
 
 
-def _answer(gid: str, game: KubagramSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
+def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": gid, "players": sg.players, **extra}
+    s = sg.native
     if with_state:
-        out["state"] = game.state.to_dict()
+        out["state"] = s.to_dict()
     else:
-        s = game.state
         out.update(current=s.current, phase=s.phase, turn=s.turn, taken=s.taken, scores=list(s.scores))
     return out
 
 
-@command("kubagram.new-game", NewGameParams)
+class V2Answer(Answer):
+    game: str
+    players: list[str]
+    state: dict[str, Any] | UnsetType = UNSET
+    current: int | UnsetType = UNSET
+    phase: str | UnsetType = UNSET
+    turn: int | UnsetType = UNSET
+    taken: int | UnsetType = UNSET
+    scores: list[int] | UnsetType = UNSET
+
+
+@command("kubagram.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
-    """Deal a new game: ``seed``, ``players`` (a count or a list of names such as ["human", "greedy"]),
+    """v2 (use new-game): deal a new game: ``seed``, ``players`` (a count or a list of names such as ["human", "greedy"]),
     optional ``rules`` and ``game_rules`` objects, optional ``rotation``; or ``state`` to resume a saved game."""
     from kubasolve.games.kubagram.game import default_referee
     from kubasolve.games.kubagram.game_rules import KubagramGameRules
+    from kubasolve.games.kubagram.protocol import KubagramPlayRules
     from kubasolve.games.kubagram.state import GameState
 
     if p.state is not UNSET:
-        clash = [k for k in ("seed", "rules", "game_rules", "rotation") if getattr(p, k) is not UNSET]
-        if clash:
-            raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
-        state = GameState.from_dict(p.state)
-        referee = default_referee(state.rules, state.game_rules)
-        if isinstance(p.players, list):
-            if len(p.players) != state.n_players:
-                raise KubasolveError(f"params.players: the state has {state.n_players} players, got {len(p.players)} names",
-                                     key="params.players")
-            names = list(p.players)
-        elif isinstance(p.players, int) and p.players != state.n_players:
-            raise KubasolveError(f"params.players: the state has {state.n_players} players", key="params.players")
-        else:
-            names = [f"player{i}" for i in range(state.n_players)]
-        game = KubagramSessionGame(referee, state, names)
+        refuse_with_state(p, ("seed", "rules", "game_rules", "rotation"))
+        native = GameState.from_dict(p.state, lexicon=lexicon_for("nl"))
+        players: Any = p.players
     else:
         players = 2 if p.players is UNSET else p.players
-        names = [f"player{i}" for i in range(players)] if isinstance(players, int) else list(players)
-        rules = kubagram_rules(p.rules if p.rules is not UNSET else None)
+        count = players if isinstance(players, int) else len(players)
         settings = given(p.game_rules) if p.game_rules is not UNSET else {}
-        game_rules = KubagramGameRules.from_dict({**settings, "n_players": len(names)})
-        referee = default_referee(rules, game_rules)
-        state = referee.new_game(0 if p.seed is UNSET else p.seed, rotation=None if p.rotation is UNSET else p.rotation)
-        game = KubagramSessionGame(referee, state, names)
-    gid = session.add_game(game)
-    return _answer(gid, game)
+        game_rules = KubagramGameRules.from_dict({**settings, "n_players": count})
+        referee = default_referee(kubagram_rules(p.rules if p.rules is not UNSET else None), game_rules, lexicon_for("nl"))
+        native = referee.new_game(0 if p.seed is UNSET else p.seed, rotation=None if p.rotation is UNSET else p.rotation)
+    gid, sg = adopt_game(session, "kubagram", KubagramPlayRules(native.rules, native.game_rules), "nl", native, players)
+    return _answer(gid, sg)
 
 
-@command("kubagram.state", GameParams)
+@command("kubagram.state", GameParams, V2Answer)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """The full state of a running game (JSON snapshot, history included)."""
+    """v2 (use state): the full state of a running game (JSON snapshot, history included)."""
     return _answer(p.game, _game(p, session))
 
 
@@ -163,70 +173,59 @@ def _claim_value(referee: Any, state: Any, action: Any) -> dict[str, int]:
     return {"score": gain, "taken": taken}
 
 
-@command("kubagram.legal-moves", LegalMovesParams)
+class LegalMovesAnswer(Answer):
+    game: str
+    player: int
+    phase: str
+    moves: list[dict[str, Any]]
+
+
+@command("kubagram.legal-moves", LegalMovesParams, LegalMovesAnswer)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """Legal actions for the player to move: every take/skip/place choice, the ``claims`` best word claims and
-    best compounds (each with its ``score`` and ``taken``), and ending the turn."""
+    """v2 (use legal-moves): legal actions for the player to move: every take/skip/place choice, the ``claims`` best
+    word claims and best compounds (each with its ``score`` and ``taken``), and ending the turn."""
     from kubasolve.games.kubagram.actions import Claim
 
-    game = _game(p, session)
+    sg = _game(p, session)
+    referee, native = sg.game.referee, sg.native
     moves = []
-    for m in game.referee.legal_actions(game.state, p.claims):
+    for m in referee.legal_actions(native, p.claims):
         entry = {**m.to_dict(), "text": m.describe()}
         if isinstance(m, Claim):
-            entry.update(_claim_value(game.referee, game.state, m))
+            entry.update(_claim_value(referee, native, m))
         moves.append(entry)
-    return {"game": p.game, "player": game.state.current, "phase": game.state.phase, "moves": moves}
+    return {"game": p.game, "player": native.current, "phase": native.phase, "moves": moves}
 
 
-@command("kubagram.apply-move", ApplyMoveParams)
+@command("kubagram.apply-move", ApplyMoveParams, V2Answer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """Apply ``move`` (an action object) for the player to move; an illegal move is an error, state unchanged."""
-    game = _game(p, session)
-    game.state = game.referee.apply(game.state, given(p.move))
-    return _answer(p.game, game, p.state)
+    """v2 (use apply-move): apply ``move`` (an action object) for the player to move; an illegal move is an error,
+    state unchanged."""
+    sg = _game(p, session)
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
+    return _answer(p.game, sg, p.state)
 
 
-def _policy(p: AiMoveParams) -> Any:
-    """The AI named by ``p.ai`` with the request's budget: the planner and the search AI stop their rollouts and
-    search at ``max_nodes``/``movetime_ms``; greedy (one exact solve per take option) and random take no budget and
-    answer at once."""
-    from dataclasses import replace
-
-    from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
-
-    base, _, arg = p.ai.partition(":")
-    limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
-    if arg and limit is not None and int(arg) > limit:
-        raise KubasolveError(f"params.ai: {base}:N takes N from 1 to {limit}", key="params.ai")
-    try:
-        policy = make_policy(p.ai, p.seed)
-    except RulesError as exc:
-        raise KubasolveError(f"params.ai: {exc}", key="params.ai") from None
-    if (p.max_nodes is None and p.movetime_ms is None) or not isinstance(policy, (PlannerPolicy, SearchPolicy)):
-        return policy
-    # max_nodes overrides search:NODES; with movetime_ms alone the time bounds the move (plain "search")
-    nodes = p.max_nodes if p.max_nodes is not None else (policy.max_nodes if arg else None)
-    return replace(policy, max_nodes=nodes, movetime_ms=p.movetime_ms)
+class AiMoveAnswer(V2Answer, kw_only=True):
+    actions: list[dict[str, Any]]
 
 
-@command("kubagram.ai-move", AiMoveParams)
+@command("kubagram.ai-move", AiMoveParams, AiMoveAnswer)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions. A budget,
-    ``movetime_ms`` and/or ``max_nodes``, bounds the planner and the search AI (they answer with the best turn
+    """v2 (use ai-move): let AI ``ai`` play the rest of the current turn; ``apply`` (default true) applies the actions.
+    A budget, ``movetime_ms`` and/or ``max_nodes``, bounds the planner and the search AI (they answer with the best turn
     searched by then); greedy and random need none."""
+    from kubasolve.budget import Budget
+    from kubasolve.games.kubagram.actions import action_from_dict
 
-    game = _game(p, session)
-    if game.state.over:
-        raise IllegalMoveError("the game is over")
-    tiles = len(game.state.tile_sources())
-    if tiles > MAX_CLAIM_FIELD:
-        raise LimitError(f"the AIs search fields of at most {MAX_CLAIM_FIELD} tiles, this one holds {tiles} "
-                         "(claim words to shrink it, or choose from kubagram.legal-moves)", key="params.game")
-    policy = _policy(p)
-    actions = policy.turn(game.referee, game.state)
+    sg = _game(p, session)
+    try:
+        chosen = sg.game.ai_move(sg.state, p.ai, Budget(p.movetime_ms, p.max_nodes, stop=session.stop), p.seed)
+    except LimitError as exc:
+        raise LimitError(str(exc), key="params.game") from None
+    except KubasolveError as exc:
+        raise rekeyed(exc) from None
     if p.apply:
-        for a in actions:
-            game.state = game.referee.apply(game.state, a)
-    return _answer(p.game, game, p.state, actions=[{**a.to_dict(), "text": a.describe()} for a in actions])
-
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+    steps = chosen.action["actions"]
+    return _answer(p.game, sg, p.state, actions=[{**a, "text": action_from_dict(a).describe()} for a in steps])

@@ -11,9 +11,20 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from kubasolve.engine.commands_session import (
+    SessionGame,
+    adopt_game,
+    call,
+    declare_rules,
+    find_game,
+    new_session_game,
+    session_budget,
+)
 from kubasolve.engine.registry import (
+    DEFAULT_MOVETIME_MS,
     MAX_INT,
     UNSET,
+    Answer,
     ApplyMove,
     GameId,
     GameParams,
@@ -26,7 +37,6 @@ from kubasolve.engine.registry import (
     WithState,
     command,
     given,
-    lookup_game,
     movetime_or_default,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, StateError
@@ -73,49 +83,50 @@ class RummikubRulesSpec(Params):
     empty_pool_end: Annotated[str, Meta(max_length=32, description='"no-legal-move" (rulebook) or "round-of-passes"')] | UnsetType = UNSET
 
 
-MAX_CANDIDATE_SETS = 150_000
-"""Bound on the size of a variant's catalogue of legal sets, which the solver builds (once per rule set) before
-any search: measured 1,649 sets for the rulebook (instant), 92,775 (8 colours, 4 jokers) 1.2 s, ~490,000
-(26 numbers, 3 jokers) 10 s, ~4,000,000 (26 numbers, 8 colours, 4 jokers) 70-90 s."""
-
-
-def candidate_set_estimate(rules: Any) -> int:
-    """Upper bound on the number of candidate sets of ``rules`` (runs and groups with every joker placement, as
-    enumerated by ``kubasolve.games.rummikub.sets.candidate_sets``), computed without enumerating them."""
-    from math import comb
-
-    n, k, m, jokers = rules.numbers, rules.colours, rules.min_set_size, rules.jokers
-    max_run = min(n, 2 * m - 1 if jokers < m else n)
-    runs = k * sum((n - length + 1) * sum(comb(length, j) for j in range(min(jokers, length - 1) + 1))
-                   for length in range(m, max_run + 1))
-    groups = n * sum(comb(k, size - j) for size in range(m, k + 1) for j in range(min(jokers, size - 1) + 1))
-    return runs + groups
-
-
 def _rules(spec: RummikubRulesSpec | UnsetType | None) -> Any:
     from kubasolve.games.rummikub import RummikubRules
 
     rules = RummikubRules.from_dict(given(spec) if isinstance(spec, RummikubRulesSpec) else {})
-    size = candidate_set_estimate(rules)
-    if size > MAX_CANDIDATE_SETS:
-        raise LimitError(f"this variant has up to {size:,} candidate sets to consider (limit {MAX_CANDIDATE_SETS:,}): "
-                         "fewer numbers, colours or jokers (or a larger min_set_size)", key="params.rules")
+    _check_size(rules)
     return rules
 
 
-def _game(gid: str, session: Session) -> Any:
-    from kubasolve.games.rummikub.game import RummikubGame
+def _check_size(rules: Any) -> None:
+    """The library's bound on a variant's catalogue of sets (the CLI applies it too), keyed ``params.rules``."""
+    from kubasolve.games.rummikub.sets import check_variant_size
 
-    return lookup_game(gid, session, RummikubGame, "Rummikub", "rummikub.new-game")
+    try:
+        check_variant_size(rules)
+    except LimitError as exc:
+        raise LimitError(str(exc), key="params.rules") from None
 
 
-def _answer(gid: str, game: Any, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+declare_rules("rummikub", RummikubRulesSpec, _check_size)
+# The v2 session commands below are aliases over the protocol code in commands_session (docs/engine_rummikub.md);
+# v3's new-game/legal-moves/apply-move/ai-move are the ones to use.
+
+
+def _game(gid: str, session: Session) -> SessionGame:
+    return find_game(gid, session, "rummikub", key="params.game", hint="rummikub.new-game")
+
+
+def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    game = sg.native
     out: dict[str, Any] = {"game": gid, **extra}
     if with_state:
         out["state"] = game.to_dict()
     else:
         out.update(turn=game.turn, over=game.over, winner=game.winner, scores=game.scores)
     return out
+
+
+class V2Answer(Answer):
+    game: str
+    state: dict[str, Any] | UnsetType = UNSET
+    turn: int | UnsetType = UNSET
+    over: bool | UnsetType = UNSET
+    winner: int | UnsetType | None = UNSET
+    scores: list[int] | UnsetType | None = UNSET
 
 
 class SolveParams(Params):
@@ -136,7 +147,20 @@ def _movetime(p: SolveParams | AiMoveParams) -> int | None:
     return movetime_or_default(p.movetime_ms, p.max_nodes)
 
 
-@command("rummikub.solve", SolveParams)
+class SolveAnswer(Answer):
+    found: bool
+    played: list[str]
+    table: list[list[str]]
+    value: int
+    objective: str
+    first_meld: bool
+    kept_sets: int
+    changed_sets: int
+    jokers_played: int
+    proven_optimal: bool
+
+
+@command("rummikub.solve", SolveParams, SolveAnswer)
 def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
     """Best play for ``table`` + ``rack`` (text or lists of tiles), or for the player to move in ``game``; with a budget
     (``movetime_ms``, ``max_nodes``) the best play found by then, ``proven_optimal`` false if it ran out."""
@@ -146,7 +170,7 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
         clash = [k for k in ("table", "rack", "rules", "first_meld") if getattr(p, k) is not UNSET]
         if clash:
             raise KubasolveError(f"params.{clash[0]}: not allowed with game (the game holds it)", key=f"params.{clash[0]}")
-        game = _game(p.game, session)
+        game = _game(p.game, session).native
         # as game.best_move, with the request's method and budget
         first_meld = not game.melded[game.turn]
         if p.movetime_ms is not None:
@@ -171,25 +195,23 @@ class NewGameParams(Params):
     rules: RummikubRulesSpec | UnsetType = UNSET
 
 
-@command("rummikub.new-game", NewGameParams)
+@command("rummikub.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
-    """Deal a new game from ``seed`` for ``players`` (a count or a list of names)."""
-    from kubasolve.games.rummikub.game import RummikubGame
-
-    names = p.players if isinstance(p.players, list) else None
-    count = len(p.players) if isinstance(p.players, list) else p.players
-    game = RummikubGame.new(count, p.seed, _rules(p.rules), names)
-    return _answer(session.add_game(game), game)
+    """v2 (use new-game): deal a new game from ``seed`` for ``players`` (a count or a list of names)."""
+    names = p.players if isinstance(p.players, list) else [f"player{i + 1}" for i in range(p.players)]
+    gid, sg = new_session_game(session, "rummikub", seed=p.seed, players=names,
+                               rules=given(p.rules) if p.rules is not UNSET else UNSET)
+    return _answer(gid, sg)
 
 
 class StateParams(GameParams):
     hide_racks: bool = False
 
 
-@command("rummikub.state", StateParams)
+@command("rummikub.state", StateParams, V2Answer)
 def state(p: StateParams, session: Session) -> dict[str, Any]:
-    """Full state of a running game (racks included unless ``hide_racks``)."""
-    return {"game": p.game, "state": _game(p.game, session).to_dict(hide_racks=p.hide_racks)}
+    """v2 (use state): full state of a running game (racks included unless ``hide_racks``)."""
+    return {"game": p.game, "state": _game(p.game, session).native.to_dict(hide_racks=p.hide_racks)}
 
 
 class MoveSpec(Params):
@@ -204,12 +226,15 @@ class ApplyMoveParams(GameParams):
     state: WithState = True
 
 
-@command("rummikub.apply-move", ApplyMoveParams)
+@command("rummikub.apply-move", ApplyMoveParams, V2Answer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """Apply ``move`` for the player to move; an illegal move is an error with reasons, state unchanged."""
-    game = _game(p.game, session)
-    game.apply(given(p.move))
-    return _answer(p.game, game, p.state)
+    """v2 (use apply-move): apply ``move`` for the player to move; an illegal move is an error with reasons, state
+    unchanged."""
+    sg = _game(p.game, session)
+    if p.move.type != "play" and p.move.table is not UNSET:
+        raise KubasolveError(f"params.move.table: a {p.move.type} takes no table (only a play does)", key="params.move.table")
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
+    return _answer(p.game, sg, p.state)
 
 
 class AiMoveParams(GameParams):
@@ -220,45 +245,28 @@ class AiMoveParams(GameParams):
     max_nodes: SolverNodes | None = None
 
 
-_WARM: set[Any] = set()
-
-
 def _warm_up(rules: Any) -> None:
-    """One small solve per process and rule set (a table, a rack with two jokers, both objectives) before the first
-    budget's clock starts: it loads the solver's kernels from the numba cache (0.1-1 s, more while they first
-    compile), which is no part of a move; without it a first ai-move with movetime_ms 30 drew a tile."""
-    if rules in _WARM:
-        return
-    from kubasolve.games.rummikub.solver import Objective, solve
-    from kubasolve.games.rummikub.tiles import make_tile
+    """The solver's one-time set-up before a budget's clock starts (:func:`kubasolve.games.rummikub.solver.warm_up`)."""
+    from kubasolve.games.rummikub.solver import warm_up
 
-    # a run of the first colour on the table; the rest of the colour and the rules' jokers (at most 2) on the rack
-    run = min(rules.min_set_size, rules.numbers)
-    table = [[make_tile(0, n, rules) for n in range(1, run + 1)]]
-    rack = [make_tile(0, n, rules) for n in range(run + 1, rules.numbers + 1)] + [rules.joker] * min(rules.jokers, 2)
-    for objective in (Objective.TILE_COUNT, Objective.TOTAL_VALUE):
-        solve(table, rack, rules, objective)
-    _WARM.add(rules)
+    warm_up(rules)
 
 
-@command("rummikub.ai-move", AiMoveParams)
+class AiMoveAnswer(V2Answer, kw_only=True):
+    move: dict[str, Any]
+    proven_optimal: bool
+
+
+@command("rummikub.ai-move", AiMoveParams, AiMoveAnswer)
 def ai_move_cmd(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """Let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default true). With a
-    budget (``movetime_ms`` for the move, default 10 s; ``max_nodes`` per solve) the best move found by then, ``proven_optimal``
-    false if a solve ran out."""
-    from kubasolve.ai.rummikub import AIS, MoveBudget, ai_move
-
-    game = _game(p.game, session)
-    if p.ai not in AIS:
-        raise KubasolveError(f"params.ai: unknown Rummikub AI {p.ai!r}; choose one of {', '.join(AIS)}", key="params.ai")
-    if game.over:
-        raise IllegalMoveError("the game is over")
-    _warm_up(game.rules)  # one-time loading does not count against the budget
-    budget = MoveBudget(p.max_nodes, _movetime(p))
-    move = ai_move(game, p.ai, budget)
+    """v2 (use ai-move): let AI ``ai`` (greedy or holdback) choose the move for the player to move; ``apply`` (default
+    true). With a budget (``movetime_ms`` for the move, default 10 s; ``max_nodes`` per solve) the best move found by
+    then, ``proven_optimal`` false if a solve ran out."""
+    sg = _game(p.game, session)
+    chosen = call(sg.game.ai_move, sg.state, p.ai, session_budget(session, p.movetime_ms, p.max_nodes), 0)
     if p.apply:
-        game.apply(move)
-    return _answer(p.game, game, p.state, move=move, proven_optimal=budget.proven_optimal)
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+    return _answer(p.game, sg, p.state, move=chosen.action, proven_optimal=chosen.proven_optimal)
 
 
 MAX_MOVES = 5000
@@ -288,7 +296,7 @@ class LoadGameParams(Params):
     state: SavedState
 
 
-@command("rummikub.load-game", LoadGameParams)
+@command("rummikub.load-game", LoadGameParams, V2Answer)
 def load_game(p: LoadGameParams, session: Session) -> dict[str, Any]:
     """Rebuild a game from a saved ``state`` by replaying its moves from the seed (each move checked); every
     other key given must agree with the replay (``RummikubGame.from_dict`` checks it)."""
@@ -307,7 +315,8 @@ def load_game(p: LoadGameParams, session: Session) -> dict[str, Any]:
         first = str(exc).split(" ", 1)[0]
         key = f"params.state.{first}" if first in SavedState.__struct_fields__ else "params.state"
         raise StateError(f"{key}: {exc}", key=key) from None
-    return _answer(session.add_game(game), game)
+    gid, sg = adopt_game(session, "rummikub", game.rules, None, game, game.players)
+    return _answer(gid, sg)
 
 
 class SimulateParams(Params):
@@ -317,11 +326,32 @@ class SimulateParams(Params):
     seed: SeedInt = 0
     rules: RummikubRulesSpec | UnsetType = UNSET
     max_nodes: Annotated[SolverNodes, Meta(description="DP states (or ILP nodes) per solve of the AIs (default 10^6)")] = DEFAULT_SIM_NODES
+    movetime_ms: Annotated[MoveTimeMs, Meta(description="time for the whole request (default 10 s): no move starts after "
+                                                         "it; the games it cuts are counted in unfinished and out_of_time")] | None = None
 
 
-@command("rummikub.simulate", SimulateParams)
+class SimulateAnswer(Answer):
+    games: int
+    players: list[str]
+    wins: dict[str, int]
+    mean_score: dict[str, float]
+    unfinished: int
+    out_of_time: int
+
+
+@command("rummikub.simulate", SimulateParams, SimulateAnswer)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
-    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
-    from kubasolve.ai.rummikub import simulate
+    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``; within
+    ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short count as ``unfinished`` and
+    ``out_of_time``."""
+    from kubasolve.ai.rummikub import AIS, simulate
 
-    return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()
+    for i, name in enumerate(p.players):
+        if name not in AIS:
+            raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
+                                 key=f"params.players[{i}]")
+
+    rules = _rules(p.rules)
+    _warm_up(rules)  # one-time loading does not count against the budget
+    movetime = DEFAULT_MOVETIME_MS if p.movetime_ms is None else p.movetime_ms
+    return simulate(p.games, p.players, p.seed, rules, max_nodes=p.max_nodes, movetime_ms=movetime).to_dict()

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.commands_session import (
+    SessionGame,
+    adopt_game,
+    call,
+    declare_rules,
+    find_game,
+    lexicon_for,
+    new_session_game,
+    session_budget,
+)
 from kubasolve.engine.registry import (
     MAX_INT,
     UNSET,
+    Answer,
     GameId,
     LexiconName,
     Meta,
@@ -18,8 +28,6 @@ from kubasolve.engine.registry import (
     budget_proof,
     command,
     given,
-    lookup_game,
-    movetime_or_default,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
 
@@ -67,7 +75,8 @@ class ScrambleParams(Params):
 
 class BestParams(Params):
     state: State
-    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second)")] = 2
+    depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second; 0 only with "
+                                                        "require_new_letter false)")] = 2
     top: Annotated[int, Meta(ge=1, le=4096)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
@@ -75,14 +84,20 @@ class BestParams(Params):
     max_nodes: States | None = None
 
 
-def _budget(p: BestParams | BudgetedGameParams) -> Any:
-    """The request's :class:`StateBudget`: its ``movetime_ms``/``max_nodes``, or 10 s when it gives neither."""
+def _budget(p: BestParams | BudgetedGameParams, session: Session) -> Any:
+    """The request's :class:`StateBudget`: its ``movetime_ms``/``max_nodes`` (10 s when it gives neither), stopped by a
+    ``stop`` request."""
     from kubasolve.games.scruble.solver import StateBudget
 
-    return StateBudget(p.max_nodes, movetime_or_default(p.movetime_ms, p.max_nodes))
+    return session_budget(session, p.movetime_ms, p.max_nodes).meter(StateBudget)
 
 
-@command("scruble.scramble", ScrambleParams)
+class ScrambleAnswer(Answer):
+    seed: int
+    state: str
+
+
+@command("scruble.scramble", ScrambleParams, ScrambleAnswer)
 def scramble(p: ScrambleParams, session: Session) -> dict[str, Any]:
     """A seeded scrambled cube state (the pegs placed at random)."""
     from kubasolve.games.scruble.position import Cube
@@ -90,29 +105,36 @@ def scramble(p: ScrambleParams, session: Session) -> dict[str, Any]:
     return {"seed": p.seed, "state": Cube.scrambled(_rules(p.rules).pegs, p.seed).notation()}
 
 
-@command("scruble.best", BestParams)
+class BestAnswer(Answer):
+    states: int
+    moves: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+@command("scruble.best", BestParams, BestAnswer)
 def best(p: BestParams, session: Session) -> dict[str, Any]:
     """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists). With a budget
     (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
     false if it ran out."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.scruble.position import require_cube
-    from kubasolve.games.scruble.solver import search, warm_up
-    from kubasolve.lexicon import load_lexicon
+    from kubasolve.games.scruble.solver import require_twist_for_new_letter, search, warm_up
 
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
-    lexicon = load_lexicon(p.lexicon)
+    require_twist_for_new_letter(p.depth, rules, key="params.depth")
+    lexicon = resolve_lexicon(p.lexicon)
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
-    budget = _budget(p)
+    budget = _budget(p, session)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)
     return {"states": stats.states, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 
 # ------------------------------------------------------------------------------------------------ games
-@dataclass
-class ScrubleSessionGame:
-    game: Any
-    lexicon: Any
+# The v2 session commands: aliases over the protocol code in commands_session (docs/engine_scruble.md); v3's
+# new-game/legal-moves/apply-move/ai-move are the ones to use.
+declare_rules("scruble", ScrubleRulesSpec)
 
 
 class NewGameParams(Params):
@@ -155,87 +177,105 @@ class AiMoveParams(BudgetedGameParams):
     state: WithState = True
 
 
-def _game(p: GameParams, session: Session) -> ScrubleSessionGame:
-    game: ScrubleSessionGame = lookup_game(p.game, session, ScrubleSessionGame, "scruble", "scruble.new-game")
-    return game
+def _game(p: GameParams, session: Session) -> SessionGame:
+    return find_game(p.game, session, "scruble", key="params.game", hint="scruble.new-game")
 
 
-def _answer(gid: str, g: ScrubleSessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    game = sg.native
     out: dict[str, Any] = {"game": gid, **extra}
     if with_state:
-        out["state"] = g.game.to_dict()
+        out["state"] = game.to_dict()
     else:
-        out.update(to_move=g.game.to_move, turn=g.game.turn, scores=list(g.game.scores), over=g.game.over)
+        out.update(to_move=game.to_move, turn=game.turn, scores=list(game.scores), over=game.over)
     return out
 
 
-@command("scruble.new-game", NewGameParams)
+class V2Answer(Answer):
+    game: str
+    state: dict[str, Any] | UnsetType = UNSET
+    to_move: int | UnsetType = UNSET
+    turn: int | UnsetType = UNSET
+    scores: list[int] | UnsetType = UNSET
+    over: bool | UnsetType = UNSET
+
+
+@command("scruble.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
-    """Scramble a new game (``seed``, ``players`` 1-4, ``rules``), or resume a saved ``state``."""
+    """v2 (use new-game): scramble a new game (``seed``, ``players`` 1-4, ``rules``), or resume a saved ``state``."""
+    if p.state is UNSET:
+        gid, sg = new_session_game(session, "scruble", seed=p.seed, players=p.players,
+                                   rules=given(p.rules) if p.rules is not UNSET else UNSET, lexicon=p.lexicon)
+        return _answer(gid, sg)
     from kubasolve.games.scruble.game import ScrubleGame
-    from kubasolve.lexicon import load_lexicon
+    from kubasolve.games.scruble.protocol import check_dealt_from_seed
 
-    lexicon = load_lexicon(p.lexicon)
-    if p.state is not UNSET:
-        if p.rules is not UNSET:
-            raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
-        game = ScrubleGame.from_dict(p.state, lexicon)
-    else:
-        game = ScrubleGame.new(p.players, p.seed, _rules(p.rules))
-    g = ScrubleSessionGame(game, lexicon)
-    return _answer(session.add_game(g), g)
+    if p.rules is not UNSET:
+        raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
+    native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon))
+    check_dealt_from_seed(native, "params.state.seed")
+    gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
+    return _answer(gid, sg)
 
 
-@command("scruble.state", GameParams)
+@command("scruble.state", GameParams, V2Answer)
 def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """The full JSON state of a running game (start cube and history: replayable)."""
+    """v2 (use state): the full JSON state of a running game (start cube and history: replayable)."""
     return _answer(p.game, _game(p, session))
 
 
-@command("scruble.legal-moves", LegalMovesParams)
+class LegalMovesAnswer(Answer):
+    game: str
+    player: int
+    moves: list[dict[str, Any]]
+    proven_optimal: bool
+    nodes: int
+
+
+@command("scruble.legal-moves", LegalMovesParams, LegalMovesAnswer)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
-    """The ``top`` best words the player to move reaches within ``depth`` twists (at most the rules' max_twists). With a
-    budget (``movetime_ms``, ``max_nodes``; default 10 s) the best words found by then, ``proven_optimal`` false if it ran out."""
-    from kubasolve.games.scruble.solver import search, warm_up
+    """v2 (use legal-moves): the ``top`` best words the player to move reaches within ``depth`` twists (at most the
+    rules' max_twists). With a budget (``movetime_ms``, ``max_nodes``; default 10 s) the best words found by then,
+    ``proven_optimal`` false if it ran out."""
+    from kubasolve.games.scruble.solver import search
 
-    g = _game(p, session)
-    if g.game.over:
+    sg = _game(p, session)
+    game = sg.native
+    if game.over:
         raise IllegalMoveError("the game is over")
-    warm_up(g.game.cube, g.lexicon, g.game.rules)  # one-time loading does not count against the budget
-    budget = _budget(p)
-    depth = min(p.depth, g.game.rules.max_twists)
-    moves, _ = search(g.game.cube, g.lexicon, g.game.rules, depth, p.top, g.game.intact_words(), budget=budget)
-    return {"game": p.game, "player": g.game.to_move, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
+    sg.game.warm_up()  # one-time loading does not count against the budget
+    budget = _budget(p, session)
+    depth = min(p.depth, game.rules.max_twists)
+    moves, _ = search(game.cube, sg.game.lexicon, game.rules, depth, p.top, game.intact_words(), budget=budget,
+                      spent=game.spent_premiums())
+    return {"game": p.game, "player": game.to_move, "moves": [m.as_dict() for m in moves], **budget_proof(budget)}
 
 
-@command("scruble.apply-move", ApplyMoveParams)
+class PlayedAnswer(V2Answer, kw_only=True):
+    played: dict[str, Any] | UnsetType = UNSET
+    move: dict[str, Any] | UnsetType = UNSET
+    proven_optimal: bool | UnsetType = UNSET
+    nodes: int | UnsetType = UNSET
+
+
+@command("scruble.apply-move", ApplyMoveParams, PlayedAnswer)
 def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """Apply a turn (twists, optional word and cells); an illegal turn is an error with the reason, state unchanged."""
-    from kubasolve.games.scruble.game import Turn
-
-    g = _game(p, session)
-    m = p.move
-    turn = Turn(tuple(m.twists), None if m.word is UNSET else m.word, None if m.cells is UNSET else tuple(m.cells))
-    rec = g.game.play(turn, g.lexicon)
-    return _answer(p.game, g, p.state, played=rec)
+    """v2 (use apply-move): apply a turn (twists, optional word and cells); an illegal turn is an error with the reason,
+    state unchanged."""
+    sg = _game(p, session)
+    sg.state = call(sg.game.apply, sg.state, given(p.move))
+    return _answer(p.game, sg, p.state, played=sg.native.history[-1])
 
 
-@command("scruble.ai-move", AiMoveParams)
+@command("scruble.ai-move", AiMoveParams, PlayedAnswer)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
-    """AI ``ai`` chooses the turn of the player to move; ``apply`` (default true) applies it. The budget
-    (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's searches in all: when it runs out the AI plays
+    """v2 (use ai-move): AI ``ai`` chooses the turn of the player to move; ``apply`` (default true) applies it. The
+    budget (``movetime_ms``, ``max_nodes``; default 10 s) bounds the AI's searches in all: when it runs out the AI plays
     the best it evaluated by then (docs/engine_scruble.md), ``proven_optimal`` false."""
-    from kubasolve.ai.scruble import make_policy
-    from kubasolve.games.scruble.solver import warm_up
-
-    g = _game(p, session)
-    if g.game.over:
-        raise IllegalMoveError("the game is over")
-    warm_up(g.game.cube, g.lexicon, g.game.rules)  # one-time loading does not count against the budget
-    budget = _budget(p)
-    turn = make_policy(p.ai, p.seed)(g.game, g.lexicon, budget)
-    proof = budget_proof(budget)
+    sg = _game(p, session)
+    chosen = call(sg.game.ai_move, sg.state, p.ai, session_budget(session, p.movetime_ms, p.max_nodes), p.seed)
+    proof = {"proven_optimal": chosen.proven_optimal, "nodes": chosen.nodes}
     if p.apply:
-        rec = g.game.play(turn, g.lexicon)
-        return _answer(p.game, g, p.state, played=rec, **proof)
-    return _answer(p.game, g, p.state, move=turn.to_dict(), **proof)
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+        return _answer(p.game, sg, p.state, played=sg.native.history[-1], **proof)
+    return _answer(p.game, sg, p.state, move={k: v for k, v in chosen.action.items() if k != "type"}, **proof)

@@ -40,9 +40,10 @@ from typing import (
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from kubasolve.errors import KubasolveError, LimitError, UnknownGameError
+from kubasolve.errors import KubasolveError, LimitError
 
 __all__ = [
+    "Answer",
     "COMMANDS",
     "HANDLERS",
     "LIMITS",
@@ -68,11 +69,8 @@ __all__ = [
     "WithState",
     "command",
     "decode_params",
-    "game_answer",
     "given",
-    "lookup_game",
     "refuse_with_state",
-    "seat_names",
     "validation_error",
 ]
 
@@ -94,13 +92,18 @@ class NoParams(Params):
     """A command without parameters (``params`` may be omitted or ``{}``)."""
 
 
+class Answer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Base class of every command's declared result (its JSON Schema is published by ``schema`` beside the
+    parameters'): the keys an answer's ``result`` holds, each typed; optional keys default to ``UNSET``."""
+
+
 MAX_INT = 2**53 - 1
 """Largest integer a request may hold anywhere (exact in every JSON implementation, JavaScript included)."""
 
 GameId = Annotated[str, Meta(min_length=1, max_length=32, description='a running game\'s id, e.g. "g1"')]
 Seed = Annotated[int, Meta(ge=0, le=MAX_INT)] | Annotated[str, Meta(max_length=200)]
 LexiconName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
-                                  description='a bundled lexicon, e.g. "nl"')]
+                                  description='a lexicon the engine serves (hello lists them), e.g. "nl"; never a file')]
 Name = Annotated[str, Meta(min_length=1, max_length=64, description="a player or AI name")]
 
 MoveTimeMs = Annotated[int, Meta(ge=1, le=600_000, description="time budget in milliseconds (answers with the best found so far)")]
@@ -137,20 +140,24 @@ Handler = Callable[[Any, "Session"], dict[str, Any]]
 
 @dataclass(frozen=True)
 class Command:
-    """One engine command: its name, handler and parameter schema."""
+    """One engine command: its name, handler, parameter schema and result schema."""
 
     name: str
     handler: Handler
     params: type[Params]
     summary: str
+    result: type[Answer] | None = None
 
     def decode(self, raw: bytes) -> Params:
         """The request's ``params`` JSON decoded into the declared struct; a named error otherwise."""
         return decode_params(raw, self.params)
 
     def schema(self) -> dict[str, Any]:
-        """``{"summary", "params": <JSON Schema of the parameters>}``."""
-        return {"summary": self.summary, "params": msgspec.json.schema(self.params)}
+        """``{"summary", "params": <JSON Schema of the parameters>, "result": <JSON Schema of the answer's result>}``."""
+        out: dict[str, Any] = {"summary": self.summary, "params": msgspec.json.schema(self.params)}
+        if self.result is not None:
+            out["result"] = msgspec.json.schema(self.result)
+        return out
 
 
 COMMANDS: dict[str, Command] = {}
@@ -165,19 +172,29 @@ LIMITS: dict[str, int] = {
 """Engine-wide bounds (published by ``hello``); per-command bounds live in the command schemas."""
 
 
-def command(name: str, params: type[Params] = NoParams) -> Callable[[Handler], Handler]:
-    """Decorator: register ``fn(p: params, session) -> dict`` as the handler of engine command ``name``."""
+def command(name: str, params: type[Params] = NoParams, result: type[Answer] | None = None) -> Callable[[Handler], Handler]:
+    """Decorator: register ``fn(p: params, session) -> dict`` as the handler of engine command ``name``; ``result``
+    declares the answer's keys (an :class:`Answer` subclass, published by ``schema``; the tests hold every answer
+    to it)."""
     if not (isinstance(params, type) and issubclass(params, Params)):
         raise TypeError(f"engine command {name!r}: params must be a Params subclass")
+    if result is not None and not (isinstance(result, type) and issubclass(result, Answer)):
+        raise TypeError(f"engine command {name!r}: result must be an Answer subclass")
 
     def register(fn: Handler) -> Handler:
         if name in COMMANDS:
             raise RuntimeError(f"engine command {name!r} registered twice")
         summary = (fn.__doc__ or "").strip().split("\n\n")[0]
-        COMMANDS[name] = Command(name, fn, params, " ".join(summary.split()))
+        COMMANDS[name] = Command(name, fn, params, _plain(" ".join(summary.split())), result)
         return fn
 
     return register
+
+
+def _plain(text: str) -> str:
+    """A docstring summary as plain text: reStructuredText literals (````x````) and roles (``:class:`x```) unwrapped."""
+    text = re.sub(r":[a-z]+:`~?([^`]*)`", r"\1", text)
+    return re.sub(r"``([^`]*)``", r"\1", text)
 
 
 def given(struct: msgspec.Struct) -> dict[str, Any]:
@@ -260,10 +277,22 @@ def _flat(hint: Any) -> list[Any]:
 
 @dataclass
 class Session:
-    """State that lives as long as one engine process: running games."""
+    """State that lives as long as one engine process: running games; and, while a request runs, its id, the
+    flag a ``stop`` request sets (``stop``) and the writer of ``info`` lines (set by the server loop)."""
 
     games: dict[str, Any] = field(default_factory=dict)
     next_game_id: int = 1
+    request_id: Any = None
+    stop: Any = None
+    """The current request's stop flag (a ``threading.Event``), None outside the server loop."""
+    stopped_search: bool = False
+    """For a ``stop`` request: whether it found a request to stop."""
+    writer: Callable[[dict[str, Any]], None] | None = None
+
+    def emit_info(self, info: dict[str, Any]) -> None:
+        """Write an ``{"id", "info"}`` line for the current request (progress), when the loop can."""
+        if self.writer is not None:
+            self.writer({"id": self.request_id, "info": info})
 
     def new_game_id(self) -> str:
         gid = f"g{self.next_game_id}"
@@ -279,63 +308,8 @@ class Session:
         return gid
 
 
-def lookup_game(gid: str, session: Session, kind: type, game_name: str, new_game_cmd: str) -> Any:
-    """The running game ``gid``, checked to be a ``kind``; an ``unknown-game`` error otherwise."""
-    game = session.games.get(gid)
-    if not isinstance(game, kind):
-        raise UnknownGameError(f"no {game_name} game {gid!r}; start one with {new_game_cmd}", key="params.game")
-    return game
-
-
-def game_answer(gid: str, game: Any, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    """The answer of a command on a running game (``game`` has ``players`` and ``state``): its id, the seat
-    names, ``extra`` and the whole state, or (``"state": false``) the short summary ``current``, ``turn``,
-    ``scores``, ``over``."""
-    out: dict[str, Any] = {"game": gid, "players": game.players, **extra}
-    s = game.state
-    if with_state:
-        out["state"] = s.to_dict()
-    else:
-        out.update(current=s.current, turn=s.turn, scores=list(s.scores), over=s.over)
-    return out
-
-
 def refuse_with_state(p: Params, keys: Sequence[str] = ("seed", "rules")) -> None:
     """A new-game request resuming a saved ``state`` may not also set ``keys`` (the state holds them)."""
     clash = [k for k in keys if getattr(p, k) is not UNSET]
     if clash:
         raise KubasolveError(f"params.{clash[0]}: not allowed with state (the state holds it)", key=f"params.{clash[0]}")
-
-
-def seat_names(players: Any, n: int) -> list[str]:
-    """The seat names of a game of ``n`` players from a new-game ``players`` param (UNSET, a count or a list
-    of names), which must agree with ``n``; ``player0``, ``player1`` ... unless names are given."""
-    if isinstance(players, list):
-        if len(players) != n:
-            raise KubasolveError(f"params.players: the game has {n} players, got {len(players)} names", key="params.players")
-        return list(players)
-    if isinstance(players, int) and players != n:
-        raise KubasolveError(f"params.players: the state has {n} players", key="params.players")
-    return [f"player{i}" for i in range(n)]
-
-
-def start_or_resume(
-    p: Any,
-    session: Session,
-    resume: Callable[[dict[str, Any]], tuple[Any, Any]],
-    start: Callable[[], Any],
-    make_game: Callable[[Any, Any, list[str]], Any],
-) -> dict[str, Any]:
-    """The shared body of a ``<game>.new-game`` command: ``resume(state_dict) -> (referee, state)`` when
-    ``params.state`` is given (``seed`` and ``rules`` then refused), else ``start() -> referee`` deals game
-    ``seed`` for ``players`` (default 2); the session game is ``make_game(referee, state, seat names)``."""
-    if p.state is not UNSET:
-        refuse_with_state(p)
-        referee, state = resume(p.state)
-    else:
-        referee = start()
-        players = 2 if p.players is UNSET else p.players
-        n = players if isinstance(players, int) else len(players)
-        state = referee.new_game(0 if p.seed is UNSET else p.seed, n)
-    game = make_game(referee, state, seat_names(p.players, state.n_players))
-    return game_answer(session.add_game(game), game)

@@ -7,6 +7,11 @@ Importing this package (which happens before any kernel module is imported) poin
 cache at ``<kubasolve cache>/numba`` (``$KUBASOLVE_CACHE_DIR`` or the platform's user cache folder),
 so an editable or read-only install compiles its kernels once per user instead of on every run, and
 nothing is written inside site-packages. A ``NUMBA_CACHE_DIR`` set by the user is respected.
+
+Before the first kernel module is imported, :mod:`kubasolve.kernels.disk_cache` is installed (that
+import needs numba, which every kernel module imports anyway; the package itself imports none): the
+kernels' cache files are then checksummed, a damaged one is recompiled instead of failing (or
+aborting), and an unusable folder or a full disk means compiling into memory, with one warning.
 """
 
 from __future__ import annotations
@@ -43,4 +48,18 @@ def _use_kubasolve_cache() -> None:
         config.reload_config()
 
 
+class _InstallDiskCache:
+    """A ``sys.meta_path`` finder that installs the checked kernel cache when the first kernel module
+    (``kubasolve.kernels.<name>``) is imported, then steps aside (it finds nothing itself)."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name.startswith(__name__ + ".") and self in sys.meta_path:
+            sys.meta_path.remove(self)
+            if name != f"{__name__}.disk_cache":  # importing it installs it
+                import kubasolve.kernels.disk_cache  # noqa: F401
+        return None
+
+
 _use_kubasolve_cache()
+if not any(isinstance(finder, _InstallDiskCache) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _InstallDiskCache())

@@ -4,8 +4,11 @@ A state is the permutation ``origin[cell]`` = the cell whose peg (at the start o
 sits in ``cell``; the root is the identity. Pegs are described by start cell: ``peg_code`` (letter
 code, -1 for wildcard and premium pegs, 63 for a letter the lexicon lacks), ``peg_kind`` (0 letter,
 1 wildcard, 2/3 2x/3x letter, 4/5 2x/3x word premium), ``peg_value`` and ``peg_tri`` (the peg's
-symbol in the trigram table: its letter code, ``WILD`` = any letter, ``BLOCK`` = no letter). A letter
-is *new* when ``origin[cell] != cell``.
+symbol in the trigram table: its letter code, ``WILD`` = any letter, ``BLOCK`` = no letter). A run
+places a new letter unless its pegs stood in a row, in that order (or reversed), on one belt at the
+start of the turn: ``link[a, b]`` (``cube.belt_links``) codes each pair of belt neighbours by belt and
+direction, and a run is old exactly when the links between its consecutive pegs' start cells are all
+one nonzero code (an unmoved word, or a word a layer turn slid along its belt).
 
 Search. Level ``d`` holds the states first reached with ``d`` twists. A state is expanded by the
 36 twists except redundant ones: a twist on the same axis as the previous twist must turn a layer
@@ -20,19 +23,24 @@ already present, with the same pegs and score, in the parent, one twist earlier.
 belt that does not depend on the pegs is tabled once per search: the reading order of each belt
 and direction, its face-change prefix counts (three-face bonus), and for each twist the changed
 positions of each belt and the next changed position from each index. Per state and belt only the
-16 pegs are gathered (once, for both directions) and the letter-value prefix sums, "next new
-letter" and trigram run lengths are rebuilt.
+16 pegs and their 16 links are gathered (once, for both directions; a belt whose links are all one
+is skipped: no run on it places a letter) and the letter-value prefix sums, the stretch of equal
+links from each index and the trigram run lengths are rebuilt.
 
 Walk. Each belt is a cyclic string of 16 cells; a word is a run of 1..``max_len`` consecutive
 cells read forward (or also backward), walked through the DAWG search graph
 (``lexicon/layout.py``, interleaved with each target's letter set by :func:`walk_graph`): a letter
 peg follows its one edge (found in O(1): a popcount of the letter set), a wildcard peg (and, in ``wild`` mode, a premium peg)
 every edge; in ``ends`` mode a premium peg ends the run and may multiply the letter next to it or
-the word.
+the word. A premium peg does not count for a word it already counted for (``spent_prem`` /
+``spent_rank``: premium peg and word rank, looked up only for a peg that has entries). In ``wild``
+mode each letter premium multiplies its higher-valued neighbour, a tie read in the player's favour
+(:func:`_wild_letter_points`).
 
 Pruning (all exact: only runs that cannot score above the pool's floor are cut).
-- Length: a run needs ``need`` letters (the minimum length, up to the next new letter and, with
-  ``restrict``, up to a changed cell); a walk stops when the node's height cannot reach it.
+- Length: a run needs ``need`` letters (the minimum length, two more than the stretch of equal links
+  from its start so that it leaves the row its first pegs stood in, and, with ``restrict``, up to a
+  changed cell); a walk stops when the node's height cannot reach it.
 - Trigrams: a word of 3+ letters starts with the first three letters of some word, ends with the
   last three of some word, and every three consecutive letters occur in some word (``trigram``
   table over letter codes plus ``WILD``/``BLOCK``), so a run from index ``s`` has at most
@@ -81,10 +89,10 @@ NONE = 99
 """``nxt_*`` value when there is no later new / changed position."""
 
 # rows of the per-state integer scratch (length SEQ + 1)
-(R_F_CODE, R_F_KIND, R_F_VAL, R_F_NEW, R_F_TRI, R_CODE, R_KIND, R_VAL, R_NEW, R_NXT_NEW, R_TRI_RUN,
- R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_NEWC,
- R_CHGC, R_MULT, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(29)
-N_ROWS = 29
+(R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_TRI_RUN,
+ R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_LIVE,
+ R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(27)
+N_ROWS = 27
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -274,6 +282,66 @@ def _bound_direct(i, lmax, pos, f_val, f_kind, fb, has_prem, len_bonus_max, face
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
+def _premium_counts(premium, cur, edge_rank, length, spent_prem, spent_rank, n_spent):
+    """Whether the premium peg ``premium`` (its start cell) counts for the word spelled by ``cur[:length]``: not if
+    it already counted for that word (``spent_prem``/``spent_rank``: premium peg and word rank). The rank is summed
+    only when the peg has spent entries."""
+    rank = -1
+    for e in range(n_spent):
+        if spent_prem[e] == premium:
+            if rank < 0:
+                rank = 0
+                for i in range(length):
+                    rank += edge_rank[cur[i] - 1]
+            if spent_rank[e] == rank:
+                return False
+    return True
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
+def _wild_letter_points(vals, kinds, live, length):
+    """Letter points of a run in option 2: each live letter-premium peg (a wildcard worth 0) multiplies its
+    higher-valued neighbour; on a tie the reading better for the player. Exact by dynamic programming: two
+    letter premiums interact only through the one letter between them (``v * a * b`` when both pick it), so
+    the state is whether the previous letter premium picked its right neighbour."""
+    base = 0
+    for i in range(length):
+        base += vals[i]
+    neg = -(np.int64(1) << 62)
+    best_none = np.int64(0)  # best gain so far with the last letter premium not multiplying its right neighbour
+    best_right = neg  # ... multiplying it (the last premium at ``last``, factor ``last_f``)
+    last = -10
+    last_f = 1
+    for i in range(length):
+        ki = kinds[i]
+        if (ki != K_DL and ki != K_TL) or not live[i]:
+            continue
+        f = _factor(ki)
+        has_l = i > 0
+        has_r = i + 1 < length
+        can_l = has_l and (not has_r or vals[i - 1] >= vals[i + 1])
+        can_r = has_r and (not has_l or vals[i + 1] >= vals[i - 1])
+        prev = max(best_none, best_right)
+        n_none = neg
+        n_right = neg
+        if can_l:
+            gain = vals[i - 1] * (f - 1)
+            n_none = best_none + gain if best_none > neg else neg
+            if best_right > neg:
+                both = vals[i - 1] * (last_f - 1) * (f - 1) if last == i - 2 else 0
+                n_none = max(n_none, best_right + gain + both)
+        if can_r:
+            n_right = prev + vals[i + 1] * (f - 1)
+        if not can_l and not can_r:
+            n_none = prev
+        best_none = n_none
+        best_right = n_right
+        last = i
+        last_f = f
+    return base + max(best_none, best_right)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
 def scan_state(
     origin, twists, state, last_twist, restrict,
     peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts, seq_pos, face_runs, chg_seq, nxt_chg_seq,
@@ -282,18 +350,18 @@ def scan_state(
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total,
     pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask,
+    link, spent_prem, spent_rank, n_spent,
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
     f_code = w[R_F_CODE]
     f_kind = w[R_F_KIND]
     f_val = w[R_F_VAL]
-    f_new = w[R_F_NEW]
+    f_link = w[R_F_LINK]
     f_tri = w[R_F_TRI]
     q_code = w[R_CODE]
     q_kind = w[R_KIND]
     q_val = w[R_VAL]
-    q_new = w[R_NEW]
-    nxt_new = w[R_NXT_NEW]
+    q_peg = w[R_PEG]
     tri_run = w[R_TRI_RUN]
     tri_bits = w[R_TRI_BITS]
     f_trib = w[R_F_TRIB]
@@ -308,9 +376,8 @@ def scan_state(
     vals = w[R_VALS]
     kinds = w[R_KINDS]
     faces = w[R_FACES]
-    newc = w[R_NEWC]
+    live = w[R_LIVE]
     chgc = w[R_CHGC]
-    mult = w[R_MULT]
     block = tri_stride - 1
     n_dirs = 2 if both_dirs else 1
     floor = _pool_floor(pool_score, n_pool, top)
@@ -318,25 +385,33 @@ def scan_state(
     for belt in range(12):
         if restrict and not twist_belts[ts, belt]:
             continue
-        # gather the belt's 16 pegs once for both directions
-        any_new = False
+        # gather the belt's 16 pegs once for both directions, and the link from each peg to the next
+        # (``link``: where they stood at the start of the turn; one code per belt and direction)
         has_prem = False
+        o_first = origin[belt_cells[belt, 0]]
+        o_prev = o_first
+        slid = True  # every peg follows its neighbour as at the start: no run places a new letter
         for p in range(16):
-            cell = belt_cells[belt, p]
-            o = origin[cell]
+            o = o_prev if p == 0 else origin[belt_cells[belt, p]]
             f_code[p] = peg_code[o]
             f_kind[p] = peg_kind[o]
             f_val[p] = peg_value[o]
             f_tri[p] = peg_tri[o]
-            if o != cell:
-                f_new[p] = 1
-                any_new = True
-            else:
-                f_new[p] = 0
             if peg_kind[o] >= K_DL:
                 has_prem = True
-        if require_new and not any_new:
-            continue
+            if require_new and p > 0:
+                lk = link[o_prev, o]
+                f_link[p - 1] = lk
+                if lk == 0 or lk != f_link[0]:
+                    slid = False
+            o_prev = o
+        if require_new:
+            lk = link[o_prev, o_first]
+            f_link[15] = lk
+            if lk == 0 or lk != f_link[0]:
+                slid = False
+            if slid:
+                continue
         # trigram bits at each belt position, read forward (p, p+1, p+2) and backward (p, p-1, p-2)
         for p in range(16):
             a = f_tri[p]
@@ -357,14 +432,10 @@ def scan_state(
             else:
                 q_chg = chg_seq[36, 0, 0]  # all ones
                 nxt_chg = nxt_chg_seq[36, 0, 0]  # k itself
-            # pass 1 (reading order, backwards): trigram bits and runs, next new letter
-            nn = NONE
+            # pass 1 (reading order, backwards): trigram bits and runs
             run = 0
             for k in range(SEQ - 1, -1, -1):
                 p = pos[k]
-                if f_new[p]:
-                    nn = k
-                nxt_new[k] = nn
                 bits = trib[p]
                 tri_bits[k] = bits
                 if bits & TRI_IN:
@@ -409,10 +480,20 @@ def scan_state(
                             lim = 2
                 if lim < min_len:
                     continue
-                # a run from s must reach a new letter, and (restrict) touch a changed cell
+                # a run from s must place a new letter (leave the row its first pegs stood in), and
+                # (restrict) touch a changed cell
                 need = min_len
-                if require_new:
-                    need = max(need, nxt_new[s] - s + 1)
+                new_len = 0
+                if require_new:  # leave the row the pegs from s stood in: past the stretch of equal links
+                    lk = f_link[s] if di == 0 else f_link[15 - s]  # the link from index s to s + 1
+                    same = 0
+                    if lk != 0:
+                        same = 1
+                        while same < 16 and (f_link[(s + same) & 15] if di == 0 else f_link[(15 - s - same) & 15]) == lk:
+                            same += 1
+                    new_len = same + 2
+                if new_len > need:
+                    need = new_len
                 before_chg = (not wild_mode) and f_kind[pos[s + 15]] >= K_DL and q_chg[s + 15] == 1
                 if restrict and not before_chg:
                     need = max(need, nxt_chg[s] - s)  # the cell after the run may be the changed one
@@ -428,8 +509,10 @@ def scan_state(
                         q_code[k] = f_code[p]
                         q_kind[k] = f_kind[p]
                         q_val[k] = f_val[p]
-                        q_new[k] = f_new[p]
                         pre_val[k + 1] = pre_val[k] + f_val[p]
+                    if n_spent > 0:
+                        for k in range(SEQ):
+                            q_peg[k] = origin[belt_cells[belt, pos[k]]]
                     if has_prem:
                         for k in range(SEQ):
                             kd = q_kind[k]
@@ -445,7 +528,6 @@ def scan_state(
                 kd = q_kind[s]
                 j = 0
                 faces[0] = 0
-                newc[0] = 0
                 chgc[0] = 0
                 xmask[0] = 0
                 if kd == K_LETTER:
@@ -484,11 +566,10 @@ def scan_state(
                     vals[j] = q_val[k]
                     kinds[j] = q_kind[k]
                     faces[length] = faces[j] | (1 << fb[SEQ + k])
-                    newc[length] = newc[j] + q_new[k]
                     chgc[length] = chgc[j] + q_chg[k]
                     if n_cross > 0:
                         xmask[length] = xmask[j] | q_cross[k]
-                    if (packed >> TERMINAL_SHIFT) & 1 and length >= min_len and (newc[length] > 0 or not require_new):
+                    if (packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len:
                         lm_first = 1
                         lm_last = 1
                         wm = 1
@@ -498,37 +579,32 @@ def scan_state(
                                 kb = q_kind[s + 15]
                                 if kb >= K_DL:
                                     touched = touched or q_chg[s + 15] == 1
-                                    if kb <= K_TL:
-                                        lm_first = _factor(kb)
-                                    else:
-                                        wm *= _factor(kb)
+                                    if n_spent == 0 or _premium_counts(q_peg[s + 15], cur, edge_rank, length,
+                                                                       spent_prem, spent_rank, n_spent):
+                                        if kb <= K_TL:
+                                            lm_first = _factor(kb)
+                                        else:
+                                            wm *= _factor(kb)
                             if length <= 15:
                                 ka = q_kind[s + length]
                                 if ka >= K_DL:
                                     touched = touched or q_chg[s + length] == 1
-                                    if ka <= K_TL:
-                                        lm_last = _factor(ka)
-                                    else:
-                                        wm *= _factor(ka)
+                                    if n_spent == 0 or _premium_counts(q_peg[s + length], cur, edge_rank, length,
+                                                                       spent_prem, spent_rank, n_spent):
+                                        if ka <= K_TL:
+                                            lm_last = _factor(ka)
+                                        else:
+                                            wm *= _factor(ka)
                         if touched:
                             total = 0
                             if wild_mode:
                                 for i in range(length):
-                                    mult[i] = 1
-                                for i in range(length):
                                     ki = kinds[i]
-                                    if ki in (K_DL, K_TL):
-                                        best = -1
-                                        if i > 0:
-                                            best = i - 1
-                                        if i + 1 < length and (best < 0 or vals[i + 1] > vals[best]):
-                                            best = i + 1
-                                        if best >= 0:
-                                            mult[best] *= _factor(ki)
-                                    elif ki in (K_DW, K_TW):
+                                    live[i] = 1 if ki >= K_DL and (n_spent == 0 or _premium_counts(
+                                        q_peg[s + i], cur, edge_rank, length, spent_prem, spent_rank, n_spent)) else 0
+                                    if live[i] and ki >= K_DW:
                                         wm *= _factor(ki)
-                                for i in range(length):
-                                    total += vals[i] * mult[i]
+                                total = _wild_letter_points(vals, kinds, live, length)
                             else:
                                 total = pre_val[s + length] - pre_val[s]
                                 total += vals[0] * (lm_first - 1) + vals[length - 1] * (lm_last - 1)
@@ -650,7 +726,7 @@ def best_words_search(
     peg_code, peg_kind, peg_value, peg_tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, twist_axis,
     twist_layer, graph, edge_rank, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, face_bonus, max_value,
-    cross_cells, cross_belt, cross_points, allow_restrict, zobrist, stop_at=-1,
+    cross_cells, cross_belt, cross_points, allow_restrict, zobrist, link, spent_prem, spent_rank, stop_at=-1,
 ):
     """Breadth-first twist search to ``depth`` with a belt scan per new state.
 
@@ -697,6 +773,7 @@ def best_words_search(
     hashes[0] = _hash(origins[0], zobrist)
     _insert(table, hashes[0] | np.uint64(1))
     n_cross = cross_cells.shape[0]
+    n_spent = spent_prem.shape[0]
     cross_mask_cell = np.zeros(96, np.uint64)
     belt_of_cross = np.zeros(12, np.uint64)
     for wc in range(n_cross):
@@ -722,7 +799,8 @@ def best_words_search(
                             root_edge,
                             root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,
                             len_bonus_max, face_bonus, max_value, cross_mask_cell, cross_points, belt_of_cross, n_cross,
-                            cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
+                            cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link,
+                            spent_prem, spent_rank, n_spent)
     level_lo = 0
     level_hi = 1
     child = np.empty(96, np.uint8)
@@ -794,7 +872,8 @@ def best_words_search(
                                     edge_rank, root_edge, root_hi, trigram, tri_stride, min_len, max_len,
                                     both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
                                     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
-                                    pool_score, pool_twists, n_pool, top, w, q_cross, xmask)
+                                    pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link, spent_prem,
+                                    spent_rank, n_spent)
                 n_states += 1
                 if stop_at >= 0 and n_pool >= top and _pool_floor(pool_score, n_pool, top) >= stop_at:
                     complete = False

@@ -13,6 +13,23 @@ from kubasolve.lexicon.layout import MAX_ALPHABET
 
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 
+CEDILLA_TO_COMMA = str.maketrans({"ş": "ș", "ţ": "ț", "Ş": "Ș", "Ţ": "Ț"})
+"""Legacy cedilla letters (ş ţ, U+015F/U+0163) to the correct Romanian comma-below letters (ș ț, U+0219/U+021B)."""
+
+
+def normalize_text(text: str) -> str:
+    """Letters typed or read by a user in the one canonical form every game compares: Unicode NFC (so a
+    decomposed ``s`` + combining comma is ``ș``), and the Romanian cedilla ``ş ţ Ş Ţ`` as comma-below
+    ``ș ț Ș Ț`` (old keyboards and files still write them). Case and spacing are kept."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text).translate(CEDILLA_TO_COMMA)
+
+
+def normalize_word(text: str) -> str:
+    """:func:`normalize_text` in lower case: the form of a word, a rack or a hand that games look up."""
+    return normalize_text(text).lower()
+
 
 @dataclass(frozen=True)
 class Alphabet:
@@ -81,5 +98,6 @@ class Alphabet:
         return sorted(words, key=self.sort_key)
 
     def normalize(self, text: str) -> str:
-        """Canonical form of user input: NFC, lower case, surrounding white space removed."""
-        return unicodedata.normalize("NFC", text.strip()).lower()
+        """Canonical form of user input: :func:`normalize_text` (NFC, cedilla to comma-below), lower case,
+        surrounding white space removed."""
+        return normalize_text(text.strip()).lower()

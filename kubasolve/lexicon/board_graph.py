@@ -130,6 +130,11 @@ def build_board_graph(words: list[str], alphabet_letters: str, max_len: int = 15
         nodes = layout_edges(int(cls[0]), c_term, c_first, c_count, slot_sym, slot_cls)
     keys = letter_keys(n_letters)
     word_set = word_multisets(nodes, n_letters, keys, 2, max_len, len(kept))
+    for arr in (nodes, keys, word_set):
+        # Read-only, like the memory maps later runs load: numba types a read-only array apart from a
+        # writable one, so handing out writable arrays on the first run compiled every move generator
+        # kernel twice (once for each kind, .1.nbc and .2.nbc) across the first two runs.
+        arr.flags.writeable = False
     return BoardGraph(nodes, n_letters, max_len, len(kept), keys, word_set, build_s=time.perf_counter() - t0)
 
 

@@ -144,7 +144,7 @@ def save(folder: Path, key: str, meta: dict[str, Any], trie: marisa_trie.Trie, r
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return True
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:  # marisa reports a failed write (a full disk) as RuntimeError
         log.warning("cannot write lexicon cache in %s (%s); using it from memory only", folder, exc)
         return False
 

@@ -6,6 +6,7 @@ the :class:`~kubasolve.lexicon.compiled.CompiledLexicon` arrays. Word ids are ma
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from kubasolve.errors import LexiconError
 from kubasolve.lexicon import cache
 from kubasolve.lexicon.alphabet import LATIN, Alphabet
 from kubasolve.lexicon.compiled import CompiledLexicon, compile_lexicon
+from kubasolve.lexicon.layout import LETTER_BITS, LETTER_MASK
 from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text
 
 
@@ -156,14 +158,58 @@ class Lexicon:
         return self.trie.restore_key(int(word_id))
 
     def words_with_prefix(self, prefix: str, limit: int | None = None) -> list[str]:
-        """Words starting with ``prefix`` (itself included if a word), in alphabet order."""
-        out = self.alphabet.sort(self.trie.keys(prefix))
-        return out if limit is None else out[:limit]
+        """Words starting with ``prefix`` (itself included if a word), in alphabet order; the first
+        ``limit`` of them are found without listing (or sorting) the rest."""
+        if limit is None:
+            return self.alphabet.sort(self.trie.keys(prefix))
+        restore = self.trie.restore_key
+        return [restore(int(wid)) for wid in self._first_ids_with_prefix(prefix, max(0, limit))]
 
     def words_with_suffix(self, suffix: str, limit: int | None = None) -> list[str]:
         """Words ending with ``suffix`` (itself included if a word), in alphabet order."""
-        out = self.alphabet.sort(w[::-1] for w in self.rtrie.keys(suffix[::-1]))
-        return out if limit is None else out[:limit]
+        matches = (w[::-1] for w in self.rtrie.keys(suffix[::-1]))
+        if limit is None:
+            return self.alphabet.sort(matches)
+        key = None if self.alphabet._unicode_ordered else self.alphabet.sort_key
+        return heapq.nsmallest(max(0, limit), matches, key=key)
+
+    _DFS_LIMIT = 2000
+    """Up to this many words, :meth:`_first_ids_with_prefix` walks the trie in Python and stops early;
+    above it the compiled walk lists the whole subtree (faster per word) and the list is cut."""
+
+    def _first_ids_with_prefix(self, prefix: str, limit: int) -> list[int]:
+        """Ids of the first ``limit`` words starting with ``prefix``, in alphabet order: the CSR trie's
+        pre-order (children in letter-code order, a node before its extensions) is alphabet order."""
+        c = self.compiled
+        first_edge, edges, node_word = c.first_edge, c.edges, c.node_word
+        node = 0
+        for letter in prefix:
+            code = self.alphabet._index.get(letter)
+            if code is None:
+                return []
+            lo, hi = int(first_edge[node]), int(first_edge[node + 1])
+            labels = edges[lo:hi] & LETTER_MASK
+            at = int(np.searchsorted(labels, code))
+            if at == hi - lo or labels[at] != code:
+                return []
+            node = int(edges[lo + at] >> LETTER_BITS)
+        if limit == 0:
+            return []
+        if limit > self._DFS_LIMIT:
+            from kubasolve.kernels.trie_walk import terminal_ids_below
+
+            return terminal_ids_below(first_edge, edges, node_word, node)[:limit].tolist()
+        out: list[int] = []
+        stack = [node]
+        while stack and len(out) < limit:
+            v = stack.pop()
+            wid = int(node_word[v])
+            if wid >= 0:
+                out.append(wid)
+            lo, hi = int(first_edge[v]), int(first_edge[v + 1])
+            if hi > lo:
+                stack.extend((edges[lo:hi] >> LETTER_BITS)[::-1].tolist())  # smallest letter on top
+        return out
 
     def has_prefix(self, prefix: str) -> bool:
         """True when some word starts with ``prefix``."""
@@ -202,7 +248,13 @@ def _build(words: list[str], alphabet: Alphabet) -> tuple[marisa_trie.Trie, mari
     trie = marisa_trie.Trie(words)
     rtrie = marisa_trie.Trie([w[::-1] for w in words])
     ids = np.fromiter((trie.key_id(w) for w in words), dtype=np.int32, count=len(words))
-    return trie, rtrie, compile_lexicon(words, ids, alphabet)
+    compiled = compile_lexicon(words, ids, alphabet)
+    for arr in compiled.arrays().values():
+        # Read-only like the cached memory maps: the kernels then see one array type (numba compiles a
+        # read-only and a writable array apart), whether the lexicon came from the cache, was just
+        # built, or lives in memory only (from_words, or a cache that could not be written).
+        arr.flags.writeable = False
+    return trie, rtrie, compiled
 
 
 _LOADED: dict[tuple[str, str], Lexicon] = {}

@@ -112,9 +112,10 @@ def test_going_out_gains_twice_the_opponents_rack(tiny):
     assert res.value == brute_spread(referee, state, {})
 
 
-def test_six_scoreless_turns_end_the_game_with_rack_penalties(tiny):
-    """Rule setting scoreless_turns_end (default 6): "no one can move any more" ends the game, each player
-    losing their own rack value. Racks that fit nowhere: the value is the rack difference."""
+def test_scoreless_turns_end_the_game_with_rack_penalties(tiny):
+    """Rule setting scoreless_rounds_end (default 2: each player twice, 4 turns with two players): "no one can
+    move any more" ends the game, each player losing their own rack value. Racks that fit nowhere: the value is
+    the rack difference."""
     referee = Referee(tiny, CrosswordRules())
     board = Board.empty(15, 15, tiny.alphabet).with_tiles([(7, 7, "T"), (7, 8, "E")])
     # a Q and a Z fit nowhere with this lexicon (no word holds them)
@@ -122,15 +123,15 @@ def test_six_scoreless_turns_end_the_game_with_rack_penalties(tiny):
     res = solve_endgame(referee, state)
     assert res.proven and res.move is None
     assert res.value == 2 * referee.tiles.value("Z") - referee.tiles.value("Q")
-    assert res.pv == ("pass",) * 6
-    state5 = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0, scoreless=5)
-    assert solve_endgame(referee, state5).pv == ("pass",)
+    assert res.pv == ("pass",) * 4
+    state3 = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0, scoreless=3)
+    assert solve_endgame(referee, state3).pv == ("pass",)
 
 
 def test_with_scoreless_end_off_two_passes_in_a_row_end_the_search(tiny):
-    """scoreless_turns_end = 0 (off): the referee never ends a passing game (only its turn guard does);
+    """scoreless_rounds_end = 0 (off): the referee never ends a passing game (only its turn guard does);
     the solver treats two passes in a row as the end (the position repeats), documented in docs/crossword.md."""
-    referee = Referee(tiny, CrosswordRules(scoreless_turns_end=0))
+    referee = Referee(tiny, CrosswordRules(scoreless_rounds_end=0))
     board = Board.empty(15, 15, tiny.alphabet).with_tiles([(7, 7, "T"), (7, 8, "E")])
     state = CrosswordState(referee.rules, 0, 2, board, "", ("Q", "ZZ"), (0, 0), 0)
     res = solve_endgame(referee, state)

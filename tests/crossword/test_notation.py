@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,17 +12,22 @@ from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import Referee, play_game
 from kubasolve.games.crossword.notation import (
+    cgp_settings,
     format_coordinate,
     format_placement,
     parse_cgp,
     parse_coordinate,
     parse_gcg,
     parse_placement,
+    state_from_gcg,
     state_to_cgp,
     to_cgp,
     to_gcg,
 )
 from kubasolve.games.crossword.rules import CrosswordRules
+
+GCG_DIR = Path(__file__).parent / "data" / "gcg"
+EMPTY = "/".join(["15"] * 15)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +151,7 @@ def test_cgp_empty_board_and_macondo_example():
     assert to_cgp(pos.rows, pos.racks, pos.scores, pos.scoreless, pos.options) == text
     for bad, reason in [("15/15 A/ 0/0 0", "2 rows"), ("16/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0", "row 1"),
                         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 a/ 0/0 0", "rack"),
-                        ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ x/0 0", "whole numbers"),
+                        ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ x/0 0", "CGP score 'x' must be a whole number"),
                         ("15/15", "4 fields")]:
         with pytest.raises(PositionError, match=reason):
             parse_cgp(bad)
@@ -158,3 +165,138 @@ def test_cgp_round_trip_any_board(rows, racks, scoreless):
     text = to_cgp(rows, racks, scores, scoreless)
     pos = parse_cgp(text)
     assert list(pos.rows) == rows and list(pos.racks) == racks and list(pos.scores) == scores and pos.scoreless == scoreless
+
+
+# ------------------------------------------------------------------------------------------------ files of other programs
+def test_macondo_file_multi_line_notes_pragmas_and_time_penalty():
+    """Macondo writes a long note on the lines after '#note'; '(time) -10' is a time penalty, not a rack."""
+    text = (GCG_DIR / "macondo_notes.gcg").read_text(encoding="utf-8")
+    game = parse_gcg(text)
+    assert game.players == (("anna", "Anna de Vries"), ("bram", "Bram Smit")) and game.lexicon == "nl"
+    assert game.pragmas[:3] == ("#character-encoding UTF-8", "#description Created with Macondo", "#id io.woogles kQ7pXz2DmR")
+    first = game.events[0]
+    assert first.kind == "place" and first.score == 82 and first.note.count("\n") == 2
+    assert first.note.startswith("Opening bingo") and first.note.endswith("likely bring.")
+    penalty = game.events[-1]
+    assert (penalty.kind, penalty.player, penalty.rack, penalty.score, penalty.total) == ("time-penalty", 1, "", -10, 419)
+    assert penalty.note == "Bram went 1 minute over time."
+    assert game.scores() == [532, 419] and game.over
+    again = to_gcg(game)
+    assert parse_gcg(again) == game and "#note Opening bingo, the blank as C.\nKeeping the blank" in again
+    assert ">bram: (time) -10 419" in again
+
+
+def test_quackle_file_text_after_the_total_and_exchange():
+    """Quackle reads text after the running total as a comment: kept as the event's note, re-exported as #note."""
+    game = parse_gcg((GCG_DIR / "quackle_trailing.gcg").read_text(encoding="utf-8"))
+    assert [p for p, _ in game.players] == ["Jan", "Piet"] and game.players[1][1] == "Piet de Boer"
+    bingo = game.events[1]
+    assert (bingo.score, bingo.total, bingo.note) == (78, 78, "bingo through the O")
+    swap = next(e for e in game.events if e.kind == "exchange")
+    assert swap.move == "NNNNSS" and swap.note.startswith("kept the U")
+    assert game.scores() == [473, 414] and [e.kind for e in game.events[-2:]] == ["out-bonus", "rack-penalty"]
+    assert parse_gcg(to_gcg(game)) == game
+
+
+def test_woogles_unfinished_game_racks_round_trip_and_state(referee):
+    """#rack1/#rack2 (the racks of the position the file stops at) survive the round trip and make the state:
+    here the bag is empty, so the opponent's rack is what an endgame analysis needs."""
+    game = parse_gcg((GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8"))
+    assert game.racks == ("AAEFJTU", "AFNOQ") and not game.over and game.to_move() == 0
+    assert parse_gcg(to_gcg(game)) == game and to_gcg(game).endswith("#rack1 AAEFJTU\n#rack2 AFNOQ\n")
+    state = state_from_gcg(referee, game)
+    assert "#rack" not in to_gcg(state)  # a state's export shows no rack unless asked (crossword play prints it)
+    assert to_gcg(state, racks=True).endswith("#rack1 AAEFJTU\n#rack2 AFNOQ\n")
+    assert state.racks == ("AAEFJTU", "AFNOQ") and state.bag == "" and state.current == 0
+    assert state.scores == (444, 395) and list(state.board.to_rows()) == list(game.rows)
+    after = referee.apply(state, {"type": "place", "move": "O12 FTE"})  # continue the game
+    assert after.scores[0] == 444 + 45 and after.current == 1
+
+
+def test_state_from_gcg_without_racks_draws_the_unseen_tiles(referee):
+    """A file without #rack lines: the racks come from the unseen tiles, shuffled with the seed; every tile of the
+    set is somewhere; the scoreless turns at the end are counted."""
+    text = (GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8").split("#rack1")[0]
+    lines = text.rstrip("\n").split("\n")
+    cut = "\n".join(lines[: lines.index(">anna: BEIINTZ E11 EBT +32 286")]) + "\n>anna: BEIINTZ -BZ +0 254\n>bram: AIKNNOR - +0 178\n"
+    one, two = state_from_gcg(referee, cut, seed=1), state_from_gcg(referee, cut, seed=2)
+    assert one.scoreless == 2 and one.current == 0 and one.scores == (254, 178)
+    assert all(len(r) == 7 for r in one.racks) and one.racks != two.racks
+    from collections import Counter
+
+    on_board = Counter("?" if ch.islower() else ch for row in one.board.to_rows() for ch in row if ch != ".")
+    assert on_board + Counter(one.bag) + Counter("".join(one.racks)) == Counter(referee.tiles.counts)
+    with pytest.raises(PositionError, match="#rack1 'QQ'"):
+        state_from_gcg(referee, cut + "#rack1 QQ\n")
+
+
+def test_gcg_two_players_with_one_nick_are_refused_clearly():
+    with pytest.raises(PositionError, match=r"line 2: players 1 and 2 have the same nick 'jan'"):
+        parse_gcg("#player1 jan Jan de Wit\n#player2 jan Jan Zwart\n>jan: ABC 8G ABC +10 10\n")
+
+
+def test_gcg_penalty_challenge_and_count_exchange_lines():
+    text = """#player1 a Ann
+#player2 b Bob
+>a: AEKQSXZ 8G ZAK +30 30
+>b: ABCDEFG -3 +0 0
+>a:  (challenge) +5 35
+>a: EQSX (time) -10 25
+"""
+    game = parse_gcg(text)
+    assert [(e.kind, e.move, e.rack) for e in game.events[1:]] == [("exchange", "3", "ABCDEFG"), ("challenge-bonus", "", ""),
+                                                                  ("time-penalty", "", "EQSX")]
+    assert game.scores() == [25, 0] and parse_gcg(to_gcg(game)) == game
+    with pytest.raises(PositionError, match="time penalty takes points off"):
+        parse_gcg("#player1 a A\n>a: (time) +10 10\n")
+
+
+def test_gcg_bounds_every_number_and_size():
+    with pytest.raises(PositionError, match="at most 7 digits"):
+        parse_gcg("#player1 a A\n>a: ABC 8G ABC +10 " + "9" * 5000 + "\n")
+    with pytest.raises(PositionError, match="at most 1,000,000 characters"):
+        parse_gcg("#player1 a A\n" + "#note x\n" * 200_000)
+
+
+@pytest.mark.parametrize("row", ["2999999999", "9" * 4000, "16", "0A14", "7D8", "8D6A"])
+def test_cgp_row_counts_are_bounded_before_allocating(row):
+    """Issue 23: a row '2999999999' (three billion empty squares) is refused, naming the row, not expanded."""
+    with pytest.raises(PositionError, match=r"CGP board row 3 .*(more than the board's 15|0 empty|16 squares, not 15)"):
+        parse_cgp(f"15/15/{row}/" + "/".join(["15"] * 12) + " A/ 0/0 0")
+
+
+def test_cgp_numbers_and_racks_are_bounded():
+    for tail, reason in [(" A/ 1" + "0" * 30 + "/0 0", "CGP score"), (" A/ 0/0 " + "9" * 30, "scoreless turns"),
+                         (" " + "A" * 16 + "/ 0/0 0", "rack"), (" A/B/C/D/E 0/0/0/0/0 0", "at most 4 players")]:
+        with pytest.raises(PositionError, match=reason):
+            parse_cgp(EMPTY + tail)
+    with pytest.raises(PositionError, match="one line"):
+        parse_cgp(EMPTY + " A/ 0/0 0 " + "x" * 20_000)
+
+
+def test_cgp_settings_honour_bb_lex_ld_and_name_the_rest():
+    pos = parse_cgp(EMPTY + " AEINRST/ 0/0 0 bb 35; lex NL; ld dutch; etl 1; mcnz 6; cr 5pt; gid abc; lm -2;")
+    got = cgp_settings(pos, ["en", "nl"])
+    assert (got.lexicon, got.tiles) == ("nl", "nl") and got.unused == ("gid", "lm")
+    assert dict(got.rules) == {"bingo_bonus": 35, "exchange_min_bag": 1, "scoreless_turns_end": 6, "word_check": "challenge",
+                               "failed_challenge": "points", "failed_challenge_points": 5}
+    assert "not used by kubasolve: gid, lm" in got.notice()
+    CrosswordRules().with_(**got.rules)  # every setting is a valid rule setting
+    for opts, reason in [("lex NWL18;", "CGP lex 'NWL18': kubasolve has no such lexicon"), ("ld german;", "CGP ld 'german'"),
+                         ("cr triple;", "CGP cr 'triple'"), ("bb lots;", "CGP bb")]:
+        with pytest.raises(PositionError, match=reason):
+            cgp_settings(parse_cgp(EMPTY + " A/ 0/0 0 " + opts), ["en", "nl"])
+    named = cgp_settings(parse_cgp(EMPTY + " A/ 0/0 0 lex NWL18;"), ["en", "nl"], given_lexicon="en")
+    assert named.lexicon == "en" and "replaced" in named.notice()
+
+
+def test_bingo_bonus_of_a_cgp_changes_the_score(referee, nl_lexicon):
+    """'bb 35;' scores a bingo +35, not +50."""
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    pos = parse_cgp(EMPTY + " AEINRST/ 0/0 0 bb 35;")
+    rules = CrosswordRules().with_(**cgp_settings(pos, ["nl"]).rules)
+    board = Board.from_rows(list(pos.rows), nl_lexicon.alphabet)
+    default = generate_moves(board, "AEINRST", nl_lexicon, referee.layout, referee.tiles, top=1)
+    lower = generate_moves(board, "AEINRST", nl_lexicon, referee.layout, referee.tiles, top=1, bingo_bonus=rules.bingo_bonus)
+    assert default.moves[0].bingo and default.max_score - lower.max_score == 15

@@ -61,11 +61,25 @@ def test_rules_refuse_bad_settings_by_name():
         CrosswordRules(tiles="klingon")
 
 
+def _letters(spec: str) -> dict[str, int]:
+    """``"A6 B2 C2"`` -> {"A": 6, "B": 2, "C": 2}."""
+    return {item[0]: int(item[1:]) for item in spec.split()}
+
+
 def test_tile_sets_as_data():
-    """'Dutch defaults: 102 tiles, A6 B2 ... + 2 blanks'; the English variant: the standard 100 tiles."""
+    """Every letter's count and value. Dutch, as issue 10 (the rule set of this game) gives them: 'Dutch defaults:
+    102 tiles, A6 B2 C2 D5 E18 F2 G3 H2 I4 J2 K3 L3 M3 N10 O6 P2 Q1 R5 S5 T5 U3 V2 W2 X1 Y1 Z2 + 2 blanks; values
+    A1 B3 C5 D2 E1 F4 G3 H4 I1 J4 K3 L3 M3 N1 O1 P3 Q10 R2 S2 T2 U4 V4 W5 X8 Y8 Z4'. English: the standard 100-tile
+    distribution of the English-language game (as in tiles_en.toml's header)."""
     nl, en = load_tiles("nl"), CrosswordRules(tiles="en").tile_set()
-    assert nl.total == 102 and nl.blanks == 2 and nl.counts["E"] == 18 and nl.values["Q"] == 10
-    assert en.total == 100 and en.blanks == 2 and en.counts["E"] == 12 and en.values["Z"] == 10 and en.values["K"] == 5
+    nl_counts = _letters("A6 B2 C2 D5 E18 F2 G3 H2 I4 J2 K3 L3 M3 N10 O6 P2 Q1 R5 S5 T5 U3 V2 W2 X1 Y1 Z2")
+    nl_values = _letters("A1 B3 C5 D2 E1 F4 G3 H4 I1 J4 K3 L3 M3 N1 O1 P3 Q10 R2 S2 T2 U4 V4 W5 X8 Y8 Z4")
+    assert dict(nl.counts) == {**nl_counts, "?": 2} and dict(nl.values) == {**nl_values, "?": 0}
+    assert nl.total == 102 == sum(nl_counts.values()) + 2 and nl.blanks == 2
+    en_counts = _letters("A9 B2 C2 D4 E12 F2 G3 H2 I9 J1 K1 L4 M2 N6 O8 P2 Q1 R6 S4 T6 U4 V2 W2 X1 Y2 Z1")
+    en_values = _letters("A1 B3 C3 D2 E1 F4 G2 H4 I1 J8 K5 L1 M3 N1 O1 P3 Q10 R1 S1 T1 U1 V4 W4 X8 Y4 Z10")
+    assert dict(en.counts) == {**en_counts, "?": 2} and dict(en.values) == {**en_values, "?": 0}
+    assert en.total == 100 and en.blanks == 2
 
 
 # ------------------------------------------------------------------------------------------------ players and start
@@ -264,16 +278,29 @@ def test_going_out_with_the_bag_empty_ends_with_rack_adjustments(lex):
     assert end.scores_before_end[p] == 16 and end.log[-1]["adjust"][1 - p] == -14
 
 
-def test_six_scoreless_turns_end_the_game(lex):
-    """'or no one can move any more (define it as a rule setting: e.g. six scoreless turns in a row)'."""
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_scoreless_turns_end_the_game_when_every_player_passed_twice(lex, players):
+    """'or no one can move any more': every player twice scoreless in a row (rule setting scoreless_rounds_end,
+    default 2), so 4 turns with two players, 6 with three, 8 with four; each player loses their rack value."""
     ref = Referee(lex)
-    st = ref.new_game(5, 2)
-    for _ in range(6):
+    st = ref.new_game(5, players)
+    for _ in range(2 * players):
         assert not st.over
         st = ref.apply(st, {"type": "pass"})
-    assert st.over and st.went_out is None
+    assert st.over and st.went_out is None and st.scoreless == 2 * players
     tiles = ref.tiles
     assert list(st.scores) == [-rack_value(r, tiles) for r in st.racks]
+
+
+def test_scoreless_settings_fixed_count_and_off(lex):
+    """scoreless_turns_end fixes the count whatever the players (3 here); scoreless_rounds_end = 0 never ends a
+    passing game (only the turn guard does)."""
+    never = Referee(lex, CrosswordRules(scoreless_rounds_end=0))
+    st = never.new_game(5, 3)
+    for _ in range(30):
+        st = never.apply(st, {"type": "pass"})
+    assert not st.over and st.scoreless == 30
+    assert CrosswordRules().scoreless_limit(3) == 6 and CrosswordRules(scoreless_turns_end=6).scoreless_limit(4) == 6
     ref3 = Referee(lex, CrosswordRules(scoreless_turns_end=3))
     st = ref3.new_game(5, 2)
     for _ in range(3):

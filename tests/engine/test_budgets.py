@@ -95,10 +95,14 @@ def test_rummikub_ai_move_takes_a_budget_and_still_plays_a_legal_move() -> None:
 
 
 def test_rummikub_simulate_takes_a_deterministic_node_budget() -> None:
+    """The same games for the same node budget per solve; another budget plays other games. (With 50 nodes no player
+    ever melds: the games ran to the 2,000-move cap, 13 s, past the request's default 10 s, cut at a machine-dependent
+    move; 2,000 nodes finish both games in 0.4 s.)"""
     ask = Client()
-    a = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
-    b = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
-    assert a["ok"] and a["result"] == b["result"]
+    a = ask("rummikub.simulate", games=2, seed=3, max_nodes=2000)
+    b = ask("rummikub.simulate", games=2, seed=3, max_nodes=2000)
+    assert a["ok"] and a["result"] == b["result"] and a["result"]["unfinished"] == 0
+    assert ask("rummikub.simulate", games=2, seed=3, max_nodes=10_000)["result"] != a["result"]
     assert ask("rummikub.simulate", games=1, max_nodes=0)["error"]["key"] == "params.max_nodes"
 
 
@@ -236,14 +240,14 @@ def test_scruble_best_legal_moves_and_ai_move_take_a_budget() -> None:
 def test_rummikub_warm_up_solves_once_under_any_rule_set() -> None:
     """Before the first ai-move's budget starts, the engine does one small solve per rule set (the kernels' load
     is no part of a move); it must fit every legal rule set: few numbers and colours, no jokers, long sets."""
-    from kubasolve.engine import commands_rummikub
+    from kubasolve.games.rummikub import solver
     from kubasolve.games.rummikub.rules import RummikubRules
 
     for rules in (RummikubRules(), RummikubRules(numbers=5, colours=2, colour_letters="rb", jokers=0, min_set_size=2, min_first_meld=0),
                   RummikubRules(numbers=9, colours=3, colour_letters="rbo", jokers=4, min_set_size=5, min_first_meld=0)):
-        commands_rummikub._WARM.discard(rules)
-        commands_rummikub._warm_up(rules)
-        assert rules in commands_rummikub._WARM
+        solver._WARM.discard(rules)
+        solver.warm_up(rules)
+        assert rules in solver._WARM
 
 
 def test_colonii_warm_up_runs_once_under_any_rule_set() -> None:

@@ -19,7 +19,7 @@ ID_ECHOED, ID_NULL_OR_ECHOED = "echoed", "null-or-echoed"
 
 KUBAGRAM_POS = {"field": "kroegentoch", "jokers": ["EYGR"]}
 VALID: list[tuple[str, dict[str, Any], Callable[[dict[str, Any]], bool]]] = [
-    ("hello", {}, lambda r: r["protocol"] == 2 and "kubagram.best-words" in r["commands"]),
+    ("hello", {}, lambda r: r["protocol"] == 3 and "kubagram.best-words" in r["commands"] and "ai-move" in r["commands"]),
     ("schema", {"cmd": "quit"}, lambda r: list(r["commands"]) == ["quit"]),
     ("kubagram.best-words", {"position": KUBAGRAM_POS, "top": 1},
      lambda r: [(w["word"], w["score"]) for w in r["words"]] == [("rechteroog", 194)]),
@@ -30,6 +30,9 @@ VALID: list[tuple[str, dict[str, Any], Callable[[dict[str, Any]], bool]]] = [
     ("rummikub.new-game", {"players": ["ann", "bob"], "seed": 4},
      lambda r: r["state"]["players"] == ["ann", "bob"] and r["state"]["seed"] == 4 and r["game"].startswith("g")),
     ("close-game", {"game": "nope"}, lambda r: False),  # an error is the correct answer (checked below)
+    ("new-game", {"game": "rummikub", "players": ["ann", "bob"], "seed": 4},
+     lambda r: r["players"] == ["ann", "bob"] and r["game"] == "rummikub" and r["game_id"].startswith("g") and r["turn"] == 1),
+    ("games", {}, lambda r: {g["game"] for g in r["games"]} == {"colonii", "crossword", "kubagram", "rummikub", "scruble"}),
 ]
 
 BAD_VALUES: list[str] = [
@@ -56,6 +59,10 @@ def _mutated_params_line(rng: random.Random, rid: int) -> bytes:
         ("rummikub.load-game", {"state": {"seed": 1, "players": ["a", "b"], "moves": []}}, lambda r: True),
         ("kubagram.new-game", {"state": {"format": "kubasolve.kubagram.state/1"}}, lambda r: True),
         ("rummikub.simulate", {"games": 1}, lambda r: True),
+        ("new-game", {"game": "crossword", "seed": 1, "players": 2}, lambda r: True),
+        ("apply-move", {"game_id": "g1", "action": {"type": "pass"}}, lambda r: True),
+        ("legal-moves", {"game_id": "g1", "top": 3}, lambda r: True),
+        ("new-game", {"game": "kubagram", "state": {"format": "kubasolve-state"}}, lambda r: True),
         ("kubagram.compounds", {"position": {"table": ["kroegen", "tocht"]}}, lambda r: True),
     ])
     text = json.dumps(params)

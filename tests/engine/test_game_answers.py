@@ -37,7 +37,7 @@ def test_legal_moves_carry_the_score_of_each_claim() -> None:
         claims = [m for m in legal["moves"] if m["type"] == "claim"]
         if claims:
             game = ask.session.games[gid]
-            state = game.state
+            state = game.native
             position = state.position(include_held=state.phase == "after")
             words = {(w.word, tuple(w.tiles)): w.score for w in default_referee().solver.best_words(position, 5)}
             for claim in claims:
@@ -85,7 +85,7 @@ def test_ai_move_refuses_a_field_too_large_to_search() -> None:
         return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
 
     gid = ask("kubagram.new-game", seed=3, game_rules={"missed_claims": False})["result"]["game"]
-    while len(session.games[gid].state.tile_sources()) <= 32:
+    while len(session.games[gid].native.tile_sources()) <= 32:
         moves = ask("kubagram.legal-moves", game=gid, claims=1)["result"]["moves"]
         move = next((m for m in moves if m["type"] in ("take", "place-zero")), None) or next(m for m in moves if m["type"] == "end")
         assert ask("kubagram.apply-move", game=gid, move={k: v for k, v in move.items() if k != "text"}, state=False)["ok"]

@@ -55,7 +55,7 @@ def test_engine_game_flow() -> None:
 def test_engine_errors_are_clear() -> None:
     session = Session()
     missing = ask(session, "kubagram.state", game="g9")["error"]
-    assert "no Kubagram game" in missing["message"] and missing["code"] == "unknown-game"
+    assert "no kubagram game" in missing["message"].lower() and missing["code"] == "unknown-game"
     r = ask(session, "kubagram.new-game", players="many")
     assert r["error"]["code"] == "bad-request" and r["error"]["key"] == "params.players"
     r = ask(session, "kubagram.new-game", seed=1, rules={"min_length": 99})

@@ -208,3 +208,27 @@ def test_compressed_lists_are_read(fresh_cache: Path, tmp_path: Path) -> None:
         lex = Lexicon.from_wordlist(p, alphabet="abcdefghijklmnñopqrstuvwxyz")
         assert list(lex) == ["año", "niño", "ñu"], suffix
         assert Lexicon.from_wordlist(p, alphabet="abcdefghijklmnñopqrstuvwxyz").from_cache
+
+
+def test_first_build_hands_out_the_array_types_later_runs_load(wordlist: Path, fresh_cache: Path) -> None:
+    """numba compiles a read-only and a writable array apart: the board graph built on a first run was
+    writable and the one loaded later read-only, so every move generator kernel compiled again on the
+    second run (issue 23). Built, loaded and in-memory arrays now all have the same numba types."""
+    from numba import typeof
+
+    from kubasolve.lexicon import board_graph
+
+    built = Lexicon.from_wordlist(wordlist, ROMANIAN)
+    graph_built = board_graph.load_board_graph(built, 8)
+    assert not graph_built.from_cache
+    board_graph._MEMO.clear()
+    loaded = Lexicon.from_wordlist(wordlist, ROMANIAN)
+    graph_loaded = board_graph.load_board_graph(loaded, 8)
+    assert loaded.from_cache and graph_loaded.from_cache
+    in_memory = Lexicon.from_words(WORDS, ROMANIAN)
+    for name in board_graph.ARRAYS:
+        assert typeof(getattr(graph_built, name)) == typeof(getattr(graph_loaded, name)), name
+        assert not getattr(graph_built, name).flags.writeable
+    for name in ARRAY_NAMES:
+        types = {typeof(np.asarray(getattr(lex.compiled, name)).view(np.ndarray)) for lex in (built, loaded, in_memory)}
+        assert len(types) == 1, (name, types)

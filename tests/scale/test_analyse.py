@@ -40,21 +40,72 @@ def test_workers_do_not_change_the_answers() -> None:
 
 
 @pytest.mark.slow
-def test_ray_backend_gives_the_local_answers() -> None:
-    pytest.importorskip("ray")
-    local = _strip(list(analyse_lines(LINES * 3, "kubagram")))
-    remote = _strip(list(analyse_lines(LINES * 3, "kubagram", workers=2, backend="ray")))
-    assert remote == local
+def test_ray_backend_gives_the_local_answers(ray_cluster) -> None:
+    lines = [*LINES, NESTED] * 3
+    local = _strip(list(analyse_lines(lines, "kubagram")))
+    remote = _strip(list(analyse_lines(lines, "kubagram", workers=2, backend="ray")))
+    assert remote == local and len(local) == 18 and "nested too deeply" in local[5]["error"]["message"]
 
 
 def test_cli_writes_answer_lines_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "positions.jsonl"
     f.write_text("\n".join(LINES) + "\n", encoding="utf-8")
-    assert main(["analyse", str(f), "--game", "kubagram"]) == 0
+    assert main(["analyse", str(f), "--game", "kubagram"]) == 1  # two lines failed
     captured = capsys.readouterr()
     answers = [json.loads(line) for line in captured.out.splitlines()]
     assert len(answers) == 5 and answers[1]["ok"] is False
-    assert "analysed 5 positions" in captured.err
+    assert "analysed 5 positions (3 ok, 2 errors)" in captured.err
+    assert "2 of 5 lines failed" in captured.err
+
+
+def test_cli_exits_0_when_every_line_is_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "positions.jsonl"
+    f.write_text(LINES[0] + "\n" + LINES[2] + "\n", encoding="utf-8")
+    assert main(["analyse", str(f), "--game", "kubagram"]) == 0
+    captured = capsys.readouterr()
+    assert [json.loads(line)["ok"] for line in captured.out.splitlines()] == [True, True]
+    assert "failed" not in captured.err
+
+
+NESTED = "[" * 1000 + "]" * 1000
+"""Aborted the whole run with a RecursionError traceback on every backend (issue 23)."""
+
+
+def _hostile_file(tmp_path: Path) -> Path:
+    lines = [
+        LINES[0].encode(),
+        NESTED.encode(),
+        '{"position": {"field": "appel\u2028boom"}}'.encode(),  # a raw LINE SEPARATOR inside a string
+        b'{"position": {"field": "caf\xe9"}}',  # not UTF-8
+        json.dumps({"position": {"field": "appelboom"}}).encode(),
+        b'{"position": ' + b"{" * 5000 + b"}" * 5000 + b"}",
+        LINES[5].encode(),
+    ]
+    f = tmp_path / "hostile.jsonl"
+    f.write_bytes(b"\n".join(lines) + b"\n")
+    return f
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_hostile_lines_cost_only_their_own_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int) -> None:
+    assert main(["analyse", str(_hostile_file(tmp_path)), "--game", "kubagram", "--workers", str(workers)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    answers = [json.loads(line) for line in captured.out.splitlines()]
+    assert [a["line"] for a in answers] == [1, 2, 3, 4, 5, 6, 7]  # U+2028 split nothing; no number shifted
+    assert [a["ok"] for a in answers] == [True, False, False, False, True, False, True]
+    assert "nested too deeply" in answers[1]["error"]["message"]
+    assert answers[2]["error"]["code"] == "bad-position"  # the line was read whole, the field refused
+    assert "not UTF-8" in answers[3]["error"]["message"]
+    assert answers[4]["result"]["claim"]["words"][0]["word"] == "appelboom"
+    assert "4 of 7 lines failed" in captured.err
+
+
+def test_split_lines_splits_on_newline_only() -> None:
+    from kubasolve.scale.analyse import split_lines
+
+    assert split_lines("a\u2028b\u0085c\x0cd\r\ne\n\nf".encode()) == ["a\u2028b\u0085c\x0cd".encode(), b"e", b"", b"f"]
+    assert split_lines(b"") == [] and split_lines(b"\n") == [b""]
 
 
 def test_cli_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,8 +22,7 @@ def _simulate(capsys: pytest.CaptureFixture[str], game: str, *extra: str) -> lis
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_ray_backend_plays_the_local_games(game: str, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("ray")
+def test_ray_backend_plays_the_local_games(game: str, capsys: pytest.CaptureFixture[str], ray_cluster) -> None:
     local = _simulate(capsys, game)
     remote = _simulate(capsys, game, "--backend", "ray", "--workers", "2")
     assert len(local) == 2 and remote == local

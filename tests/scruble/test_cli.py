@@ -41,6 +41,19 @@ def test_bad_state_and_bad_flags_exit_codes(state, tmp_path):
     assert run("show", state, "--twists", "Q").returncode == 1
 
 
+def test_best_at_depth_zero_says_why_no_word_can_score(state, tmp_path):
+    """With the default rules a word needs a new letter and only a twist places one: depth 0 is refused with the
+    reason (exit 1, docs/cli.md), not answered with an empty list; without the rule it lists the words in place."""
+    out = run("best", state, "--depth", "0")
+    assert out.returncode == 1 and "depth 0 finds no word" in out.stderr and out.stdout == ""
+    js = run("best", state, "--depth", "0", "--json")
+    assert js.returncode == 1 and json.loads(js.stdout)["error"]["key"] == "--depth"
+    rules = tmp_path / "r.toml"
+    rules.write_text("require_new_letter = false\n")
+    free = run("best", state, "--depth", "0", "--rules", str(rules), "--json")
+    assert free.returncode == 0 and all(m["twists"] == [] for m in json.loads(free.stdout)["moves"])
+
+
 def test_play_refuses_an_illegal_turn_then_quits(state):
     p = subprocess.run([sys.executable, "-m", "kubasolve", "scruble", "play", "--players", "human,greedy", "--seed", "2"],
                        input="R = qqqzx\nq\n", capture_output=True, text=True, timeout=300)

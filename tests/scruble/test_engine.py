@@ -16,6 +16,7 @@ def test_engine_game_round_trip_and_refusals():
         {"id": 5, "cmd": "scruble.best", "params": {"state": "x", "depth": 1}},
         {"id": 6, "cmd": "scruble.legal-moves", "params": {"game": "g1", "bogus": 1}},
         {"id": 7, "cmd": "scruble.state", "params": {"game": "g1"}},
+        {"id": 8, "cmd": "scruble.best", "params": {"state": "A" * 96, "depth": 0}},
     ]
     p = subprocess.run([sys.executable, "-m", "kubasolve", "engine"], input="\n".join(json.dumps(x) for x in lines) + "\n",
                        capture_output=True, text=True, timeout=300)
@@ -26,3 +27,4 @@ def test_engine_game_round_trip_and_refusals():
     assert out[5]["error"]["key"] == "params.state"
     assert out[6]["error"]["key"] == "params.bogus"
     assert out[7]["result"]["state"]["turn"] == 1  # refused turns left the state unchanged
+    assert out[8]["error"]["key"] == "params.depth" and "depth 0 finds no word" in out[8]["error"]["message"]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from kubasolve.ai.scruble import make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.scruble.cube import N_CELLS, parse_twists
 from kubasolve.games.scruble.game import ScrubleGame, Turn, play_game, replay_check
-from kubasolve.games.scruble.simulate import simulate
+from kubasolve.games.scruble.position import apply_twists, placed_new_letter
+from kubasolve.games.scruble.simulate import simulate, slid_word_report
 from kubasolve.games.scruble.solver import best_words
 
 
@@ -48,7 +51,7 @@ def test_word_without_new_letter_is_refused(en):
 def test_solver_moves_are_legal_and_score_as_the_referee_says(en):
     game = ScrubleGame.new(2, seed=9)
     for _ in range(4):
-        m = best_words(game.cube, en, game.rules, depth=2, top=1, earlier=game.intact_words())[0]
+        m = best_words(game.cube, en, game.rules, depth=2, top=1, earlier=game.intact_words(), spent=game.spent_premiums())[0]
         rec = game.play(Turn(tuple(m.notation()), m.word, m.cells), en)
         assert rec["score"] == m.score
 
@@ -75,3 +78,88 @@ def test_simulation_is_seeded_and_greedy_beats_random(en):
     assert a.score_sum == b.score_sum
     with pytest.raises(RulesError):
         simulate(1, ["nobody"])
+
+
+def _issue_22_game(en):
+    """Issue 22's reproducer (``printf "R2\\nB2\\nq\\n" | kubasolve scruble play --players human,greedy --seed 3``):
+    the human turns R2, greedy plays 2L' U2 = WADE +48 (its premium pegs: a 2x letter and the 3x word), the
+    human turns B2."""
+    game = ScrubleGame.new(2, seed=3)
+    greedy = make_policy("greedy", 3 * 8 + 1)
+    game.play(Turn(("R2",)), en)
+    rec = game.play(greedy(game, en), en)
+    assert (rec["word"], rec["twists"], rec["score"]) == ("wade", ["2L'", "U2"], 48)
+    game.play(Turn(("B2",)), en)
+    return game, greedy, rec
+
+
+def test_a_slid_word_does_not_score_again(en):
+    """"Se debe colocar al menos una nueva letra": 2R slides WADE 4 cells along its belt, every cell then holds
+    another peg, but WADE's pegs stood in that row at the start of the turn: refused (it scored +48 again)."""
+    game, greedy, _ = _issue_22_game(en)
+    before = json.dumps(game.to_dict())
+    with pytest.raises(IllegalMoveError, match="no new letter: its pegs already stood in a row"):
+        game.play(Turn(("2R",), "wade"), en)
+    assert json.dumps(game.to_dict()) == before
+    pegs_before = game.pegs.copy()
+    rec = game.play(greedy(game, en), en)
+    start = {int(p): c for c, p in enumerate(pegs_before)}
+    assert placed_new_letter(start, [int(game.pegs[c]) for c in rec["cells"]])  # greedy's word places a letter
+
+
+def test_a_premium_peg_never_counts_again_for_its_word(en):
+    """"Las clavijas premium … no se aplican en turnos posteriores para esa palabra": WADE used a 2x letter
+    and the 3x word peg; WADE made again (an E swapped for another E, or the word broken and rebuilt) scores its
+    letters only. The spent premiums are part of the JSON state and checked on replay."""
+    game, _, first = _issue_22_game(en)
+    assert game.spent_premiums() and {w for _, w in game.spent} == {"wade"}
+    swapped = ScrubleGame.from_dict(game.to_dict(), en)
+    rec = swapped.play(Turn(("2F",), "wade", tuple(first["cells"])), en)  # another E peg in WADE's last cell
+    assert rec["score"] == 8 and rec["breakdown"]["premium_cells"] == []
+    rebuilt = ScrubleGame.from_dict(game.to_dict(), en)
+    rebuilt.play(Turn(("2U",)), en)  # breaks WADE, leaves its premium pegs
+    rec = rebuilt.play(Turn(("2U'",), "wade"), en)
+    assert rec["score"] == 8 and rec["breakdown"]["premium_cells"] == []
+    d = game.to_dict()
+    assert d["spent_premiums"] == [[q, "wade"] for q, _ in game.spent]
+    assert replay_check(game, en)
+    d["spent_premiums"] = []
+    with pytest.raises(StateError, match="spent_premiums"):
+        ScrubleGame.from_dict(d, en)
+
+
+def test_the_game_ends_when_a_player_exceeds_the_target(en):
+    """The rulebook ends the game when a player exceeds ("supera") the target: reaching it exactly is not enough."""
+    game = ScrubleGame.new(2, seed=9)
+    m = best_words(game.cube, en, game.rules, depth=1, top=1)[0]
+    game.scores[0] = game.rules.target_score - m.score
+    game.play(Turn(tuple(m.notation()), m.word, m.cells), en)
+    assert game.scores[0] == game.rules.target_score and not game.over
+    reply = best_words(game.cube, en, game.rules, depth=1, top=1, earlier=game.intact_words(),
+                       spent=game.spent_premiums())[0]
+    game.scores[1] = game.rules.target_score - reply.score + 1
+    game.play(Turn(tuple(reply.notation()), reply.word, reply.cells), en)
+    assert game.scores[1] == game.rules.target_score + 1 and game.over and game.winners() == [1]
+
+
+def test_ai_games_never_score_a_slid_word(en):
+    """Greedy against greedy (issue 22: 52 of 130 word turns re-scored a slid word): every scored word placed a
+    new letter, and no premium peg counted twice for one word."""
+    games = [play_game([make_policy("greedy", seed), make_policy("greedy", seed + 1)], seed, en).to_dict() for seed in (1, 2)]
+    report = slid_word_report(games)
+    assert report["word_turns"] > 4 and report["slid_turns"] == report["premiums_again"] == 0
+
+
+def test_the_slid_word_report_counts_issue_22s_replay():
+    """The report replays records of any version: issue 22's 2R = WADE +48 (refused now) is one slid turn whose two
+    premium pegs counted again for WADE."""
+    wade = {"twists": ["2L'", "U2"], "word": "wade", "cells": [38, 34, 14, 10], "score": 48,
+            "breakdown": {"premium_cells": [42, 6]}}
+    origin = apply_twists(np.arange(N_CELLS), parse_twists("2R"))
+    moved_to = {int(o): c for c, o in enumerate(origin)}  # where 2R takes each cell's peg
+    slid = {**wade, "twists": ["2R"], "cells": [moved_to[c] for c in wade["cells"]],
+            "breakdown": {"premium_cells": [moved_to[c] for c in wade["breakdown"]["premium_cells"]]}}
+    history = [{"twists": ["R2"], "score": 0}, wade, {"twists": ["B2"], "score": 0}, slid]
+    r = slid_word_report([{"history": history}])
+    assert (r["word_turns"], r["slid_turns"], r["slid_points"], r["premiums_again"]) == (2, 1, 48, 2)
+    assert (r["games"], r["min_turns"], r["max_turns"]) == (1, 4, 4)

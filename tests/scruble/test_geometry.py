@@ -59,9 +59,33 @@ def test_notation_round_trips():
     assert parse_twist("Rw") == parse_twist("R") + parse_twist("2R")
     assert parse_twist("3R") == [Twist(1, 1)]  # the slice next to L, turned like R
     assert parse_twists("R U' 2F2") == parse_twists(["R", "U'", "2F2"])
-    for bad in ["X", "R3", "4R", "", "2r", "R''"]:
+    for bad in ["X", "R3", "4R", "1R", "", "2r", "R''", "\uff12R"]:
         with pytest.raises(NotationError, match="bad twist notation"):
             parse_twists(bad) if bad else parse_twist(bad)
+
+
+def test_wide_moves_follow_wca_notation():
+    """WCA: nRw turns the n layers on the R side (Rw = 2Rw: two, 3Rw: three), each a twist of this game."""
+    assert parse_twist("Rw") == parse_twist("2Rw") == parse_twist("R") + parse_twist("2R")
+    assert parse_twist("3Rw") == parse_twist("R") + parse_twist("2R") + parse_twist("3R")
+    assert parse_twist("3Lw") == parse_twist("L") + parse_twist("2L") + parse_twist("3L")
+    assert parse_twist("3Uw'") == parse_twist("U'") + parse_twist("2U'") + parse_twist("3U'")
+    assert parse_twist("3Fw2") == parse_twist("F2") + parse_twist("2F2") + parse_twist("3F2")
+    # 3Rw leaves only the L layer: the same cube as turning L the other way round (a whole-cube rotation apart)
+    assert SOLVED.twisted("3Rw").symbols[64:80] == SOLVED.symbols[64:80]
+    assert SOLVED.twisted("3Rw") != SOLVED.twisted("Rw")
+    with pytest.raises(NotationError, match="whole cube"):
+        parse_twist("4Rw")
+    with pytest.raises(NotationError, match="2 or 3 layers"):
+        parse_twist("1Rw")
+    with pytest.raises(NotationError, match="inner slice 2R"):
+        parse_twist("3r")
+
+
+def test_lower_case_r_is_the_inner_slice_here():
+    """``r`` = ``2R`` in this notation (docs/scruble.md says so: most cubers read ``r`` as ``Rw``)."""
+    assert parse_twist("r") == parse_twist("2R") != parse_twist("Rw")
+    assert parse_twist("u'") == parse_twist("2U'")
 
 
 def test_state_notation_round_trips_and_refuses_bad_input():

@@ -47,6 +47,7 @@ def test_candidates_are_legal_turns_scored_like_the_referee(en, seed, turns):
         assert rec["word"] == c.move.word and rec["score"] == c.own
         assert trial.cube == c.after
         assert sorted(w.cells for w in trial.intact_words()) == sorted(w.cells for w in c.earlier_after)
+        assert set(trial.spent_premiums()) == set(c.spent_after)  # the reply search's spent premiums
 
 
 @pytest.mark.parametrize("seed,turns", [(3, 1), (11, 2)])
@@ -55,7 +56,7 @@ def test_pruned_choice_has_the_unpruned_value(en, seed, turns):
     choice = plan(game, en, candidates=6, max_replies=10_000)
     assert choice is not None
     moves, _ = search(game.cube, en, game.rules, 2, 6, game.intact_words())
-    to_target = game.rules.target_score - game.scores[(game.to_move + 1) % 2]
+    to_target = game.rules.target_score + 1 - game.scores[(game.to_move + 1) % 2]  # points that pass the target
     values = []
     for c in handed_over(game, moves, 2):
         reply, _ = search(c.after, en, game.rules, 2, 1, c.earlier_after)
@@ -66,7 +67,9 @@ def test_pruned_choice_has_the_unpruned_value(en, seed, turns):
 def test_no_reply_weighed_when_the_word_ends_the_game(en):
     game = midgame(en, 4, 2)
     best = search(game.cube, en, game.rules, 2, 1, game.intact_words())[0][0]
-    game.scores[game.to_move] = game.rules.target_score - best.score  # the best word reaches the target
+    game.scores[game.to_move] = game.rules.target_score - best.score  # the best word only reaches the target...
+    assert plan(game, en) is not None
+    game.scores[game.to_move] += 1  # ...and now passes it: the game ends with it
     assert plan(game, en) is None
     turn = make_policy("planner")(game, en)
     assert (turn.word, list(turn.twists)) == (best.word, best.notation())
@@ -75,7 +78,7 @@ def test_no_reply_weighed_when_the_word_ends_the_game(en):
     assert plan(game, en) is None
 
 
-def test_reply_reaching_the_target_is_a_loss():
+def test_reply_passing_the_target_is_a_loss():
     assert reply_value(30, 20, 21) == 10
     assert reply_value(30, 21, 21) == 9 - LOSS
 

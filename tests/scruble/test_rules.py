@@ -1,4 +1,10 @@
-"""Each Scruble rule with the rulebook text it implements ("Reglas del juego Scruble Cube")."""
+"""Each Scruble rule with the rulebook text it implements ("Reglas del juego Scruble Cube").
+
+The rulebook's text is not in this repository; the only verbatim Spanish quoted here is what issue 22 quotes
+from it ("Se debe colocar al menos una nueva letra", "Las clavijas premium … no se aplican en turnos posteriores
+para esa palabra", "no se aplican a una palabra existente", and that the game ends when a player "supera" the
+target). Every other rule is named in English, as issue 11 states it, without quotation marks.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,10 @@ import pytest
 from kubasolve.errors import RulesError
 from kubasolve.games.scruble.cube import N_CELLS, geometry
 from kubasolve.games.scruble.pegs import PegSet, load_pegs
-from kubasolve.games.scruble.position import Cube, EarlierWord, Run, score_run
+from kubasolve.games.scruble.position import Cube, EarlierWord, Run, SpentPremium, placed_new_letter, score_run
 from kubasolve.games.scruble.rules import ScrubleRules
 
-MOVED = np.roll(np.arange(N_CELLS), 1)  # every peg moved: every letter is new
+MOVED = (np.arange(N_CELLS) * 37 + 11) % N_CELLS  # every peg moved, no two neighbours kept: every word is new
 STILL = np.arange(N_CELLS)
 Y_BELT = 7  # F's top row left to right, then R, B, L
 
@@ -25,11 +31,21 @@ def place(text: str, belt: int = Y_BELT, start: int = 0) -> Cube:
 
 
 DEFAULT = ScrubleRules()
+WILD = ScrubleRules(premium_mode="wild")
 
 
-def score(text, word, rules=DEFAULT, start=1, origin=MOVED, earlier=()):
+def score(text, word, rules=DEFAULT, start=1, origin=MOVED, earlier=(), spent=()):
     cube = place(text)
-    return score_run(cube.symbols, origin, Run(Y_BELT, start, 1, len(word)), word, rules, earlier)
+    return score_run(cube.symbols, origin, Run(Y_BELT, start, 1, len(word)), word, rules, earlier, spent)
+
+
+def slid(shift: int, belt: int = Y_BELT, reverse: bool = False) -> np.ndarray:
+    """``origin`` after pegs moved ``shift`` cells along ``belt`` (reversed: turned end over end), others still."""
+    ring = [int(c) for c in geometry().belt_cells[belt]]
+    origin = STILL.copy()
+    for p, cell in enumerate(ring):
+        origin[cell] = ring[(-p - shift) % 16] if reverse else ring[(p - shift) % 16]
+    return origin
 
 
 def test_elf_scores_6():
@@ -38,13 +54,14 @@ def test_elf_scores_6():
 
 
 def test_min_length_three_or_four():
-    """'Las palabras deben tener como minimo 3 letras (4 en la version dificil).'"""
+    """Rulebook: words of at least 3 letters, 4 as the harder option (issue 11's English statement)."""
     assert score("XELFX", "elf") is not None
     assert score("XELFX", "elf", ScrubleRules(min_length=4)) is None
 
 
 def test_at_least_one_new_letter():
-    """'Al menos una letra nueva colocada' in the turn: a word of unmoved pegs does not score."""
+    """"Se debe colocar al menos una nueva letra": a word of unmoved pegs does not score; one peg brought in
+    makes it new."""
     assert score("XELFX", "elf", origin=STILL) is None
     origin = STILL.copy()
     cell = int(geometry().belt_cells[Y_BELT, 2])
@@ -52,17 +69,55 @@ def test_at_least_one_new_letter():
     assert score("XELFX", "elf", origin=origin) is not None
 
 
+@pytest.mark.parametrize("shift", [4, 8, 12, 1])
+def test_a_word_slid_along_its_belt_places_no_new_letter(shift):
+    """"Se debe colocar al menos una nueva letra", read by pegs: a layer turn shifts a belt by 4 cells and every
+    cell then holds another peg, but the word's pegs stood in that row, in that order, at the start of the turn."""
+    for origin in (slid(shift), slid(shift + 1, reverse=True)):  # an even-sized row turned over: odd shift
+        cells = Run(Y_BELT, 1, 1, 3).cells()
+        assert all(int(origin[c]) != c for c in cells)  # every cell holds another peg...
+        assert not placed_new_letter(origin, cells)  # ...but no letter is new
+        assert score("XELFX", "elf", origin=origin) is None
+    # the row's pegs in another order, or one of them replaced, place a new letter
+    origin = slid(4)
+    a, b = Run(Y_BELT, 1, 1, 3).cells()[:2]
+    origin[a], origin[b] = origin[b], origin[a]
+    assert placed_new_letter(origin, Run(Y_BELT, 1, 1, 3).cells())
+
+
+def test_a_premium_peg_counts_once_for_a_word():
+    """"Las clavijas premium … no se aplican en turnos posteriores para esa palabra": a premium peg that counted
+    for a word does not count for that word again, whichever pegs spell it now; for another word, or another
+    premium peg, it does."""
+    text, run_cells = "XSTREET3", Run(Y_BELT, 1, 1, 6).cells()
+    premium = int(MOVED[geometry().belt_cells[Y_BELT, 7]])  # the 3x peg at the end, by its start cell
+    assert score(text, "street").word_points == 8
+    b = score(text, "street", spent=[SpentPremium(premium, "street")])
+    assert b.word_points == 6 and b.premium_cells == ()
+    assert score(text, "street", spent=[SpentPremium(premium, "streets")]).word_points == 8
+    assert score(text, "street", spent=[SpentPremium(premium + 1, "street")]).word_points == 8
+    wild = score("XSTR+ETX", "street", WILD, spent=[SpentPremium(int(MOVED[run_cells[3]]), "street")])
+    assert wild.word_multiplier == 1  # option 2 too: the spent word premium is a plain wildcard
+
+
 def test_option_one_letter_premium_at_the_end():
-    """Option 1: STREET with a 3x letter premium peg at its end scores 8 (the T tripled)."""
+    """Rulebook example, option 1: a 3x letter premium peg at the end of the word: 8. The rulebook's word is
+    CALLE, but 8 (and 12 below) is the arithmetic of STREET with English values (docs/scruble.md)."""
     b = score("XSTREET3", "street")
     assert b.word_points == 8 and b.premium_cells
     assert b.length_bonus == 5 and b.score == 13  # 6 letters: +5 on top of the example's 8
 
 
 def test_option_one_word_premium():
-    """Option 1: STREET with a 2x word premium peg at an end scores 12."""
+    """Rulebook example, option 1: a 2x word premium peg at an end: 12 (STREET, as above)."""
     assert score("+STREETX", "street").word_points == 12
     assert score("XSTREET+", "street").word_points == 12
+
+
+def test_option_one_word_premiums_at_both_ends_multiply():
+    """Choice (docs/scruble.md): premium pegs at both ends both count, word premiums multiplying as in Scrabble."""
+    assert score("+STREET#", "street").word_points == 6 * 2 * 3
+    assert score("2STREET3", "street").word_points == 6 + 1 + 2
 
 
 def test_option_one_premium_inside_a_word_breaks_it():
@@ -70,12 +125,20 @@ def test_option_one_premium_inside_a_word_breaks_it():
 
 
 def test_option_two_premium_pegs_are_wildcards():
-    """Option 2: CRAZY with the 2x letter wildcard as Z: 13 (the higher neighbour Y doubled)."""
-    rules = ScrubleRules(premium_mode="wild")
-    b = score("XCRA2YX", "crazy", rules)
+    """Rulebook example, option 2: CRAZY with the 2x letter wildcard as Z: 13 (the higher neighbour Y doubled)."""
+    b = score("XCRA2YX", "crazy", WILD)
     assert b.score == 13 and b.word_points == 13
     assert score("XCRA2YX", "crazy") is None  # option 1: a premium peg is no letter
-    assert score("XCRA+YX", "crazy", rules).score == 18  # word premium wildcard doubles 9
+    assert score("XCRA+YX", "crazy", WILD).score == 18  # word premium wildcard doubles 9
+
+
+def test_option_two_a_tie_between_neighbours_is_read_in_the_players_favour():
+    """Option 2, a letter-premium wildcard between two equally valued letters: the player picks the reading.
+    C2C3AS as COCOAS: the 2x between two Cs doubles the C the 3x also triples (3 x 6 = 18): 28, where always
+    doubling the left C gave 22."""
+    b = score("XC2C3ASX", "cocoas", WILD)
+    assert b.word_points == 3 + 18 + 1 + 1 and b.score == 28
+    assert score("XCO2O3SX", "cocoas", WILD).word_points == 3 + 1 + 1 * 6 + 1  # both on the second O
 
 
 def test_wildcard_pegs_are_worth_zero():
@@ -83,13 +146,13 @@ def test_wildcard_pegs_are_worth_zero():
 
 
 def test_length_bonuses():
-    """'6 letras +5, 7-8 letras +10, 9 o mas letras +15.'"""
+    """Rulebook: 6 letters +5, 7-8 letters +10, 9 or more letters +15 (issue 11's English statement)."""
     r = ScrubleRules()
     assert [r.bonus_for_length(n) for n in (5, 6, 7, 8, 9, 12)] == [0, 5, 10, 10, 15, 15]
 
 
 def test_three_faces_bonus():
-    """'Palabra con letras en tres caras: +10.' A run of 6 starting on F's last cell spans F, R, B."""
+    """Rulebook: letters on three faces +10 (issue 11). A run of 6 starting on F's last cell spans F, R, B."""
     cube = place("QQQSTREETQ")
     b = score_run(cube.symbols, MOVED, Run(Y_BELT, 3, 1, 6), "street", ScrubleRules())
     assert b.face_bonus == 10
@@ -97,7 +160,8 @@ def test_three_faces_bonus():
 
 
 def test_crossing_scores_both_words():
-    """A new word crossing, at a right angle, an intact word scored earlier scores that word too."""
+    """Rulebook: a new word crossing, at a right angle, a word scored earlier and still intact scores both
+    (issue 11); premium pegs do not count for the crossed word ("no se aplican a una palabra existente")."""
     g = geometry()
     cell = int(g.belt_cells[Y_BELT, 2])
     other = int(g.cell_belts[cell][0] if g.cell_belts[cell][0] != Y_BELT else g.cell_belts[cell][1])
@@ -113,7 +177,8 @@ def test_crossing_scores_both_words():
 
 
 def test_end_defaults():
-    """'Gana el primero en llegar a 100 puntos' or the best after the agreed rounds (10)."""
+    """Rulebook: the game ends when a player exceeds ("supera") the target score, 100 by default, or after the
+    agreed number of rounds (10 by default); the end itself is tested in tests/scruble/test_game.py."""
     r = ScrubleRules()
     assert (r.target_score, r.rounds) == (100, 10)
 

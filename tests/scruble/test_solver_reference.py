@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubasolve.games.scruble.cube import N_CELLS, Twist
-from kubasolve.games.scruble.position import Cube, EarlierWord, Run
+from kubasolve.games.scruble.position import Cube, EarlierWord, Run, SpentPremium, apply_twists
 from kubasolve.games.scruble.reference import reference_best, reference_best_plain
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.games.scruble.solver import search
@@ -71,7 +71,42 @@ def test_depth_two_matches_reference(cube, seed, mode, dirs, minlen):
 def test_fast_reference_equals_plain_loop(cube, seed, rules, picks):
     words, _ = small_lexicon(seed)
     earlier = [EarlierWord("x" * n, tuple(Run(b, s, 1, n).cells()), b, pts) for b, s, n, pts in picks]
-    assert reference_best(cube, words, rules, 1, earlier) == reference_best_plain(cube, words, rules, 1, earlier)
+    spent = [SpentPremium(c, w) for c in range(96) if cube.symbols[c] in "23+#" for w in words[::3]]
+    assert (reference_best(cube, words, rules, 1, earlier, spent)
+            == reference_best_plain(cube, words, rules, 1, earlier, spent))
+
+
+@settings(max_examples=8, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]), data=st.data())
+def test_spent_premiums_match_reference(cube, seed, mode, data):
+    """Premium pegs that already counted for a word (some of the words the cube offers, and random ones) do not
+    count again for it: kernel and reference agree."""
+    words, lex = small_lexicon(seed)
+    rules = ScrubleRules(premium_mode=mode)
+    _, moves = kernel_best(cube, lex, rules, 1)
+    used = [m for m in moves if m.breakdown.premium_cells]
+    spent = []
+    for m in data.draw(st.lists(st.sampled_from(used), max_size=4)) if used else []:
+        origin = apply_twists(np.arange(N_CELLS), m.twists)
+        spent += [SpentPremium(int(origin[c]), m.word) for c in m.breakdown.premium_cells]
+    spent += [SpentPremium(c, w) for c, w in data.draw(st.lists(st.tuples(st.integers(0, 95), st.sampled_from(words)),
+                                                                max_size=3))]
+    got = {m.word: (m.score, m.n_twists) for m in search(cube, lex, rules, 1, 4096, spent=spent)[0]}
+    assert got == reference_best(cube, words, rules, 1, spent=spent)
+
+
+PREMIUM_HEAVY = "ABCDE" * 2 + "2233+#?"
+premium_cubes = st.lists(st.sampled_from(PREMIUM_HEAVY), min_size=N_CELLS, max_size=N_CELLS).map(lambda s: Cube(tuple(s)))
+
+
+@settings(max_examples=6, deadline=None)
+@given(cube=premium_cubes, seed=st.integers(0, 50))
+def test_option_two_ties_match_reference(cube, seed):
+    """Option 2 with many letter premiums side by side: the kernel's exact pick of each tie (dynamic programming)
+    equals the reference's trial of every pick."""
+    words, lex = small_lexicon(seed)
+    rules = ScrubleRules(premium_mode="wild")
+    assert kernel_best(cube, lex, rules, 1)[0] == reference_best(cube, words, rules, 1)
 
 
 @settings(max_examples=10, deadline=None)

@@ -34,6 +34,7 @@ from kubasolve.games.colonii.table import (
 )
 from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_word
 
 __all__ = ["STATE_FORMAT", "ColoniiState", "GameRecord", "MoveSpec", "Referee", "TurnAction", "action_from_dict",
            "default_referee", "play_game", "replay"]
@@ -103,7 +104,7 @@ def action_from_dict(data: TurnAction | Mapping[str, Any]) -> TurnAction:
         cards = data.get("cards")
         if not isinstance(cards, str) or not cards:
             raise IllegalMoveError("an exchange needs \"cards\": the letters to give back, e.g. \"xz\"")
-        return TurnAction("exchange", cards=cards.lower())
+        return TurnAction("exchange", cards=normalize_word(cards))
     moves = data.get("moves")
     if not isinstance(moves, list) or not moves:
         raise IllegalMoveError("a turn needs \"moves\": a non-empty list (use {\"type\": \"pass\"} to pass)")
@@ -129,7 +130,7 @@ def action_from_dict(data: TurnAction | Mapping[str, Any]) -> TurnAction:
             raise IllegalMoveError(f"move {k}: word must be a non-empty string")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise IllegalMoveError(f"move {k}: target must be a table group number")
-        specs.append(MoveSpec(play, word.lower(), target))
+        specs.append(MoveSpec(play, normalize_word(word), target))
     return TurnAction("turn", tuple(specs))
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from kubasolve.errors import IllegalMoveError, PositionError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_word
 
 WORD_PLAYS = ("new", "extend", "chain")
 """Plays that build a word with cards (``max_turn_moves`` counts these)."""
@@ -87,6 +88,10 @@ class Group:
     protected: bool = False
     supercolony: bool = False
 
+    def __post_init__(self) -> None:
+        if isinstance(self.words, (tuple, list)):
+            object.__setattr__(self, "words", tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words))
+
     @property
     def is_colony(self) -> bool:
         return len(self.words) >= 2
@@ -135,6 +140,10 @@ class ColoniiPosition:
     hand: str = ""
     mover: int = 0
     n_players: int = 2
+
+    def __post_init__(self) -> None:
+        if isinstance(self.hand, str):
+            object.__setattr__(self, "hand", normalize_word(self.hand))
 
     def has_own(self, player: int | None = None) -> bool:
         """Does ``player`` (default: the mover) own a word or colony on the table?"""
@@ -289,7 +298,7 @@ def judge(position: ColoniiPosition, play: str, target: int | None, word: str, r
     """
     if play in OWNER_PLAYS:
         return judge_owner_play(position, play, target, rules)
-    word = word.lower() if isinstance(word, str) else word
+    word = normalize_word(word) if isinstance(word, str) else word
     if not isinstance(word, str) or not word:
         raise IllegalMoveError("a move needs a word")
     if play not in PLAYS:

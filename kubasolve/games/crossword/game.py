@@ -32,6 +32,7 @@ from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.crossword.scoring import score_placement, tile_run
 from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_text
 
 __all__ = ["STATE_FORMAT", "CrosswordAction", "CrosswordState", "GameRecord", "JudgedPlacement", "Referee",
            "action_from_dict", "default_referee", "draw_start_player", "play_game", "rack_value", "replay",
@@ -39,7 +40,7 @@ __all__ = ["STATE_FORMAT", "CrosswordAction", "CrosswordState", "GameRecord", "J
 
 STATE_FORMAT = "kubasolve.crossword.state/1"
 MAX_TURNS = 1000
-"""A guard for games that never end (with ``scoreless_turns_end = 0`` and players who only pass)."""
+"""A guard for games that never end (with ``scoreless_rounds_end = 0`` and players who only pass)."""
 ACTION_TYPES = ("place", "exchange", "pass", "challenge")
 
 
@@ -115,14 +116,14 @@ def action_from_dict(data: CrosswordAction | Mapping[str, Any]) -> CrosswordActi
         letters = data.get("letters")
         if not isinstance(letters, str) or not letters.strip():
             raise IllegalMoveError('an exchange needs "letters": the tiles to give back, e.g. "KQ?"')
-        return CrosswordAction("exchange", letters=sort_rack(letters.strip().upper()))
+        return CrosswordAction("exchange", letters=sort_rack(normalize_text(letters.strip()).upper()))
     if ("tiles" in data) == ("move" in data):
         raise IllegalMoveError('a place action needs exactly one of "tiles" ([[row, col, letter], ...]) or "move" ("8H WORD")')
     if "move" in data:
         move = data["move"]
         if not isinstance(move, str) or not move.strip() or len(move) > 100:
             raise IllegalMoveError('"move" must be a text such as "8H WORD" or "H8 WO(R)D"')
-        return CrosswordAction("place", move=move.strip())
+        return CrosswordAction("place", move=normalize_text(move.strip()))
     raw = data["tiles"]
     if not isinstance(raw, list) or not raw:
         raise IllegalMoveError('"tiles" must be a non-empty list of [row, col, letter]')
@@ -130,6 +131,8 @@ def action_from_dict(data: CrosswordAction | Mapping[str, Any]) -> CrosswordActi
         raise IllegalMoveError("too many tiles in one move")
     tiles = []
     for k, t in enumerate(raw):
+        if isinstance(t, (list, tuple)) and len(t) == 3 and isinstance(t[2], str):
+            t = [t[0], t[1], normalize_text(t[2])]
         if (not isinstance(t, (list, tuple)) or len(t) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in t[:2])
                 or not isinstance(t[2], str) or len(t[2]) != 1 or not t[2].isalpha()):
             raise IllegalMoveError(f"tile {k} must be [row, col, letter] (0-based; a lower-case letter is a blank), got {t!r}")
@@ -501,7 +504,7 @@ class Referee:
         return self._maybe_stalled(new)
 
     def _maybe_stalled(self, state: CrosswordState) -> CrosswordState:
-        limit = self.rules.scoreless_turns_end
+        limit = self.rules.scoreless_limit(state.n_players)
         if (limit and state.scoreless >= limit and state.last_play is None) or state.turn > MAX_TURNS:
             return self._finish(state, None)
         return state

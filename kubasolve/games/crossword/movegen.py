@@ -23,6 +23,7 @@ from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board, grid_geometry
 from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_text
 
 BLANK_FLAG = 64
 _MIN_CAPACITY = 4096
@@ -83,7 +84,7 @@ def parse_rack(rack: str, tiles: TileSet) -> tuple[str, int]:
     """(upper-case letters, number of blanks) of a rack string such as ``"EKNOW??"``."""
     if not isinstance(rack, str):
         raise PositionError("the rack is a string of letters and '?' for blanks")
-    text = rack.strip().upper()
+    text = normalize_text(rack.strip()).upper()
     bad = sorted({ch for ch in text if ch != BLANK and ch not in tiles.values})
     if bad:
         raise PositionError(f"rack {rack!r} holds {''.join(bad)!r}: not tiles of the {tiles.name!r} set (letters, '?' for a blank)")

@@ -37,9 +37,13 @@ class CrosswordRules:
     """Bonus for playing all ``rack_size`` tiles in one turn."""
     exchange_min_bag: int = 7
     """An exchange needs at least this many tiles in the bag."""
-    scoreless_turns_end: int = 6
-    """The game ends after this many scoreless turns in a row (passes, exchanges, withdrawn plays,
-    lost challenges); 0 = never (only going out ends it)."""
+    scoreless_rounds_end: int = 2
+    """"No one can move any more": the game ends when every player has had this many scoreless turns in
+    a row (passes, exchanges, withdrawn plays, lost challenges), i.e. after ``scoreless_rounds_end x
+    players`` scoreless turns in a row (4 with two players, 8 with four); 0 = never."""
+    scoreless_turns_end: int = 0
+    """When above 0, a fixed number of scoreless turns in a row ends the game whatever the number of
+    players (the English tournament rule: 6), in place of ``scoreless_rounds_end``."""
     word_check: str = "referee"
     """``referee``: a move forming a word outside the lexicon is refused; ``challenge``: it stays on
     the board unless the next player challenges it."""
@@ -68,6 +72,7 @@ class CrosswordRules:
         check_int("rack_size", 1, 15)
         check_int("bingo_bonus", 0, 1000)
         check_int("exchange_min_bag", 0, 1000)
+        check_int("scoreless_rounds_end", 0, 25)
         check_int("scoreless_turns_end", 0, 100)
         check_int("failed_challenge_points", 0, 1000)
         if self.word_check not in WORD_CHECKS:
@@ -78,6 +83,10 @@ class CrosswordRules:
         self.board_layout()
         if tiles.total < self.min_players * self.rack_size:
             raise RulesError(f"tile set {tiles.name!r} has {tiles.total} tiles, too few to fill {self.min_players} racks of {self.rack_size}")
+
+    def scoreless_limit(self, n_players: int) -> int:
+        """Scoreless turns in a row that end a game of ``n_players`` (0: never)."""
+        return self.scoreless_turns_end or self.scoreless_rounds_end * n_players
 
     # ---------------------------------------------------------------- equipment
     def tile_set(self) -> TileSet:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubasolve.errors import IllegalMoveError
+from kubasolve.lexicon.alphabet import normalize_word
 
 __all__ = ["Action", "Claim", "EndTurn", "PlaceZero", "Skip", "Take", "action_from_dict", "action_to_dict"]
 
@@ -64,7 +65,7 @@ class Claim:
     parts: tuple[int | None, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "word", str(self.word).lower())
+        object.__setattr__(self, "word", normalize_word(str(self.word)))
         if self.tiles is not None:
             object.__setattr__(self, "tiles", tuple(self.tiles))
         object.__setattr__(self, "parts", tuple(self.parts))
@@ -149,6 +150,8 @@ def action_from_dict(data: Mapping[str, Any] | Action) -> Action:
     if extra:
         raise IllegalMoveError(f"action {kind!r} has unknown key(s) {', '.join(sorted(extra))}")
     letter = data.get("letter")
+    if isinstance(letter, str):
+        letter = normalize_word(letter)
     if letter is not None and (not isinstance(letter, str) or len(letter) != 1 or not letter.isalpha()):
         raise IllegalMoveError(f"letter must be a single letter, got {letter!r}")
     if kind == "take":

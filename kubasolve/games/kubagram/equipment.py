@@ -12,7 +12,6 @@ import enum
 import functools
 import os
 import tomllib
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kubasolve.errors import RulesError
+from kubasolve.lexicon.alphabet import normalize_word
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -120,7 +120,7 @@ def _normalise_letters(letters: object, what: str) -> str:
     """Lower-case NFC letters; raises for non-strings, empty strings and non-letter characters."""
     if not isinstance(letters, str):
         raise RulesError(f"{what}: letters must be a string, got {type(letters).__name__}")
-    text = unicodedata.normalize("NFC", letters).lower()
+    text = normalize_word(letters)
     if not text:
         raise RulesError(f"{what}: a cube needs letters, got an empty string")
     bad = [ch for ch in text if not ch.isalpha()]

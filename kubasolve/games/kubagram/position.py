@@ -14,6 +14,7 @@ from typing import Any
 
 from kubasolve.errors import PositionError
 from kubasolve.games.kubagram.rules import KubagramRules
+from kubasolve.lexicon.alphabet import normalize_word
 
 MAX_FIELD_TILES = 200
 MAX_CHOICE_TILES = 12  # tiles offering a choice (III cubes, jokers): bitset search limit
@@ -25,6 +26,10 @@ class Tile:
 
     letters: str
     joker: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.letters, str):
+            object.__setattr__(self, "letters", normalize_word(self.letters))
 
     @property
     def fixed(self) -> bool:
@@ -52,6 +57,10 @@ class TableWord:
     owner: int = 0
     jokers: int = 0
     level: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.word, str):
+            object.__setattr__(self, "word", normalize_word(self.word))
 
     def value(self, rules: KubagramRules) -> int:
         """Current score of this word for its owner."""
@@ -89,9 +98,9 @@ class KubagramPosition:
     ) -> KubagramPosition:
         """Field of fixed ``letters`` plus joker tiles (``"EYGR"``) and III-choice tiles (``"abc"``).
 
-        Letters are lower-cased; spaces, commas and hyphens in ``letters`` are ignored.
+        Letters are normalised (NFC, lower case); spaces, commas and hyphens in ``letters`` are ignored.
         """
-        fixed = [c for c in letters.lower() if c not in " ,-_"]
+        fixed = [c for c in normalize_word(letters) if c not in " ,-_"]
         tiles = [Tile(c) for c in fixed]
         tiles += [Tile(j.lower(), joker=True) for j in jokers]
         tiles += [Tile(c.lower()) for c in choices]
@@ -196,7 +205,7 @@ def parse_table_spec(spec: Sequence[str]) -> tuple[TableWord, ...]:
     """CLI form of table words: ``word`` or ``word:owner`` or ``word:owner:jokers:level``."""
     out = []
     for item in spec:
-        parts = item.lower().split(":")
+        parts = normalize_word(item).split(":")
         try:
             nums = [int(p) for p in parts[1:]]
         except ValueError:

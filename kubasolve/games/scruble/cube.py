@@ -21,9 +21,11 @@ U -> F -> D -> B (top to bottom on F), y belts F -> R -> B -> L (left to right o
 U -> L -> D -> R (right to left on U). Position 0 is the first cell of the first face named.
 
 Notation (standard 4x4x4 single-layer moves): ``R L U D F B`` turn an outer layer clockwise as
-seen from that face, ``2R`` (or ``r``) the inner slice next to it, ``3R`` the inner slice next to
-the opposite face turned like R; a suffix ``'`` means counter-clockwise and ``2`` a half turn.
-``Rw`` (wide, two layers) expands to ``R 2R``: two twists.
+seen from that face, ``2R`` the inner slice next to it, ``3R`` the inner slice next to the opposite
+face turned like R; a suffix ``'`` means counter-clockwise and ``2`` a half turn. Wide moves (WCA):
+``Rw`` = ``2Rw`` turns the two layers on the R side (``R 2R``: two twists), ``3Rw`` three (``R 2R 3R``:
+three twists); ``4Rw`` would turn the whole cube and is refused. Lower case ``r`` is the inner slice
+``2R`` here (as in older notation); most cubers today read ``r`` as ``Rw``: write ``Rw`` for that.
 """
 
 from __future__ import annotations
@@ -156,6 +158,22 @@ def geometry() -> Geometry:
     return g
 
 
+@cache
+def belt_links() -> np.ndarray:
+    """``link[a, b]``: ``2 * belt + 1`` if cell ``b`` follows cell ``a`` on ``belt`` (forward order, cyclic),
+    ``2 * belt + 2`` if it precedes it, else 0 (two cells are neighbours on at most one belt). Pegs whose start
+    cells are linked by one code all along stood in a row, in that order, on one belt (int8, read-only)."""
+    g = geometry()
+    link = np.zeros((N_CELLS, N_CELLS), np.int8)
+    for b in range(N_LAYERS):
+        for p in range(BELT_LEN):
+            a, c = int(g.belt_cells[b, p]), int(g.belt_cells[b, (p + 1) % BELT_LEN])
+            link[a, c] = 2 * b + 1
+            link[c, a] = 2 * b + 2
+    link.flags.writeable = False
+    return link
+
+
 # ----------------------------------------------------------------- twist notation
 @dataclass(frozen=True, order=True)
 class Twist:
@@ -192,25 +210,36 @@ class Twist:
         return self.notation()
 
 
-_TOKEN = re.compile(r"([23]?)([RLUDFBrludfb])(w?)(2'|'2|2|'|)")
+_TOKEN = re.compile(r"([0-9]?)([RLUDFBrludfb])(w?)(2'|'2|2|'|)")
 
 
 def parse_twist(text: str) -> list[Twist]:
-    """Parse one notation token into its layer twists (``Rw`` gives two); NotationError if bad."""
+    """Parse one notation token into its layer twists (``Rw`` gives two, ``3Rw`` three); NotationError if bad."""
     m = _TOKEN.fullmatch(text.strip())
     if not m:
         raise NotationError(
-            f"bad twist notation {text!r}: use R L U D F B, an inner slice 2R/3R or r, wide Rw, "
+            f"bad twist notation {text!r}: use R L U D F B, an inner slice 2R/3R (or r = 2R), wide Rw/3Rw, "
             "with ' (counter-clockwise) or 2 (half turn)"
         )
-    slice_prefix, letter, wide, suffix = m.groups()
+    prefix, letter, wide, suffix = m.groups()
     if letter.islower():
-        if slice_prefix or wide:
-            raise NotationError(f"bad twist notation {text!r}: lower-case r already means the inner slice 2R")
-        slice_prefix, letter = "2", letter.upper()
-    depth = int(slice_prefix or "1")  # 1 outer, 2 next inner, 3 inner next to the opposite face
+        if prefix or wide:
+            raise NotationError(f"bad twist notation {text!r}: lower-case r already means the inner slice 2R "
+                                "(for the two outer layers write Rw)")
+        prefix, letter = "2", letter.upper()
     q = {"": 1, "'": 3, "2": 2, "2'": 2, "'2": 2}[suffix]
-    depths = [1, 2] if wide else [depth]
+    if wide:  # WCA: nRw turns the n layers on the R side; Rw = 2Rw
+        layers = int(prefix or "2")
+        if layers == N:
+            raise NotationError(f"bad twist notation {text!r}: {N} layers turn the whole cube (a rotation, which "
+                                "changes no word); a wide move turns 2 or 3 layers (Rw = 2Rw, 3Rw)")
+        if not 2 <= layers < N:
+            raise NotationError(f"bad twist notation {text!r}: a wide move turns 2 or 3 layers (Rw = 2Rw, 3Rw)")
+        depths = list(range(1, layers + 1))
+    else:  # 1 outer, 2 next inner, 3 inner next to the opposite face
+        if prefix not in ("", "2", "3"):
+            raise NotationError(f"bad twist notation {text!r}: a single layer is R (outer), 2R or 3R (inner slices)")
+        depths = [int(prefix or "1")]
     out = []
     for d in depths:
         if letter in _HIGH_FACE:
@@ -260,6 +289,7 @@ __all__ = [
     "N_TWISTS",
     "NotationError",
     "Twist",
+    "belt_links",
     "belt_name",
     "cell_name",
     "format_twists",

@@ -2,9 +2,11 @@
 
 A turn is 1..``max_twists`` twists, then optionally one word read on the twisted cube. The referee
 refuses an illegal turn with the reason and leaves the state unchanged: bad twist notation, too
-many twists, a word not in the lexicon, a word not on the cube, a word without a new letter. The
-game ends after a turn that reaches ``target_score`` or when ``rounds`` rounds are played (solo:
-best total in ``rounds`` rounds).
+many twists, a word not in the lexicon, a word not on the cube, a word that places no new letter
+(its pegs already stood in a row on a belt: a slid word does not score again). A premium peg that
+counted for a word never counts for that word again (the game keeps which: ``spent``). The game
+ends after a turn in which a player exceeds ("supera") ``target_score``, or when ``rounds`` rounds are
+played (solo: best total in ``rounds`` rounds).
 """
 
 from __future__ import annotations
@@ -17,10 +19,21 @@ import numpy as np
 
 from kubasolve.errors import IllegalMoveError, StateError
 from kubasolve.games.scruble.cube import N_CELLS, NotationError, Twist, format_twists, geometry, parse_twists
-from kubasolve.games.scruble.position import Breakdown, Cube, EarlierWord, Run, apply_twists, plain_points, score_run
+from kubasolve.games.scruble.position import (
+    Breakdown,
+    Cube,
+    EarlierWord,
+    Run,
+    SpentPremium,
+    apply_twists,
+    plain_points,
+    score_run,
+    word_fits,
+)
 from kubasolve.games.scruble.reference import all_runs
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.lexicon import Lexicon
+from kubasolve.lexicon.alphabet import normalize_word
 
 
 @dataclass(frozen=True)
@@ -58,9 +71,25 @@ class Turn:
         return cls(tuple(tw), word, tuple(cells) if cells is not None else None)
 
 
+SpentIds = tuple[int, str]
+"""A premium peg that counted for a word: (the premium peg's id, the word)."""
+
+
+def spent_in_cells(spent: Sequence[SpentIds], pegs: np.ndarray) -> list[SpentPremium]:
+    """Spent premiums with each premium peg named by the cell it stands in (``pegs``: peg id per cell)."""
+    cell_of = np.empty(N_CELLS, np.int64)
+    cell_of[pegs] = np.arange(N_CELLS)
+    return [SpentPremium(int(cell_of[q]), word) for q, word in spent]
+
+
+def spent_by(breakdown: Breakdown, word: str, pegs: np.ndarray) -> list[SpentIds]:
+    """The premium pegs a scored word used, by peg id (``pegs``: peg id per cell after the turn)."""
+    return [(int(pegs[c]), word) for c in breakdown.premium_cells]
+
+
 @dataclass
 class ScrubleGame:
-    """A game in progress: cube, peg ids, scores, scored words and history (replayable)."""
+    """A game in progress: cube, peg ids, scores, scored words, spent premiums and history (replayable)."""
 
     rules: ScrubleRules
     players: int
@@ -72,6 +101,7 @@ class ScrubleGame:
     history: list[dict[str, Any]] = field(default_factory=list)
     words: list[tuple[EarlierWord, tuple[int, ...]]] = field(default_factory=list)
     over: bool = False
+    spent: list[SpentIds] = field(default_factory=list)
 
     @classmethod
     def new(cls, players: int = 2, seed: int = 0, rules: ScrubleRules | None = None, cube: Cube | None = None) -> ScrubleGame:
@@ -93,6 +123,11 @@ class ScrubleGame:
         """Scored words whose pegs are all still in their cells."""
         return [w for w, ids in self.words if all(int(self.pegs[c]) == i for c, i in zip(w.cells, ids))]
 
+    def spent_premiums(self) -> list[SpentPremium]:
+        """Premium pegs that already counted for a word, named by the cells they stand in now (the frame of a
+        search from this position)."""
+        return spent_in_cells(self.spent, self.pegs)
+
     # ---------------------------------------------------------------- referee
     def check(self, turn: Turn, lexicon: Lexicon) -> tuple[list[Twist], Cube, np.ndarray, tuple[str, Run, Breakdown] | None]:
         """Validate a turn; returns twists, cube after, origin and the scored word (or raises)."""
@@ -110,27 +145,31 @@ class ScrubleGame:
         after = Cube(tuple(self.cube.symbols[o] for o in origin))
         if turn.word is None:
             return twists, after, origin, None
-        word = turn.word.lower()
+        word = normalize_word(turn.word)
         if word not in lexicon:
             raise IllegalMoveError(f"{turn.word!r} is not a word in the {lexicon.name} lexicon")
+        if not self.rules.min_length <= len(word) <= self.rules.max_length:
+            raise IllegalMoveError(f"{turn.word!r} has {len(word)} letters: a word has {self.rules.min_length} to "
+                                   f"{self.rules.max_length} letters under these rules")
         best: tuple[str, Run, Breakdown] | None = None
         fits_somewhere = False
+        intact, spent = self.intact_words(), self.spent_premiums()
         for run in all_runs(self.rules):
             if run.length != len(word) or (turn.cells is not None and tuple(run.cells()) != turn.cells):
                 continue
-            from kubasolve.games.scruble.position import word_fits
-
             if not word_fits(after.symbols, run.cells(), word, self.rules):
                 continue
             fits_somewhere = True
-            b = score_run(after.symbols, origin, run, word, self.rules, self.intact_words())
+            b = score_run(after.symbols, origin, run, word, self.rules, intact, spent)
             if b is not None and (best is None or b.score > best[2].score):
                 best = (word, run, b)
         if best is None:
             if not fits_somewhere:
                 where = "on those cells" if turn.cells is not None else "on any belt of the cube"
                 raise IllegalMoveError(f"{turn.word!r} cannot be read {where} after {' '.join(format_twists(twists))}")
-            raise IllegalMoveError(f"{turn.word!r} has no new letter: at least one letter must be moved in this turn")
+            raise IllegalMoveError(
+                f"{turn.word!r} has no new letter: its pegs already stood in a row on a belt at the start of the turn "
+                "(a word slid by a layer turn does not score again); at least one letter must be placed")
         return twists, after, origin, best
 
     def play(self, turn: Turn, lexicon: Lexicon) -> dict[str, Any]:
@@ -144,13 +183,14 @@ class ScrubleGame:
             cells = tuple(run.cells())
             self.words.append((EarlierWord(word, cells, run.belt, plain_points(after.symbols, cells, self.rules)),
                                tuple(int(new_pegs[c]) for c in cells)))
+            self.spent.extend(spent_by(b, word, new_pegs))
             self.scores[player] += b.score
             rec.update(word=word, cells=list(cells), score=b.score, breakdown=b.as_dict())
         self.cube = after
         self.pegs = new_pegs
         self.turn += 1
         self.history.append(rec)
-        if max(self.scores) >= self.rules.target_score and self.players > 1:
+        if max(self.scores) > self.rules.target_score and self.players > 1:  # "supera": exceeds, not reaches
             self.over = True
         if self.turn >= self.rules.rounds * self.players:
             self.over = True
@@ -166,6 +206,7 @@ class ScrubleGame:
             "game": "scruble", "players": self.players, "seed": self.seed, "rules": self.rules.to_dict(),
             "start": self.start_cube.notation(), "cube": self.cube.notation(), "scores": list(self.scores),
             "turn": self.turn, "to_move": self.to_move, "over": self.over,
+            "spent_premiums": [[q, word] for q, word in self.spent],
             "history": [dict(h) for h in self.history],
         }
 
@@ -189,7 +230,7 @@ class ScrubleGame:
                     raise StateError(f"history turn {i}: score {h.get('score')} but replay gives {rec['score']}")
         except (KeyError, TypeError, ValueError, IllegalMoveError, NotationError) as exc:
             raise StateError(f"bad Scruble state: {exc}") from None
-        for key in ("cube", "scores", "turn", "over"):
+        for key in ("cube", "scores", "turn", "over", "spent_premiums"):
             if key in d and d[key] != game.to_dict()[key]:
                 raise StateError(f"bad Scruble state: {key!r} disagrees with the replayed history")
         return game

@@ -10,8 +10,10 @@ input, white space and ``/`` are ignored and letters may be lower case.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -37,6 +39,7 @@ from kubasolve.games.scruble.pegs import (
     PegSet,
 )
 from kubasolve.games.scruble.rules import ScrubleRules
+from kubasolve.lexicon.alphabet import normalize_text
 
 
 def symbol_kind(symbol: str) -> int:
@@ -59,7 +62,7 @@ class Cube:
         """Parse the 96-character notation; letters must be in ``pegs``' alphabet when given."""
         if not isinstance(text, str):
             raise NotationError("a cube state must be a string of 96 symbols")
-        chars = [c for c in text if not c.isspace() and c != "/"]
+        chars = [c for c in normalize_text(text) if not c.isspace() and c != "/"]
         if len(chars) != N_CELLS:
             raise NotationError(
                 f"a cube state has {N_CELLS} symbols (faces {' '.join(FACES)}, 16 each), got {len(chars)}"
@@ -149,6 +152,17 @@ class EarlierWord:
 
 
 @dataclass(frozen=True)
+class SpentPremium:
+    """A premium peg that already counted for a word: "Las clavijas premium … no se aplican en turnos
+    posteriores para esa palabra". ``premium`` names the peg by the cell it stands in at the start of the turn
+    (the search's frame, like ``origin``); that peg never multiplies ``word`` again, wherever and from whichever
+    pegs the word is made (a slid, rebuilt or letter-swapped word is still that word)."""
+
+    premium: int
+    word: str
+
+
+@dataclass(frozen=True)
 class Breakdown:
     """How a word scores: letters, premiums, bonuses and crossings."""
 
@@ -190,6 +204,28 @@ def word_fits(symbols: Sequence[str], cells: Sequence[int], word: str, rules: Sc
     return True
 
 
+def placed_new_letter(origin: np.ndarray | Sequence[int], cells: Sequence[int]) -> bool:
+    """Whether a word on ``cells`` places a new letter: "Se debe colocar al menos una nueva letra". Read by
+    pegs, as a club player reads it: the word places no new letter when its pegs (``origin[cell]``: where each
+    stood at the start of the turn) already stood in a row, in this order (or reversed), on one belt: an
+    unmoved word, and a word a layer turn slid along its belt (or turned end over end), are old. Pegs, not
+    letters: a row with two equal letters swapped is new (the rare case of two identical-looking words)."""
+    start = [int(origin[c]) for c in cells]
+    for ring, p in _belts_through()[start[0]]:  # a row holding the first peg lies on one of its two belts
+        for d in (1, -1):
+            if [ring[(p + d * i) % BELT_LEN] for i in range(len(start))] == start:
+                return False
+    return True
+
+
+@cache
+def _belts_through() -> list[list[tuple[tuple[int, ...], int]]]:
+    """For each cell, its two belts (the ring of cells) and its position on each."""
+    g = geometry()
+    rings = [tuple(int(c) for c in g.belt_cells[b]) for b in range(len(g.belt_cells))]
+    return [[(rings[int(b)], int(p)) for b, p in zip(g.cell_belts[c], g.cell_belt_pos[c])] for c in range(N_CELLS)]
+
+
 def score_run(
     symbols: Sequence[str],
     origin: np.ndarray | Sequence[int],
@@ -197,18 +233,24 @@ def score_run(
     word: str,
     rules: ScrubleRules,
     earlier: Sequence[EarlierWord] = (),
+    spent: Sequence[SpentPremium] = (),
 ) -> Breakdown | None:
-    """Score ``word`` read on ``run`` of the cube ``symbols``; None if the run cannot spell it or no
-    letter is new (``origin[cell] != cell``) while the rules ask for one. Does not check the lexicon.
+    """Score ``word`` read on ``run`` of the cube ``symbols``; None if the run cannot spell it or it places no
+    new letter (:func:`placed_new_letter`) while the rules ask for one. A premium peg listed in ``spent`` for
+    this word does not count again. Does not check the lexicon.
     """
     cells = run.cells()
     if not word_fits(symbols, cells, word, rules) or len(word) < rules.min_length or len(word) > rules.max_length:
         return None
-    if rules.require_new_letter and not any(int(origin[c]) != c for c in cells):
+    if rules.require_new_letter and not placed_new_letter(origin, cells):
         return None
     pegs = rules.pegs
     vals = [pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells]
     kinds = [symbol_kind(symbols[c]) for c in cells]
+
+    def counts(cell: int) -> bool:
+        return not any(sp.premium == int(origin[cell]) and sp.word == word for sp in spent)
+
     mult = [1] * len(cells)
     wm = 1
     premium_cells: list[int] = []
@@ -216,7 +258,7 @@ def score_run(
     if rules.premium_mode == "ends":
         before, after = run.neighbours()
         for cell, idx in ((before, 0), (after, n - 1)):
-            if cell is None:
+            if cell is None or not counts(cell):
                 continue
             k = symbol_kind(symbols[cell])
             if k in (DOUBLE_LETTER, TRIPLE_LETTER):
@@ -225,19 +267,27 @@ def score_run(
             elif k in (DOUBLE_WORD, TRIPLE_WORD):
                 wm *= PREMIUM_FACTOR[k]
                 premium_cells.append(cell)
+        letter_points = sum(v * m for v, m in zip(vals, mult))
     else:
+        # each letter premium multiplies its higher-valued neighbour; on a tie the player picks: every pick tried
+        picks: list[tuple[int, list[int]]] = []
         for i, k in enumerate(kinds):
-            if k in (DOUBLE_LETTER, TRIPLE_LETTER):
-                best = i - 1 if i > 0 else -1
-                if i + 1 < n and (best < 0 or vals[i + 1] > vals[best]):
-                    best = i + 1
-                if best >= 0:
-                    mult[best] *= PREMIUM_FACTOR[k]
-                premium_cells.append(cells[i])
-            elif k in (DOUBLE_WORD, TRIPLE_WORD):
+            if k in (LETTER, WILDCARD) or not counts(cells[i]):
+                continue
+            premium_cells.append(cells[i])
+            if k in (DOUBLE_WORD, TRIPLE_WORD):
                 wm *= PREMIUM_FACTOR[k]
-                premium_cells.append(cells[i])
-    letter_points = sum(v * m for v, m in zip(vals, mult))
+                continue
+            beside = [j for j in (i - 1, i + 1) if 0 <= j < n]
+            if beside:
+                top = max(vals[j] for j in beside)
+                picks.append((PREMIUM_FACTOR[k], [j for j in beside if vals[j] == top]))
+        letter_points = 0
+        for choice in itertools.product(*(targets for _, targets in picks)):
+            mult = [1] * n
+            for (factor, _), j in zip(picks, choice):
+                mult[j] *= factor
+            letter_points = max(letter_points, sum(v * m for v, m in zip(vals, mult)))
     g = geometry()
     faces = {int(g.cell_face[c]) for c in cells}
     crossing = 0
@@ -275,4 +325,5 @@ def require_cube(text: str, rules: ScrubleRules) -> Cube:
         raise PositionError(str(exc)) from None
 
 
-__all__ = ["Breakdown", "Cube", "EarlierWord", "Run", "apply_twists", "plain_points", "score_run", "symbol_kind", "word_fits"]
+__all__ = ["Breakdown", "Cube", "EarlierWord", "Run", "SpentPremium", "apply_twists", "placed_new_letter", "plain_points",
+           "score_run", "symbol_kind", "word_fits"]

@@ -7,8 +7,8 @@ word. Used by the tests (hypothesis, small lexicons) and the benchmark ratio.
 - :func:`reference_best`: the same answer, fast enough for depth 2 on small lexicons: the sequences'
   distinct cubes (the fewest twists for each), every run compared letter by letter with every word
   of its length at once (numpy), and each hit scored by ``score_run`` once per distinct content of
-  what ``score_run`` reads (the run, the pegs in it and its two neighbours, whether a run cell
-  holds a moved peg, which earlier words are intact). The score does not depend on which fitting
+  what ``score_run`` reads (the run, the pegs in it and its two neighbours, whether it places a new
+  letter, which earlier words are intact; with spent premiums, which pegs they are and the word). The score does not depend on which fitting
   word is spelled (wildcards are worth 0), only on these. Tests check it equals the plain loop.
 """
 
@@ -19,9 +19,18 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from kubasolve.games.scruble.cube import BELT_LEN, N_CELLS, N_LAYERS, N_TWISTS, Twist
+from kubasolve.games.scruble.cube import BELT_LEN, N_CELLS, N_LAYERS, N_TWISTS, Twist, belt_links
 from kubasolve.games.scruble.pegs import LETTER, WILDCARD
-from kubasolve.games.scruble.position import Cube, EarlierWord, Run, apply_twists, score_run, symbol_kind, word_fits
+from kubasolve.games.scruble.position import (
+    Cube,
+    EarlierWord,
+    Run,
+    SpentPremium,
+    apply_twists,
+    score_run,
+    symbol_kind,
+    word_fits,
+)
 from kubasolve.games.scruble.rules import ScrubleRules
 
 
@@ -47,6 +56,7 @@ def reference_best_plain(
     rules: ScrubleRules,
     depth: int,
     earlier: Sequence[EarlierWord] = (),
+    spent: Sequence[SpentPremium] = (),
 ) -> dict[str, tuple[int, int]]:
     """word -> (best score, fewest twists reaching that score) over all twist sequences of length
     ``0..depth`` (length 0 only counts when no new letter is required)."""
@@ -69,7 +79,7 @@ def reference_best_plain(
                 else:
                     candidates = [w for w in by_length.get(run.length, ()) if word_fits(syms, cells, w, rules)]
                 for w in candidates:
-                    b = score_run(syms, origin, run, w, rules, earlier)
+                    b = score_run(syms, origin, run, w, rules, earlier, spent)
                     if b is not None:
                         _better(best, w, b.score, n)
     return best
@@ -110,6 +120,7 @@ def reference_best(
     rules: ScrubleRules,
     depth: int,
     earlier: Sequence[EarlierWord] = (),
+    spent: Sequence[SpentPremium] = (),
 ) -> dict[str, tuple[int, int]]:
     """:func:`reference_best_plain`'s answer, vectorised over cubes, runs and words (small lexicons:
     the work grows with the number of words times the number of runs)."""
@@ -148,20 +159,29 @@ def reference_best(
         run_i = np.concatenate([h[2] for h in hits])
         if len(word_i) == 0:
             continue
-        # each (cube, run) with a hit, scored once per distinct content of what score_run reads
-        pairs, first_hit, pair_of_hit = np.unique(cube_i * len(runs) + run_i, return_index=True, return_inverse=True)
-        pc, pr = pairs // len(runs), pairs % len(runs)
+        # each (cube, run) with a hit, scored once per distinct content of what score_run reads (with spent
+        # premiums the word matters too: each (cube, run, word))
+        per_word = len(vocab) if spent else 1
+        pairs, first_hit, pair_of_hit = np.unique((cube_i * len(runs) + run_i) * per_word + (word_i if spent else 0),
+                                                  return_index=True, return_inverse=True)
+        pc, pr = pairs // per_word // len(runs), pairs // per_word % len(runs)
         neighbours = np.array([[-1 if c is None else c for c in r.neighbours()] for r in runs], np.int64)
         around = np.concatenate([cells, np.maximum(neighbours, 0)], axis=1)[pr]
         present = np.concatenate([cells >= 0, neighbours >= 0], axis=1)[pr]
         sym_at = np.where(present, symbol_id[origins[pc[:, None], around]], -1)
-        any_moved = moved[pc[:, None], cells[pr]].any(axis=1)
-        context = np.concatenate([pr[:, None], sym_at, any_moved[:, None], intact[pc]], axis=1).astype(np.int64)
+        start = origins[pc[:, None], cells[pr]]  # where the run's pegs stood at the start of the turn
+        links = belt_links()[start[:, :-1], start[:, 1:]]
+        new = (links[:, 0] == 0) | (links != links[:, :1]).any(axis=1)
+        parts = [pr[:, None], sym_at, new[:, None], intact[pc]]
+        if spent:
+            parts += [origins[pc[:, None], around], word_i[first_hit][:, None]]
+        context = np.concatenate(parts, axis=1).astype(np.int64)
         _, rep, context_of_pair = np.unique(context, axis=0, return_index=True, return_inverse=True)
         scores = np.empty(len(rep), np.int64)
         for u, p in enumerate(rep):
             origin = origins[pc[p]]
-            b = score_run(_Symbols(cube.symbols, origin), origin, runs[pr[p]], vocab[word_i[first_hit[p]]], rules, earlier)
+            b = score_run(_Symbols(cube.symbols, origin), origin, runs[pr[p]], vocab[word_i[first_hit[p]]], rules, earlier,
+                          spent)
             scores[u] = -1 if b is None else b.score
         hit_score = scores[context_of_pair.reshape(-1)][pair_of_hit.reshape(-1)]
         for wi in np.unique(word_i):

@@ -1,20 +1,23 @@
 """Scruble Cube rule settings as data: a frozen :class:`ScrubleRules`, loadable from TOML.
 
-Rulebook quotes ("Reglas del juego Scruble Cube", translated) and the choices where it is silent
-(all documented in docs/scruble.md):
+The rules of "Reglas del juego Scruble Cube" (in English, as issue 11 states them; the Spanish quoted
+is what issue 22 quotes) and the choices where the rulebook is silent (all in docs/scruble.md):
 
 * Words of at least 3 letters, 4 as the harder option: ``min_length``.
-* "At least one new letter placed": ``require_new_letter``; a letter is *new* when the peg in its
-  cell at the end of the turn is another peg than at the start of the turn (a peg twisted away and
-  back is not new).
+* "Se debe colocar al menos una nueva letra": ``require_new_letter``, read by pegs: a word places no
+  new letter when its pegs already stood in a row, in that order (or reversed), on one belt at the
+  start of the turn (an unmoved word, a word slid along its belt by a layer turn).
 * Option 1 (``premium_mode = "ends"``): a premium peg at the beginning or end of a word; a letter
-  premium multiplies the letter next to it, a word premium the word.
+  premium multiplies the letter next to it, a word premium the word; premiums at both ends both count.
 * Option 2 (``premium_mode = "wild"``): premium pegs are wildcards; a letter-premium wildcard
-  multiplies the higher-valued neighbouring letter of the word, a word-premium wildcard the word.
+  multiplies the higher-valued neighbouring letter of the word (a tie: the better reading for the
+  player), a word-premium wildcard the word.
+* "Las clavijas premium … no se aplican en turnos posteriores para esa palabra": a premium peg that
+  counted for a word never counts for that word again (the game keeps which).
 * Bonuses 6 letters +5, 7-8 letters +10, 9+ letters +15 (``length_bonus``); letters on three faces
   +10 (``three_face_bonus``).
 * Crossing (``crossing``): a new word crossing a word scored earlier and still intact scores both.
-* End: ``target_score`` (default 100) or ``rounds`` (default 10).
+* End: when a player exceeds ("supera") ``target_score`` (default 100), or after ``rounds`` (10).
 * Choices: ``directions`` ("both": pegs spin, a run reads either way; "forward": belt order only),
   ``full_belt_words`` (a word may use all 16 cells of a belt; default no), ``max_twists`` per turn.
 """

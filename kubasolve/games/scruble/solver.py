@@ -17,14 +17,15 @@ from typing import Any
 import numpy as np
 
 from kubasolve.budget import WorkBudget
-from kubasolve.errors import LimitError, PositionError
-from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, cell_name, format_twists, geometry
+from kubasolve.errors import KubasolveError, LimitError, PositionError
+from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, belt_links, cell_name, format_twists, geometry
 from kubasolve.games.scruble.pegs import LETTER, WILDCARD, PegSet
 from kubasolve.games.scruble.position import (
     Breakdown,
     Cube,
     EarlierWord,
     Run,
+    SpentPremium,
     apply_twists,
     score_run,
     symbol_kind,
@@ -125,8 +126,8 @@ class StateBudget(WorkBudget):
         return self._checked(limit)
 
     def past_deadline(self) -> bool:
-        """The time budget is spent (never true for a node budget alone)."""
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        """The time budget is spent, or a stop was requested (never true for a node budget alone)."""
+        return self.stopped() or (self.deadline is not None and time.perf_counter() >= self.deadline)
 
 
 @cache
@@ -207,6 +208,15 @@ def cross_arrays(earlier: Sequence[EarlierWord]) -> tuple[np.ndarray, np.ndarray
     return cells, belts, points
 
 
+def spent_arrays(spent: Sequence[SpentPremium], lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's form of spent premiums: the premium peg's cell and the word's rank in ``lexicon`` (the sum
+    of ``edge_rank`` along its path); a word the lexicon lacks is left out (no run spells it)."""
+    rank_word = np.asarray(lexicon.compiled.rank_word)
+    kept = [(sp.premium, lexicon.word_id(sp.word)) for sp in spent]
+    kept = [(q, int(np.flatnonzero(rank_word == wid)[0])) for q, wid in kept if wid >= 0]
+    return np.array([q for q, _ in kept], np.int64), np.array([r for _, r in kept], np.int64)
+
+
 def search(
     cube: Cube,
     lexicon: Lexicon,
@@ -218,6 +228,7 @@ def search(
     restrict: bool = True,
     stop_at: int = -1,
     budget: StateBudget | None = None,
+    spent: Sequence[SpentPremium] = (),
 ) -> tuple[list[WordMove], SearchStats]:
     """The kernel search plus decoding; see :func:`best_words`.
 
@@ -250,6 +261,7 @@ def search(
     cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer = _geometry_arrays()
     arr = lexicon.compiled
     cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
+    spent_premium, spent_rank = spent_arrays(spent, lexicon)
     pool_i, pool_score, pool_twists, parent, via, n_states, complete = best_words_search(
         depth, top, max_states,
         code, kind, value, tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer,
@@ -257,7 +269,8 @@ def search(
         rules.min_length, rules.max_length, rules.directions == "both", rules.premium_mode == "wild",
         rules.require_new_letter, np.array(rules.length_bonus_table(), np.int64), rules.three_face_bonus,
         max(rules.pegs.values.values(), default=0),
-        cross_cells, cross_belts, cross_points, restrict, _zobrist(), int(stop_at),
+        cross_cells, cross_belts, cross_points, restrict, _zobrist(), belt_links(), spent_premium, spent_rank,
+        int(stop_at),
     )
     stopped = (not complete and stop_at >= 0 and len(pool_score) >= top
                and int(pool_score.min()) >= stop_at)
@@ -278,7 +291,7 @@ def search(
         run = Run(belt, start, 1 if di == 0 else -1, length)
         origin = apply_twists(np.arange(N_CELLS), seq)
         after = Cube(tuple(cube.symbols[o] for o in origin))
-        breakdown = score_run(after.symbols, origin, run, word, rules, earlier)
+        breakdown = score_run(after.symbols, origin, run, word, rules, earlier, spent)
         if breakdown is None or breakdown.score != int(pool_score[k]):  # pragma: no cover - kernel/rules mismatch
             raise AssertionError(f"kernel and scorer disagree on {word!r} after {format_twists(seq)}: "
                                  f"{int(pool_score[k])} vs {breakdown}")
@@ -289,6 +302,15 @@ def search(
     return moves, SearchStats(int(n_states), bool(complete), stopped)
 
 
+def require_twist_for_new_letter(depth: int, rules: ScrubleRules, key: str = "depth") -> None:
+    """Refuse depth 0 while a word needs a new letter (the default): without a twist no peg leaves its row,
+    so no word can score and the answer would be an empty list with no reason given."""
+    if depth == 0 and rules.require_new_letter:
+        raise KubasolveError(
+            "depth 0 finds no word: a word must place a new letter (\"Se debe colocar al menos una nueva letra\"), "
+            "and only a twist moves a peg; ask for depth 1 or more, or set require_new_letter = false", key=key)
+
+
 def best_words(
     cube: Cube | str,
     lexicon: Lexicon,
@@ -297,11 +319,14 @@ def best_words(
     top: int = 10,
     earlier: Sequence[EarlierWord] = (),
     max_states: int = DEFAULT_MAX_STATES,
+    spent: Sequence[SpentPremium] = (),
 ) -> list[WordMove]:
     """The ``top`` best distinct words (word + cells) reachable within ``depth`` twists, best first.
 
-    ``earlier``: words scored in earlier turns, for the crossing rule (intact ones score again).
-    Raises :class:`LimitError` if ``max_states`` would be exceeded (never a silently partial answer).
+    ``earlier``: words scored in earlier turns, for the crossing rule (intact ones score again); ``spent``:
+    premium pegs that already counted for a word (they do not count again for it). Raises
+    :class:`LimitError` if ``max_states`` would be exceeded (never a silently partial answer), and
+    :class:`KubasolveError` for depth 0 while a new letter is required (no word can score).
     """
     rules = rules or ScrubleRules()
     if isinstance(cube, str):
@@ -309,7 +334,8 @@ def best_words(
             cube = Cube.from_notation(cube, rules.pegs)
         except PositionError:
             raise
-    moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states)
+    require_twist_for_new_letter(depth, rules)
+    moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states, spent=spent)
     if not stats.complete:
         raise LimitError(f"the search needs more than max_states={max_states} states at depth {depth}")
     return moves
@@ -327,4 +353,5 @@ def warm_up(cube: Cube, lexicon: Lexicon, rules: ScrubleRules) -> None:
         _WARM.add(lexicon)
 
 
-__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "StateBudget", "WordMove", "best_words", "search", "warm_up"]
+__all__ = ["MAX_DEPTH", "MAX_TOP", "SearchStats", "StateBudget", "WordMove", "best_words", "require_twist_for_new_letter",
+           "search", "spent_arrays", "warm_up"]

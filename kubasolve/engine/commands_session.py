@@ -1,0 +1,464 @@
+"""Engine protocol v3: the generic game-session commands over the game protocol (:mod:`kubasolve.games.protocol`).
+
+``games``, ``new-game``, ``state``, ``legal-moves``, ``apply-move``, ``ai-move``, ``render``, ``close-game``,
+``ready`` and ``stop`` work the same for every game: the game kind is a parameter (``game``), a running game is
+named by ``game_id``, and every session answer holds the same keys (``game_id``, ``game``, ``players``,
+``current``, ``turn``, ``scores``, ``over``, ``winners``, ``state`` when asked). The per-game v2 session commands
+(``crossword.apply-move`` ...) are aliases that call the helpers here. See docs/engine.md.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from kubasolve.engine.registry import (
+    DEFAULT_MOVETIME_MS,
+    MAX_INT,
+    UNSET,
+    Answer,
+    LexiconName,
+    MaxNodes,
+    Meta,
+    MoveTimeMs,
+    Name,
+    NoParams,
+    Params,
+    Session,
+    UnsetType,
+    command,
+    given,
+    validation_error,
+)
+from kubasolve.errors import KubasolveError, StateError, UnknownGameError
+
+__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
+           "v2_answer"]
+
+GameKind = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
+                               description='a game kind, e.g. "crossword" (the games command lists them)')]
+GameId = Annotated[str, Meta(min_length=1, max_length=32, description='a running game\'s id, e.g. "g1"')]
+MAX_SEATS = 8
+MAX_TOP = 1000
+Players = (Annotated[int, Meta(ge=1, le=MAX_SEATS, description="a count of seats (player0, player1 ...)")]
+           | Annotated[list[Name], Meta(min_length=1, max_length=MAX_SEATS, description="the seat names")])
+AiSpec = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_-]*(:[0-9]{1,6})?$",
+                             description="an AI of the game (games lists them), e.g. planner")]
+WithState = Annotated[bool, Meta(description="also answer with the whole saved state (state)")]
+Progress = Annotated[bool, Meta(description='send {"id", "info": {"nodes", "ms", "best"?}} lines while the search runs')]
+
+
+# -------------------------------------------------------------------- per-game engine declarations
+@dataclass(frozen=True)
+class RulesDeclaration:
+    """How the engine checks a game kind's ``rules`` parameter: a ``Params`` struct (bounded, unknown keys refused by
+    name) and an optional check of the rules object (e.g. a variant too large to search)."""
+
+    spec: type[Params]
+    check: Callable[[Any], None] | None = None
+
+
+RULES: dict[str, RulesDeclaration] = {}
+
+
+def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | None = None) -> None:
+    """Declare the engine's schema of game ``game``'s rules (its command module does, at import)."""
+    RULES[game] = RulesDeclaration(spec, check)
+
+
+def lexicon_for(name: str, key: str = "params.lexicon") -> Any:
+    """The one place the session commands (and the v2 game commands) load a lexicon by name: a name the engine
+    serves (``kubasolve.engine.lexicons.resolve_lexicon``, docs/engine.md "Lexicons"), never a file."""
+    from kubasolve.engine.lexicons import resolve_lexicon
+
+    return resolve_lexicon(name, key=key)
+
+
+def rekeyed(exc: KubasolveError, root: str = "params") -> KubasolveError:
+    """A library error whose ``key`` names a function argument (``ai``, ``players``, ``state.native``) as the same
+    error keyed by the request (``params.ai`` ...)."""
+    if not exc.key or exc.key.startswith(root):
+        return exc
+    key = f"{root}.{exc.key}"
+    message = str(exc)
+    message = key + message[len(exc.key):] if message.startswith(exc.key + ":") else f"{key}: {message}"
+    out = type(exc)(message, key=key)
+    return out
+
+
+# -------------------------------------------------------------------- session games
+@dataclass
+class SessionGame:
+    """A running game of an engine session: the protocol game (rules, lexicon) and its current state."""
+
+    game: Any
+    state: Any
+
+    @property
+    def players(self) -> list[str]:
+        """Seat names."""
+        return list(self.state.players)
+
+    @property
+    def native(self) -> Any:
+        """The game's own state object."""
+        return self.state.native
+
+    @property
+    def kind(self) -> str:
+        """The game kind."""
+        return str(self.game.name)
+
+
+def find_game(gid: str, session: Session, kind: str | None = None, key: str = "params.game_id",
+              hint: str = "new-game") -> SessionGame:
+    """The running game ``gid`` (of game kind ``kind`` when given); ``unknown-game`` otherwise."""
+    found = session.games.get(gid)
+    if not isinstance(found, SessionGame) or (kind is not None and found.kind != kind):
+        what = f"{kind} game" if kind else "game"
+        raise UnknownGameError(f"no {what} {gid!r} is running; start one with {hint}", key=key)
+    return found
+
+
+def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params") -> Any:
+    """The protocol game of kind ``kind`` with the request's ``rules`` (checked against the declared spec) and
+    ``lexicon`` (a name; None: the game's default); errors keyed under ``root`` (``params.rules`` ...)."""
+    from kubasolve.games.protocol import game_class
+
+    try:
+        cls = game_class(kind)
+    except KubasolveError as exc:
+        raise rekeyed(exc) from None
+    declared = RULES.get(kind)
+    if isinstance(rules, dict) and declared is not None:
+        try:
+            rules = given(msgspec.convert(rules, declared.spec))
+        except msgspec.ValidationError as exc:
+            raise validation_error(exc, declared.spec, root=f"{root}.rules") from None
+    try:
+        parsed = cls.parse_rules(rules)
+    except KubasolveError as exc:
+        raise type(exc)(f"{root}.rules: {exc}", key=f"{root}.rules") from None
+    if declared is not None and declared.check is not None:
+        declared.check(parsed)
+    if not cls.lexicons:
+        if lexicon is not None:
+            raise KubasolveError(f"{root}.lexicon: {kind} uses no lexicon", key=f"{root}.lexicon")
+        return cls(parsed)
+    name = lexicon if lexicon is not None else cls(parsed).default_lexicon()
+    return cls(parsed, lexicon_for(name, f"{root}.lexicon"))
+
+
+def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,
+                     lexicon: Any = UNSET, saved: Any = UNSET) -> tuple[str, SessionGame]:
+    """Start (or, with ``saved``, resume) a game of kind ``kind`` in the session: (its id, the session game)."""
+    from kubasolve.games.protocol import check_state_envelope, game_class
+
+    if saved is not UNSET:
+        given_too = [k for k, v in (("seed", seed), ("players", players), ("rules", rules), ("lexicon", lexicon)) if v is not UNSET]
+        if given_too:
+            raise KubasolveError(f"params.{given_too[0]}: not allowed with state (the state holds it)", key=f"params.{given_too[0]}")
+        try:
+            check_state_envelope(saved)
+            if saved["game"] != kind:
+                raise StateError(f"state.game: a {saved['game']} state, not {kind}", key="state.game")
+        except KubasolveError as exc:
+            raise rekeyed(exc) from None
+        cls = game_class(kind)
+        try:  # a saved state's rules are checked by the library (they may hold settings the request schema does not)
+            rules = cls.parse_rules(saved["rules"])
+        except KubasolveError as exc:
+            raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
+        game = _game_object(kind, rules, saved["lexicon"] if cls.lexicons else None, root="params.state")
+        state = call(game.state_from_json, saved)
+    else:
+        game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
+        try:
+            state = game.new_game(0 if seed is UNSET else seed, 2 if players is UNSET else players)
+        except KubasolveError as exc:
+            raise rekeyed(exc) from None
+    sg = SessionGame(game, state)
+    return session.add_game(sg), sg
+
+
+def adopt_game(session: Session, kind: str, rules: Any, lexicon: str | None, native: Any, players: Any = UNSET) -> tuple[str, SessionGame]:
+    """Keep a native state of game ``kind`` (dealt or loaded by the game's own API: the v2 commands' options and
+    saved states) as a session game under ``rules`` (the rules object) and ``lexicon``: (its id, the session game)."""
+    game = _game_object(kind, rules, lexicon)
+    state = call(game.state_of, native, None if players is UNSET else players)
+    sg = SessionGame(game, state)
+    return session.add_game(sg), sg
+
+
+class V2Answer(Answer):
+    """The keys of a v2 session answer (``<game>.new-game`` ...): the id, the seats, and the whole state or a short
+    summary."""
+
+    game: str
+    players: list[str]
+    state: dict[str, Any] | UnsetType = UNSET
+    current: int | UnsetType = UNSET
+    turn: int | UnsetType = UNSET
+    scores: list[int] | UnsetType = UNSET
+    over: bool | UnsetType = UNSET
+
+
+def v2_answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
+    """The answer of a v2 session command (``<game>.new-game`` ...): ``game`` (the id), ``players``, ``extra`` and the
+    game's own state, or (``"state": false``) the short summary ``current``, ``turn``, ``scores``, ``over``."""
+    out: dict[str, Any] = {"game": gid, "players": sg.players, **extra}
+    native = sg.native
+    if with_state:
+        out["state"] = native.to_dict()
+    else:
+        out.update(current=native.current, turn=native.turn, scores=list(native.scores), over=native.over)
+    return out
+
+
+def session_answer(gid: str, sg: SessionGame, with_state: bool = False, **extra: Any) -> dict[str, Any]:
+    """The v3 answer of a session command: ``game_id``, ``game``, the common result view, ``extra`` and, when asked,
+    the saved ``state``."""
+    out: dict[str, Any] = {"game_id": gid, "game": sg.kind, **sg.game.result(sg.state).to_dict(), **extra}
+    if with_state:
+        out["state"] = sg.game.state_to_json(sg.state)
+    return out
+
+
+def session_budget(session: Session, movetime_ms: int | None, max_nodes: int | None, progress: bool = False) -> Any:
+    """The request's budget: its ``movetime_ms``/``max_nodes`` (the engine's default time when it gives neither),
+    the session's stop flag, and the ``info`` writer when ``progress`` is asked."""
+    from kubasolve.budget import Budget
+
+    if movetime_ms is None and max_nodes is None:
+        movetime_ms = DEFAULT_MOVETIME_MS
+    return Budget(movetime_ms, max_nodes, stop=session.stop, progress=session.emit_info if progress else None)
+
+
+def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args)`` with library errors keyed by the request (``params.ai`` ...)."""
+    try:
+        return fn(*args, **kwargs)
+    except KubasolveError as exc:
+        raise rekeyed(exc) from None
+
+
+# -------------------------------------------------------------------- results
+class SessionAnswer(Answer):
+    """The keys of every v3 session answer."""
+
+    game_id: str
+    game: str
+    players: list[str]
+    current: int | None
+    turn: int
+    scores: list[int]
+    over: bool
+    winners: list[int]
+    state: dict[str, Any] | UnsetType = UNSET
+
+
+class MoveEntry(Answer):
+    """One legal action: the object apply-move takes as ``action``, a short text, its score (null where the game
+    does not score it) and game-specific details."""
+
+    action: dict[str, Any]
+    text: str
+    score: int | None
+    details: dict[str, Any]
+
+
+class LegalMovesAnswer(SessionAnswer, kw_only=True):
+    moves: list[MoveEntry]
+    count: int | None
+    complete: bool
+    proven_optimal: bool
+    nodes: int
+
+
+class AiMoveAnswer(SessionAnswer, kw_only=True):
+    action: dict[str, Any]
+    text: str
+    proven_optimal: bool
+    nodes: int
+    details: dict[str, Any]
+    applied: bool
+
+
+class RenderAnswer(Answer):
+    game_id: str
+    game: str
+    format: Literal["text", "svg"]
+    rendering: str
+
+
+class GameInfo(Answer):
+    game: str
+    min_players: int
+    max_players: int
+    ais: list[str]
+    default_ai: str
+    lexicons: list[str]
+    default_lexicon: str | None
+    rules: dict[str, Any]
+    """``{"schema": <JSON Schema of the rule settings>, "defaults": {...}}``."""
+
+
+class GamesAnswer(Answer):
+    games: list[GameInfo]
+
+
+class ReadyAnswer(Answer):
+    ready: bool
+    warmed: list[str]
+    seconds: float
+    per_game: dict[str, float]
+
+
+class StopAnswer(Answer):
+    stopped: bool
+
+
+# -------------------------------------------------------------------- commands
+@command("games", NoParams, GamesAnswer)
+def games(p: NoParams, session: Session) -> dict[str, Any]:
+    """Every game kind: players range, AIs (the default), lexicons, and the rule settings (schema and defaults)."""
+    from kubasolve.games.protocol import game_class, game_names
+
+    out = []
+    for name in game_names():
+        cls = game_class(name)
+        game = cls()
+        declared = RULES.get(name)
+        schema = msgspec.json.schema(declared.spec) if declared is not None else cls.rules_schema()
+        out.append({"game": name, "min_players": game.min_players, "max_players": game.max_players, "ais": list(cls.ai_names),
+                    "default_ai": cls.default_ai, "lexicons": list(cls.lexicons), "default_lexicon": game.lexicon_name,
+                    "rules": {"schema": schema, "defaults": game.rules_to_dict()}})
+    return {"games": out}
+
+
+class NewGameParams(Params):
+    game: GameKind
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    players: Players | UnsetType = UNSET
+    rules: Annotated[dict[str, Any], Meta(description="rule settings (games lists them); unset ones keep the defaults")] | UnsetType = UNSET
+    lexicon: LexiconName | UnsetType = UNSET
+    state: Annotated[dict[str, Any], Meta(description="a saved state (state answers carry it) to resume; excludes seed, "
+                                                      "players, rules and lexicon")] | UnsetType = UNSET
+
+
+@command("new-game", NewGameParams, SessionAnswer)
+def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
+    """Start a game of kind ``game`` (``seed``, ``players``: a count or seat names, ``rules``, ``lexicon``), or resume
+    a saved ``state``; the answer's ``game_id`` names it in later commands."""
+    gid, sg = new_session_game(session, p.game, seed=p.seed, players=p.players, rules=p.rules, lexicon=p.lexicon, saved=p.state)
+    return session_answer(gid, sg)
+
+
+class GameIdParams(Params):
+    game_id: GameId
+
+
+@command("state", GameIdParams, SessionAnswer)
+def state_cmd(p: GameIdParams, session: Session) -> dict[str, Any]:
+    """The common view of a running game and its whole saved ``state`` (new-game resumes it)."""
+    return session_answer(p.game_id, find_game(p.game_id, session), True)
+
+
+class LegalMovesParams(Params):
+    game_id: GameId
+    top: Annotated[int, Meta(ge=1, le=MAX_TOP, description="scored moves to list, best first")] = 20
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: MaxNodes | None = None
+    progress: Progress = False
+
+
+@command("legal-moves", LegalMovesParams, LegalMovesAnswer)
+def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
+    """Legal actions of the player to move, each with the ``action`` apply-move takes as it is: the ``top`` best
+    scored moves and the few other actions (pass, draw, end of turn, one exchange...); ``count`` and ``complete``
+    say how many there are in all. The budget (default 10 s) bounds the searches."""
+    sg = find_game(p.game_id, session)
+    found = call(sg.game.legal_moves, sg.state, p.top, session_budget(session, p.movetime_ms, p.max_nodes, p.progress))
+    return session_answer(p.game_id, sg, **found.to_dict())
+
+
+class ApplyMoveParams(Params):
+    game_id: GameId
+    action: Annotated[dict[str, Any], Meta(description="an action: a legal-moves entry's action, an ai-move's action")]
+    state: WithState = False
+
+
+@command("apply-move", ApplyMoveParams, SessionAnswer)
+def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
+    """Apply ``action`` for the player to move; an illegal action is ``illegal-move`` with the reason, the game
+    unchanged."""
+    sg = find_game(p.game_id, session)
+    sg.state = call(sg.game.apply, sg.state, p.action)
+    return session_answer(p.game_id, sg, p.state)
+
+
+class AiMoveParams(Params):
+    game_id: GameId
+    ai: AiSpec | UnsetType = UNSET
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    apply: Annotated[bool, Meta(description="apply the chosen action (false: only show it)")] = True
+    state: WithState = False
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: MaxNodes | None = None
+    progress: Progress = False
+
+
+@command("ai-move", AiMoveParams, AiMoveAnswer)
+def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
+    """AI ``ai`` (default: the game's) chooses the action of the player to move within the budget (default 10 s; a
+    stop request ends it early with the best found); ``apply`` (default true) applies it."""
+    sg = find_game(p.game_id, session)
+    budget = session_budget(session, p.movetime_ms, p.max_nodes, p.progress)
+    chosen = call(sg.game.ai_move, sg.state, None if p.ai is UNSET else p.ai, budget, p.seed)
+    if p.apply:
+        sg.state = call(sg.game.apply, sg.state, chosen.action)
+    return session_answer(p.game_id, sg, p.state, **chosen.to_dict(), applied=p.apply)
+
+
+class RenderParams(Params):
+    game_id: GameId
+    format: Literal["text", "svg"] = "text"
+
+
+@command("render", RenderParams, RenderAnswer)
+def render(p: RenderParams, session: Session) -> dict[str, Any]:
+    """The position drawn as text (board, racks or hands, scores) or as an SVG document."""
+    sg = find_game(p.game_id, session)
+    drawn = sg.game.render_text(sg.state) if p.format == "text" else sg.game.render_svg(sg.state)
+    return {"game_id": p.game_id, "game": sg.kind, "format": p.format, "rendering": drawn}
+
+
+class ReadyParams(Params):
+    games: Annotated[list[GameKind], Meta(max_length=32, description="the game kinds to warm up (default: all)")] | UnsetType = UNSET
+
+
+@command("ready", ReadyParams, ReadyAnswer)
+def ready(p: ReadyParams, session: Session) -> dict[str, Any]:
+    """Do the one-time warm-up (lexicon load, the kernels' load from the numba cache or their compilation) of the
+    named games (default: all), like UCI's isready; later requests then answer without it."""
+    from kubasolve.games.protocol import game_names
+
+    names = game_names() if p.games is UNSET else list(dict.fromkeys(p.games))
+    start = time.perf_counter()
+    per_game = {}
+    for name in names:
+        t0 = time.perf_counter()
+        _game_object(name, None, None).warm_up()
+        per_game[name] = round(time.perf_counter() - t0, 3)
+    return {"ready": True, "warmed": names, "seconds": round(time.perf_counter() - start, 3), "per_game": per_game}
+
+
+@command("stop", NoParams, StopAnswer)
+def stop(p: NoParams, session: Session) -> dict[str, Any]:
+    """End the searches of the requests sent before this one that have not answered yet (UCI's stop): each answers
+    at once with its best so far. ``stopped``: there was one. Its own answer follows theirs."""
+    return {"stopped": session.stopped_search}

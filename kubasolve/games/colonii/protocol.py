@@ -1,0 +1,122 @@
+"""Word colonies (colonii) in the game protocol (:mod:`kubasolve.games.protocol`), over the referee, solver and AIs.
+
+An action is a whole turn. ``legal_moves`` lists the best combined turn (the best-turn search, within the budget),
+the best single moves (each a turn of one move), pass, and one exchange (the whole hand, as far as the deck allows)
+when the deck is not empty: an exchange is allowed exactly when that entry is there. Turns of several moves are
+legal too, so the list is complete only when no two moves can be combined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from kubasolve.budget import Budget
+from kubasolve.games.colonii.rules import ColoniiRules
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, exchange_count, register_game
+
+__all__ = ["Colonii", "turn_text"]
+
+
+def turn_text(action: dict[str, Any]) -> str:
+    """``new ZIAR + extend #0 CALORIFER``, ``exchange XZ`` or ``pass`` for a colonii action's JSON form."""
+    if action.get("type") == "turn":
+        return " + ".join(f"{m['play']}{'' if m.get('target') is None else ' #' + str(m['target'])} {m['word'].upper()}"
+                          for m in action.get("moves", []))
+    if action.get("type") == "exchange":
+        return f"exchange {str(action.get('cards', '')).upper()}"
+    return str(action.get("type"))
+
+
+@register_game
+class Colonii(Game):
+    """Word colonies: Romanian letter cards (docs/colonii.md)."""
+
+    name: ClassVar[str] = "colonii"
+    ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner")
+    default_ai: ClassVar[str] = "planner"
+    lexicons: ClassVar[tuple[str, ...]] = ("ro",)
+    rules_type: ClassVar[type] = ColoniiRules
+
+    def player_range(self) -> tuple[int, int]:
+        return 1, 8
+
+    @property
+    def referee(self) -> Any:
+        """The cached referee of these rules and lexicon."""
+        from kubasolve.games.colonii.game import default_referee
+
+        return default_referee(self.rules, self.lexicon)
+
+    def _warm_up(self) -> None:
+        self.referee.solver.warm_up()
+
+    # ---------------------------------------------------------------- hooks
+    def _new(self, seed: int, players: tuple[str, ...]) -> Any:
+        return self.referee.new_game(seed, len(players))
+
+    def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
+        return native.current, native.turn, native.scores, native.over, native.winners() if native.over else []
+
+    def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
+        from kubasolve.games.colonii.game import MoveSpec
+        from kubasolve.games.colonii.movegen import TurnBudget
+
+        solver = self.referee.solver
+        position = native.position()
+        meter = budget.meter(TurnBudget)
+        scored: list[LegalMove] = []
+        table = solver.move_table(position)  # every legal single move (as solver.all_moves, generated once)
+        n_singles = len(table)
+        singles = solver.moves(table, position, np.argsort(-table.keys("gain"), kind="stable")[:top]) if n_singles else []
+        if singles:  # the best so far, for progress reports, until the best-turn search improves on it
+            first = {"type": "turn", "moves": [MoveSpec.from_move(singles[0]).to_dict()]}
+            meter.best = {"action": first, "text": turn_text(first), "score": singles[0].gain}
+        best = solver.best_turn(position, "gain", budget=meter) if n_singles else None
+        if best is not None and len(best.moves) > 1:
+            action = {"type": "turn", "moves": [MoveSpec.from_move(m).to_dict() for m in best.moves]}
+            scored.append(LegalMove(action, turn_text(action), best.gain, {"taken": best.taken, "moves": len(best.moves)}))
+        for m in singles:
+            action = {"type": "turn", "moves": [MoveSpec.from_move(m).to_dict()]}
+            scored.append(LegalMove(action, turn_text(action), m.gain, {"taken": m.taken, "kind": m.kind.value}))
+        scored.sort(key=lambda e: -(e.score or 0))
+        fixed = [LegalMove({"type": "pass"}, "pass")]
+        hand, deck = native.hands[native.current], native.deck
+        exchanges = exchange_count(hand, len(deck))
+        if exchanges:
+            cards = hand[: len(deck)]
+            fixed.append(LegalMove({"type": "exchange", "cards": cards}, f"exchange {cards.upper()}", None, {"exchanges": exchanges}))
+        combined = self.rules.max_turn_moves > 1 and n_singles > 1
+        count = None if combined else n_singles + exchanges + 1
+        complete = not combined and len(singles) == n_singles and exchanges <= 1
+        proven = best is None or best.proven_optimal
+        return LegalMoves(scored[:top] + fixed, count, complete, proven, meter.nodes)
+
+    def _apply(self, native: Any, action: dict[str, Any]) -> Any:
+        return self.referee.apply(native, action)
+
+    def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
+        from kubasolve.ai.colonii import make_policy
+        from kubasolve.games.colonii.movegen import TurnBudget
+
+        meter = budget.meter(TurnBudget)
+        action = make_policy(ai, seed).turn(self.referee, native, meter).to_dict()
+        return AiMove(action, turn_text(action), not meter.exhausted, meter.nodes)
+
+    def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
+        from kubasolve.games.colonii.game import ColoniiState
+
+        state = ColoniiState.from_dict(data, self.referee)
+        return self._loaded(state, state.rules, players)
+
+    def _render_text(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.colonii.render import render_text
+
+        return render_text(native, players)
+
+    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.colonii.render import render_svg
+
+        return render_svg(native, players)

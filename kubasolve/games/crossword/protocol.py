@@ -1,0 +1,148 @@
+"""The crossword game in the game protocol (:mod:`kubasolve.games.protocol`), over the referee, move generator and AIs.
+
+``legal_moves`` lists the best placements (the move generator is exact: ``count`` counts them all), pass, one
+exchange (the whole rack) when the bag allows exchanges, and a challenge when there is a play to challenge; the
+count includes every distinct exchange. In challenge mode a placement forming a word outside the lexicon is legal
+too (it may be challenged), so the list is not complete there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from kubasolve.budget import Budget
+from kubasolve.games.crossword.rules import CrosswordRules
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, exchange_count, register_game
+
+__all__ = ["Crossword"]
+
+
+@register_game
+class Crossword(Game):
+    """The crossword tile game (Dutch Scrabble-type rules; docs/crossword.md)."""
+
+    name: ClassVar[str] = "crossword"
+    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim")
+    default_ai: ClassVar[str] = "equity"
+    lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
+    rules_type: ClassVar[type] = CrosswordRules
+    ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "endgame")
+    """``sim``: opponent racks sampled per candidate, equity candidates simulated, plies (1 or 2); ``equity`` and
+    ``sim``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded search)."""
+
+    def default_lexicon(self) -> str:
+        return "en" if self.rules.tiles == "en" else "nl"
+
+    def player_range(self) -> tuple[int, int]:
+        return self.rules.min_players, self.rules.max_players
+
+    @property
+    def referee(self) -> Any:
+        """The cached referee of these rules and lexicon."""
+        from kubasolve.games.crossword.game import default_referee
+
+        return default_referee(self.rules, self.lexicon)
+
+    def _warm_up(self) -> None:
+        from kubasolve.games.crossword.board import Board
+        from kubasolve.games.crossword.movegen import generate_moves
+
+        referee = self.referee
+        layout = referee.layout
+        empty = Board.from_rows(["." * layout.cols] * layout.rows, self.lexicon.alphabet)
+        generate_moves(empty, "".join(referee.tiles.letters[:7]), self.lexicon, layout, referee.tiles, top=1)
+
+    # ---------------------------------------------------------------- hooks
+    def _new(self, seed: int, players: tuple[str, ...]) -> Any:
+        return self.referee.new_game(seed, len(players))
+
+    def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
+        return native.current, native.turn, native.scores, native.over, native.winners() if native.over else []
+
+    def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
+        from kubasolve.games.crossword.game import CrosswordAction
+        from kubasolve.games.crossword.movegen import generate_moves
+
+        referee = self.referee
+        rules = referee.rules
+        fixed = [LegalMove({"type": "pass"}, "pass")]
+        if native.last_play is not None:
+            fixed.append(LegalMove({"type": "challenge"}, "challenge the previous play"))
+        if native.last_play is not None and native.last_play.went_out:  # only a challenge or a pass (accepting it)
+            return LegalMoves(fixed, len(fixed), True, True, 0)
+        rack = native.rack()
+        found = generate_moves(native.board, rack, referee.lexicon, referee.layout, referee.tiles, top=top,
+                               bingo_bonus=rules.bingo_bonus)
+        placed = []
+        for m in found.moves:
+            action = CrosswordAction.place(m)
+            placed.append(LegalMove(action.to_dict(), _placement_text(m), m.score,
+                                    {"word": m.word, "bingo": m.bingo}))
+        exchanges = exchange_count(rack, len(native.bag)) if len(native.bag) >= rules.exchange_min_bag and rack else 0
+        if exchanges:
+            whole = rack[: len(native.bag)]
+            fixed.append(LegalMove({"type": "exchange", "letters": whole}, f"exchange {whole}", None, {"exchanges": exchanges}))
+        count = found.count + exchanges + len(fixed) - (1 if exchanges else 0)
+        complete = rules.word_check == "referee" and len(placed) == found.count and exchanges <= 1
+        return LegalMoves(placed + fixed, None if rules.word_check == "challenge" else count, complete, True, 0)
+
+    def _apply(self, native: Any, action: dict[str, Any]) -> Any:
+        return self.referee.apply(native, action)
+
+    def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
+        import time
+
+        from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES, make_policy
+
+        settings: dict[str, Any] = {}
+        seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
+        if ai in ("equity", "sim"):
+            settings = {"endgame_mode": options.get("endgame", "exact"), "endgame_nodes": budget.max_nodes or DEFAULT_ENDGAME_NODES}
+        if ai == "equity":
+            settings["endgame_time"] = seconds
+        if ai == "sim":
+            settings["time_limit"] = seconds
+            settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
+        policy = make_policy(ai, seed, **settings)
+        start = time.perf_counter()
+        action = policy.turn(self.referee, native)
+        solved = getattr(policy, "last_endgame", None)
+        details: dict[str, Any] = {}
+        if solved is not None:
+            proven = bool(solved.proven)
+            nodes = int(getattr(solved, "nodes", 0))
+            details["endgame"] = True
+        else:
+            proven = not (seconds is not None and time.perf_counter() - start >= seconds)
+            nodes = 0
+        return AiMove(action.to_dict(), self._action_text(native, action), proven, nodes, details)
+
+    def _action_text(self, native: Any, action: Any) -> str:
+        """``8H WO.D`` for a placement (played-through letters as dots), ``exchange KQ``, ``pass``, ``challenge``."""
+        if action.type == "place":
+            resolved = self.referee.resolve(native, action)
+            return _placement_text(self.referee.judge_placement(native.board, native.rack(), resolved.tiles).placement)
+        return f"exchange {action.letters}" if action.type == "exchange" else str(action.type)
+
+    def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
+        from kubasolve.games.crossword.game import CrosswordState
+
+        state = CrosswordState.from_dict(data, self.referee)
+        return self._loaded(state, state.rules, players)
+
+    def _render_text(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.crossword.render import render_text
+
+        return render_text(native, players)
+
+    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.crossword.render import render_svg
+
+        return render_svg(native, players)
+
+
+def _placement_text(move: Any) -> str:
+    from kubasolve.games.crossword.notation import format_placement
+
+    return format_placement(move.row, move.col, move.direction, move.word, move.tiles)

@@ -1,0 +1,204 @@
+"""Kubagram in the game protocol (:mod:`kubasolve.games.protocol`), over the referee, solver and AIs.
+
+A turn is several actions of one player (take a cube, claims, end), each an ``apply`` of its own; ``legal_moves``
+lists the take/skip/place choices, the best claims (a claim of any word the field spells is legal, so the list
+is never complete) and ending the turn. An AI plans the rest of the turn at once: its action is
+``{"type": "turn", "actions": [...]}``, which ``apply`` plays in order (all or nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from kubasolve.budget import Budget
+from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
+from kubasolve.games.kubagram.game_rules import KubagramGameRules
+from kubasolve.games.kubagram.rules import KubagramRules
+from kubasolve.games.limits import KUBAGRAM_MAX_CLAIM_FIELD, KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, register_game
+from kubasolve.games.settings import read_toml_table
+
+__all__ = ["MAX_AI_FIELD", "MAX_PLANNER_DEPTH", "MAX_SEARCH_NODES", "Kubagram", "KubagramPlayRules", "kubagram_policy"]
+
+MAX_PLANNER_DEPTH = KUBAGRAM_MAX_PLANNER_DEPTH
+"""Deepest ``planner:DEPTH`` (``kubasolve.games.limits``, the CLI's bound too)."""
+MAX_SEARCH_NODES = KUBAGRAM_MAX_SEARCH_NODES
+"""Largest ``search:NODES`` (simulated turns, 0.1-2 ms each: at most a few minutes; ``kubasolve.games.limits``)."""
+MAX_AI_FIELD = KUBAGRAM_MAX_CLAIM_FIELD
+"""Field tiles the AIs search (a larger field is refused up front): greedy and random take no budget, and their
+exact solves grow steeply with the field (worst of 8 random fields: 32 tiles 0.2 s, 36 tiles 2.7 s, 60 tiles 27 s);
+real games hold ~10-20."""
+TURN = "turn"
+"""The protocol's action for several actions of one turn, in order: ``{"type": "turn", "actions": [...]}``."""
+
+
+@dataclass(frozen=True)
+class KubagramPlayRules:
+    """Kubagram's rules in the protocol: the scoring rules and the game settings as one value; their JSON form is
+    flat (``{"min_length": 4, "skips_per_game": 2}``). The player count comes from the seats, not from here."""
+
+    scoring: KubagramRules = field(default_factory=KubagramRules)
+    game: KubagramGameRules = field(default_factory=KubagramGameRules)
+
+    def __post_init__(self) -> None:
+        if self.game.n_players != KubagramGameRules().n_players:  # the seats decide it
+            object.__setattr__(self, "game", replace(self.game, n_players=KubagramGameRules().n_players))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat JSON form: every scoring and game setting (but ``n_players``)."""
+        game = self.game.to_dict()
+        game.pop("n_players")
+        return {**self.scoring.to_dict(), **game}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> KubagramPlayRules:
+        """Settings of both kinds in one mapping; unknown keys are refused by name."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be an object of settings")
+        if "n_players" in data:
+            raise RulesError("n_players: the player count comes from the seats (players), not from the rules")
+        game_keys = set(KubagramGameRules.__dataclass_fields__) - {"n_players"}
+        scoring = {k: v for k, v in data.items() if k not in game_keys}
+        game = {k: v for k, v in data.items() if k in game_keys}
+        return cls(KubagramRules.from_dict(scoring), KubagramGameRules.from_dict(game))
+
+    @classmethod
+    def from_toml(cls, source: Any) -> KubagramPlayRules:
+        """Settings from TOML text or a path (top level or under ``[kubagram]``)."""
+        return cls.from_dict(read_toml_table(source, "kubagram"))
+
+
+def kubagram_policy(ai: str, seed: int, budget: Budget) -> Any:
+    """The AI ``ai`` (``random``, ``greedy``, ``planner[:DEPTH]``, ``search[:NODES]``) with ``budget``: the planner and
+    the search AI stop their rollouts and search at ``max_nodes`` (simulated turns) / ``movetime_ms`` or a stop; greedy
+    and random take no budget. A bad name is a bad request naming ``ai``."""
+    from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
+
+    base, _, arg = ai.partition(":")
+    limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
+    if arg and (limit is None or not arg.isdigit() or not 1 <= int(arg) <= limit):
+        raise KubasolveError(f"ai: {base}:N takes N from 1 to {limit}" if limit else f"ai: {base} takes no argument", key="ai")
+    try:
+        policy = make_policy(ai, seed)
+    except RulesError as exc:
+        raise KubasolveError(f"ai: {exc}", key="ai") from None
+    if not isinstance(policy, (PlannerPolicy, SearchPolicy)) or not (budget.limited or budget.stop is not None):
+        return policy
+    # max_nodes overrides search:NODES; with movetime_ms alone the time bounds the move (plain "search")
+    nodes = budget.max_nodes if budget.max_nodes is not None else (policy.max_nodes if arg or not budget.limited else None)
+    return replace(policy, max_nodes=nodes, movetime_ms=budget.movetime_ms, stop=budget.stop)
+
+
+@register_game
+class Kubagram(Game):
+    """Kubagram: the Dutch letter-cube game (docs/kubagram_game.md)."""
+
+    name: ClassVar[str] = "kubagram"
+    ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner", "search")
+    default_ai: ClassVar[str] = "planner"
+    lexicons: ClassVar[tuple[str, ...]] = ("nl",)
+    rules_type: ClassVar[type] = KubagramPlayRules
+
+    def player_range(self) -> tuple[int, int]:
+        return 1, 8
+
+    @property
+    def referee(self) -> Any:
+        """The cached referee of these rules and lexicon."""
+        from kubasolve.games.kubagram.game import default_referee
+
+        return default_referee(self.rules.scoring, self.rules.game, self.lexicon)
+
+    def _warm_up(self) -> None:
+        self.referee.solver.warm_up()
+
+    # ---------------------------------------------------------------- hooks
+    def _new(self, seed: int, players: tuple[str, ...]) -> Any:
+        return self.referee.new_game(seed, n_players=len(players))
+
+    def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
+        return native.current, native.turn, native.scores, native.over, native.winners() if native.over else []
+
+    def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
+        from kubasolve.games.kubagram.actions import EndTurn
+        from kubasolve.games.kubagram.movegen import SearchBudget
+        from kubasolve.games.kubagram.referee import claim_from_move
+
+        referee = self.referee
+        meter = budget.meter(SearchBudget)
+        claims: list[LegalMove] = []
+        can_claim = native.phase == "after" or (native.phase == "start" and native.game_rules.missed_claims)
+        if can_claim:
+            position = native.position(include_held=native.phase == "after")
+            found: list[Any] = [claim_from_move(w, position.table) for w in referee.solver.best_words(position, top, budget=meter)]
+            if position.table:
+                found += [claim_from_move(m, position.table)
+                          for m in referee.solver.compound_moves(position, top, "swing", budget=meter)]
+            for claim in found:
+                gain, taken = _claim_value(referee, native, claim)
+                claims.append(LegalMove(claim.to_dict(), claim.describe(), gain, {"taken": taken}))
+            claims.sort(key=lambda m: -(m.score or 0))
+        fixed = [LegalMove(a.to_dict(), a.describe()) for a in referee.take_options(native)]
+        if native.phase == "after":
+            fixed.append(LegalMove(EndTurn().to_dict(), EndTurn().describe()))
+        complete = not can_claim
+        return LegalMoves(claims[:top] + fixed, len(fixed) if complete else None, complete, not meter.exhausted, meter.nodes)
+
+    def _apply(self, native: Any, action: dict[str, Any]) -> Any:
+        referee = self.referee
+        if action.get("type") != TURN:
+            return referee.apply(native, action)
+        if set(action) != {"type", "actions"} or not isinstance(action["actions"], list) or not action["actions"]:
+            raise IllegalMoveError('a turn action is {"type": "turn", "actions": [<action>, ...]} (at least one)')
+        state = native
+        for k, step in enumerate(action["actions"]):
+            if state.current != native.current or state.over:
+                raise IllegalMoveError(f"actions[{k}]: the turn is already over")
+            try:
+                state = referee.apply(state, step)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"actions[{k}]: {exc}") from None
+        return state
+
+    def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
+        import time
+
+        tiles = len(native.tile_sources())
+        if tiles > MAX_AI_FIELD:
+            raise LimitError(f"the AIs search fields of at most {MAX_AI_FIELD} tiles, this one holds {tiles} "
+                             "(claim words to shrink it, or choose from the legal moves)", key="state")
+        policy = kubagram_policy(ai, seed, budget)
+        start = time.perf_counter()
+        actions = policy.turn(self.referee, native)
+        nodes = int(getattr(policy, "nodes", 0))
+        cut = budget.stopped() or (budget.max_nodes is not None and nodes >= budget.max_nodes) or (
+            budget.movetime_ms is not None and (time.perf_counter() - start) * 1e3 >= budget.movetime_ms)
+        steps = [a.to_dict() for a in actions]
+        return AiMove({"type": TURN, "actions": steps}, "; ".join(a.describe() for a in actions), not cut, nodes,
+                      {"actions": len(steps)})
+
+    def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
+        from kubasolve.games.kubagram.state import GameState
+
+        state = GameState.from_dict(data, lexicon=self.lexicon)
+        return self._loaded(state, KubagramPlayRules(state.rules, state.game_rules), players)
+
+    def _render_text(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.kubagram.render import render_text
+
+        return render_text(native, players)
+
+    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.kubagram.render import render_svg
+
+        return render_svg(native, players)
+
+
+def _claim_value(referee: Any, state: Any, claim: Any) -> tuple[int, int]:
+    """What a claim is worth to the player to move: (their gain, what the others lose)."""
+    after = referee.apply(state, claim)
+    me = state.current
+    taken = sum(max(0, before - now) for p, (before, now) in enumerate(zip(state.scores, after.scores)) if p != me)
+    return after.scores[me] - state.scores[me], taken

@@ -1,0 +1,126 @@
+"""Scruble Cube in the game protocol (:mod:`kubasolve.games.protocol`), over the game, solver and AIs.
+
+An action is a whole turn: ``{"type": "turn", "twists": ["R", "U'"], "word": "cube", "cells": [...]}`` (the word and
+its cells optional). ``legal_moves`` lists the best words reachable within the rules' twists (the search, within the
+budget) and one turn of a single twist without a word; every twist sequence without a word is legal too, so the
+list is never complete.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from kubasolve.budget import Budget
+from kubasolve.errors import IllegalMoveError
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, register_game
+from kubasolve.games.scruble.rules import ScrubleRules
+
+__all__ = ["Scruble", "turn_action"]
+
+
+def turn_action(turn: Any) -> dict[str, Any]:
+    """The protocol action of a :class:`~kubasolve.games.scruble.game.Turn`."""
+    return {"type": "turn", **turn.to_dict()}
+
+
+def _text(action: dict[str, Any]) -> str:
+    twists = " ".join(action.get("twists", []))
+    return f"{twists} {str(action['word']).upper()}" if action.get("word") else f"{twists} (no word)"
+
+
+@register_game
+class Scruble(Game):
+    """Scruble Cube: words along the belts of a 4x4x4 letter cube (docs/scruble.md)."""
+
+    name: ClassVar[str] = "scruble"
+    ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner")
+    default_ai: ClassVar[str] = "planner"
+    lexicons: ClassVar[tuple[str, ...]] = ("en", "es")
+    rules_type: ClassVar[type] = ScrubleRules
+
+    def default_lexicon(self) -> str:
+        name = str(self.rules.pegs.name)
+        return name if name in self.lexicons else self.lexicons[0]
+
+    def player_range(self) -> tuple[int, int]:
+        return 1, 4
+
+    def _warm_up(self) -> None:
+        from kubasolve.games.scruble.position import Cube
+        from kubasolve.games.scruble.solver import warm_up
+
+        warm_up(Cube.scrambled(self.rules.pegs, 0), self.lexicon, self.rules)
+
+    # ---------------------------------------------------------------- hooks
+    def _new(self, seed: int, players: tuple[str, ...]) -> Any:
+        from kubasolve.games.scruble.game import ScrubleGame
+
+        return ScrubleGame.new(len(players), seed, self.rules)
+
+    def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
+        return native.to_move, native.turn + 1, native.scores, native.over, native.winners() if native.over else []
+
+    def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
+        from kubasolve.games.scruble.cube import Twist
+        from kubasolve.games.scruble.solver import StateBudget, search
+
+        meter = budget.meter(StateBudget)
+        found, _ = search(native.cube, self.lexicon, self.rules, self.rules.max_twists, top, native.intact_words(), budget=meter,
+                          spent=native.spent_premiums())
+        words = []
+        for m in found:
+            if m.twists:  # a turn needs a twist
+                action = {"type": "turn", "twists": m.notation(), "word": m.word, "cells": list(m.cells)}
+                words.append(LegalMove(action, _text(action), m.score, {"belt": m.run.belt}))
+        plain = {"type": "turn", "twists": [Twist(0, 1).notation()]}
+        return LegalMoves(words + [LegalMove(plain, _text(plain))], None, False, not meter.exhausted, meter.nodes)
+
+    def _apply(self, native: Any, action: dict[str, Any]) -> Any:
+        from kubasolve.games.scruble.game import Turn
+
+        if action.get("type", "turn") != "turn":
+            raise IllegalMoveError(f"a Scruble action is a turn ({{\"type\": \"turn\", \"twists\": [...]}}), got type {action.get('type')!r}")
+        action.pop("type", None)
+        game = copy.copy(native)  # the lists the game changes in place are copied; the cube and rules are values
+        game.scores, game.history, game.words, game.spent = (list(native.scores), list(native.history), list(native.words),
+                                                              list(native.spent))
+        game.play(Turn.from_dict(action), self.lexicon)
+        return game
+
+    def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
+        from kubasolve.ai.scruble import make_policy
+        from kubasolve.games.scruble.solver import StateBudget
+
+        meter = budget.meter(StateBudget)
+        action = turn_action(make_policy(ai, seed)(native, self.lexicon, meter))
+        return AiMove(action, _text(action), not meter.exhausted, meter.nodes)
+
+    def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
+        from kubasolve.games.scruble.game import ScrubleGame
+
+        game = ScrubleGame.from_dict(data, self.lexicon)
+        check_dealt_from_seed(game, "state.native.seed")
+        return self._loaded(game, game.rules, players)
+
+    def _render_text(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.scruble.render import render_text
+
+        return render_text(native, players)
+
+    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
+        from kubasolve.games.scruble.render import render_svg
+
+        return render_svg(native, players)
+
+
+def check_dealt_from_seed(game: Any, key: str) -> None:
+    """A game the engine (or the protocol) starts is scrambled from its seed: a saved state whose start cube is not the
+    scramble of its ``seed`` was edited, and is refused (:class:`StateError` keyed ``key``; docs/engine.md, "Resuming
+    a saved game": a saved game may not change what its record says)."""
+    from kubasolve.errors import StateError
+    from kubasolve.games.scruble.position import Cube
+
+    if game.start_cube != Cube.scrambled(game.rules.pegs, game.seed):
+        raise StateError(f"{key}: the start cube is not the scramble of seed {game.seed}", key=key)

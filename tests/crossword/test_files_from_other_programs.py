@@ -1,0 +1,86 @@
+"""GCG and CGP files written by other programs, through the CLI and the engine (issues 22 and 23)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubasolve.cli.main import main
+from kubasolve.engine.registry import Session
+from kubasolve.engine.server import handle_request
+
+GCG_DIR = Path(__file__).parent / "data" / "gcg"
+EMPTY = "/".join(["15"] * 15)
+
+
+def ask(session: Session, cmd: str, **params: Any) -> dict[str, Any]:
+    return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+
+def test_cli_moves_analyses_the_end_of_a_gcg_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """The position at the end of a Woogles-style file, the rack of its #rack1 (the player to move)."""
+    assert main(["crossword", "moves", "--board", str(GCG_DIR / "woogles_unfinished.gcg"), "--top", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"][0]["notation"] == "O12 FTE" and out["max_score"] == 45
+
+
+def test_cli_endgame_of_a_gcg_game_uses_both_racks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["crossword", "endgame", "--board", str(GCG_DIR / "woogles_unfinished.gcg"), "--nodes", "2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["racks"] == ["AAEFJTU", "AFNOQ"] and out["nodes"] <= 2000 + 100
+    assert main(["crossword", "endgame", "--board", str(GCG_DIR / "macondo_notes.gcg")]) == 1
+    assert "the GCG game is over" in capsys.readouterr().err
+
+
+def test_cli_play_continues_a_gcg_game(tmp_path: Path) -> None:
+    import argparse
+
+    from kubasolve.cli.crossword import add_parser
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    args = parser.parse_args(["crossword", "play", "--gcg", str(GCG_DIR / "woogles_unfinished.gcg"), "--players", "human,score",
+                              "--seed", "3"])
+    out = io.StringIO()
+    assert args.func(args, stdin=io.StringIO("O12 FTE\nq\n"), out=out) == 0
+    text = out.getvalue()
+    assert "anna(human), bram(score)" in text and "continuing" in text and "ok: O12 FTE +45" in text
+    assert "bram(score): " in text  # the AI answered from the file's position
+
+
+def test_cli_refuses_huge_runs_and_unknown_lexicons_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: a row of three billion empty squares is one clear error (exit 1), no traceback, no allocation."""
+    huge = "2999999999/" + "/".join(["15"] * 14) + " AB/ 0/0 0"
+    assert main(["crossword", "moves", "--board", huge]) == 1
+    err = capsys.readouterr().err
+    assert "CGP board row 1 ('2999999999') describes more than the board's 15 squares" in err and "Traceback" not in err
+    assert main(["crossword", "endgame", "--board", huge]) == 1
+    assert "CGP board row 1" in capsys.readouterr().err
+    nwl = EMPTY + " AEINRST/ 0/0 0 lex NWL18;"
+    assert main(["crossword", "moves", "--board", nwl]) == 1
+    assert "CGP lex 'NWL18': kubasolve has no such lexicon" in capsys.readouterr().err
+    assert main(["crossword", "moves", "--board", nwl, "--lexicon", "en", "--tiles", "en", "--top", "1"]) == 0
+    assert "replaced by the lexicon asked for, 'en'" in capsys.readouterr().err
+
+
+def test_cli_honours_bingo_bonus_and_names_unused_operations(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["crossword", "moves", "--board", EMPTY + " AEINRST/ 0/0 0 bb 35; gid x1; tmr 1000/2000;", "--top", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["max_score"] == 74 - 50 + 35
+    assert "CGP operation(s) not used by kubasolve: gid, tmr" in captured.err
+
+
+def test_engine_moves_bounds_runs_and_honours_operations() -> None:
+    session = Session()
+    huge = ask(session, "crossword.moves", cgp="2999999999/" + "/".join(["15"] * 14) + " AB/ 0/0 0")
+    assert huge["error"]["code"] == "bad-position" and "CGP board row 1" in huge["error"]["message"]
+    nwl = ask(session, "crossword.moves", cgp=EMPTY + " AEINRST/ 0/0 0 lex NWL18;")
+    assert not nwl["ok"] and "NWL18" in nwl["error"]["message"]
+    bb = ask(session, "crossword.moves", cgp=EMPTY + " AEINRST/ 0/0 0 bb 35; lex nl; gid x;", top=1)["result"]
+    assert bb["max_score"] == 59 and bb["notices"] == ["CGP operation(s) not used by kubasolve: gid"]
+    plain = ask(session, "crossword.moves", cgp=EMPTY + " AEINRST/ 0/0 0", top=1)["result"]
+    assert plain["max_score"] == 74 and "notices" not in plain

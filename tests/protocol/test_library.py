@@ -1,0 +1,175 @@
+"""The game protocol through the library (issue 21): "random games driven by taking a random legal-moves entry and
+passing its action to apply until the game is over", for the five games and a sixth one outside the package."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from kubasolve.budget import Budget
+from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
+from kubasolve.games import Game, State, game_names, load_game, state_from_json
+
+from .helpers import BUILT_IN, MAX_ACTIONS, QUICK_RULES, load_nim
+
+GAMES = (*BUILT_IN, "nim")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _nim() -> None:
+    load_nim()
+
+
+def _game(name: str) -> Game:
+    return load_game(name, QUICK_RULES[name])
+
+
+def _check_result(game: Game, state: State, n_players: int) -> None:
+    r = game.result(state)
+    assert len(r.players) == len(r.scores) == n_players and all(isinstance(s, int) for s in r.scores)
+    assert r.turn >= 1
+    if r.over:
+        assert r.current is None and r.winners and all(0 <= w < n_players for w in r.winners)
+        assert {r.scores[w] for w in r.winners} == {max(r.scores)} or game.name == "crossword"  # crossword: tie-break
+    else:
+        assert r.current is not None and 0 <= r.current < n_players and r.winners == []
+
+
+def test_the_registry_finds_the_built_in_games_without_importing_them() -> None:
+    assert set(BUILT_IN) <= set(game_names())
+    with pytest.raises(KubasolveError) as unknown:
+        load_game("chess")
+    assert unknown.value.key == "game" and "crossword" in str(unknown.value)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_legal_moves_play_a_game_to_its_end(name: str) -> None:
+    game = _game(name)
+    rng = random.Random(f"protocol:{name}")
+    state = game.new_game(seed=5, players=["ann", "bob"])
+    assert game.result(state).players == ["ann", "bob"]
+    kinds: set[str] = set()
+    for step in range(MAX_ACTIONS):
+        _check_result(game, state, 2)
+        if game.result(state).over:
+            break
+        legal = game.legal_moves(state, top=5, budget=Budget(movetime_ms=5000))
+        assert legal.moves and (legal.count is None or legal.count >= len(legal.moves))
+        assert legal.complete == (legal.count == len(legal.moves))
+        before = json.dumps(game.state_to_json(state))
+        for move in legal.moves:
+            assert isinstance(move.text, str) and move.text and isinstance(move.details, dict)
+            assert move.action == json.loads(json.dumps(move.action)) and "type" in move.action
+            kinds.add(move.action["type"])
+        if step % 5 == 0:  # every listed action is accepted as it is, and apply leaves its argument alone
+            for move in legal.moves:
+                game.apply(state, copy.deepcopy(move.action))
+            assert json.dumps(game.state_to_json(state)) == before
+        state = game.apply(state, json.loads(json.dumps(rng.choice(legal.moves).action)))
+        if step % 9 == 0:  # the JSON form reads back to the same state
+            data = json.loads(json.dumps(game.state_to_json(state)))
+            again_game, again = state_from_json(data)
+            assert again_game.name == name and again_game.state_to_json(again) == data
+    assert game.result(state).over, f"{name} did not end in {MAX_ACTIONS} actions"
+    assert game.legal_moves(state).moves == [] and game.legal_moves(state).complete
+    with pytest.raises(IllegalMoveError):
+        game.apply(state, {"type": "pass"})
+    assert len(kinds) >= 2 or name in ("nim", "scruble")  # more than one kind of action (scruble: all are turns)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ai_moves_are_actions_apply_accepts(name: str) -> None:
+    game = _game(name)
+    state = game.new_game(seed=2, players=3 if name not in ("rummikub", "nim", "crossword") else 2)
+    for k in range(6):
+        if game.result(state).over:
+            break
+        chosen = game.ai_move(state, ai=game.ai_names[k % len(game.ai_names)], budget=Budget(movetime_ms=300), seed=k)
+        assert isinstance(chosen.proven_optimal, bool) and chosen.nodes >= 0 and chosen.text
+        state = game.apply(state, json.loads(json.dumps(chosen.action)))
+    with pytest.raises(KubasolveError) as unknown:
+        game.ai_move(state, ai="oracle")
+    assert unknown.value.key == "ai" and game.default_ai in str(unknown.value)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_malformed_actions_are_illegal_moves_and_change_nothing(name: str) -> None:
+    game = _game(name)
+    state = game.new_game(seed=1)
+    before = game.state_to_json(state)
+    for bad in ({}, {"type": "fly"}, {"type": 7}, {"type": "pass", "extra": [1] * 3}, "pass", None, [1, 2]):
+        with pytest.raises(KubasolveError):
+            game.apply(state, bad)  # type: ignore[arg-type]
+    assert game.state_to_json(state) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_saved_states_are_validated_naming_the_key(name: str) -> None:
+    game = _game(name)
+    state = game.new_game(seed=3, players=["ann", "bob"])
+    state = game.apply(state, game.legal_moves(state, top=1).moves[0].action)
+    saved = json.loads(json.dumps(game.state_to_json(state)))
+    assert saved["format"] == "kubasolve-state" and saved["version"] == 1 and saved["game"] == name
+    forgeries: list[tuple[Any, str]] = [
+        (lambda d: d.update(format="other"), "state.format"),
+        (lambda d: d.update(version=2), "state.version"),
+        (lambda d: d.update(game="chess"), "state.game"),
+        (lambda d: d.update(players=["solo"] * 9), "state.players"),
+        (lambda d: d.update(players="ann"), "state.players"),
+        (lambda d: d.update(rules={"no_such_setting": 1}), "state.rules"),
+        (lambda d: d.update(lexicon=5), "state.lexicon"),
+        (lambda d: d.update(native=[]), "state.native"),
+        (lambda d: d.pop("native"), "state.native"),
+        (lambda d: d.update(cheat=True), "state.cheat"),
+    ]
+    for forge, key in forgeries:
+        data = copy.deepcopy(saved)
+        forge(data)
+        with pytest.raises(StateError) as refused:
+            state_from_json(data)
+        assert refused.value.key == key, (key, str(refused.value))
+    forged = copy.deepcopy(saved)
+    if name != "nim":  # scores that the history does not give: refused by the game's own check
+        forged["native"]["scores"] = [7, 7]
+    else:
+        forged["native"]["taken"] = [9, 9]
+    with pytest.raises(StateError) as refused:
+        state_from_json(forged)
+    assert refused.value.key is not None and refused.value.key.startswith("state.native")
+    assert state_from_json(saved)[0].state_to_json(state_from_json(saved)[1]) == saved
+
+
+def test_a_stop_flag_ends_a_search_at_once_with_a_legal_answer() -> None:
+    """The budget's stop flag (the engine's stop request) ends a search like a spent budget: the best found so far."""
+    game = load_game("colonii", {"hand_size": 30})
+    state = game.new_game(seed=4)
+    stop = threading.Event()
+    stop.set()
+    stopped = game.legal_moves(state, top=3, budget=Budget(movetime_ms=600_000, stop=stop))
+    assert stopped.moves and not stopped.proven_optimal
+    chosen = game.ai_move(state, ai="greedy", budget=Budget(movetime_ms=600_000, stop=stop))
+    assert not chosen.proven_optimal
+    game.apply(state, chosen.action)
+
+
+def test_budgets_are_validated() -> None:
+    for bad in ({"movetime_ms": 0}, {"movetime_ms": -1}, {"max_nodes": 1.5}, {"max_nodes": True}, {"movetime_ms": float("nan")}):
+        with pytest.raises(KubasolveError):
+            Budget(**bad)
+    assert Budget(movetime_ms=5) == Budget(movetime_ms=5, stop=threading.Event()) and not Budget().limited
+
+
+def test_seats_and_seeds_are_checked() -> None:
+    game = load_game("crossword")
+    for players in (1, 5, [], ["a"] * 5, ["a", ""], "ab", 2.0):
+        with pytest.raises(KubasolveError) as refused:
+            game.new_game(players=players)  # type: ignore[arg-type]
+        assert refused.value.key == "players"
+    with pytest.raises(KubasolveError):
+        game.new_game(seed=-1)
+    assert game.result(game.new_game(players=3)).players == ["player0", "player1", "player2"]
