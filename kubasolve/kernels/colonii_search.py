@@ -202,18 +202,6 @@ def _rest(s, nxt, r_it):
 
 
 @njit(cache=True)
-def _chain_start(c_ck, lo, hi, cap):
-    """The first position in ``lo:hi`` (card keys non-increasing) whose card key is at most ``cap``."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if c_ck[mid] <= cap:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@njit(cache=True)
 def _open_frame(d, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck):
     """Start choosing item ``d`` from the state after ``d`` items: first the open program's follow-ups
     (the extensions a decolonisation allows, then chained words of its last letter), then new programs."""
@@ -235,7 +223,7 @@ def _open_frame(d, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck):
 def _chain_phase(d, st, fr, c_off, c_ck):
     letter = st[d, S_LAST]
     fr[d, F_PHASE] = PH_CHAIN
-    fr[d, F_POS] = _chain_start(c_ck, c_off[letter], c_off[letter + 1], st[d, S_CK])
+    fr[d, F_POS] = _first_at_most(c_ck, c_off[letter], c_off[letter + 1], st[d, S_CK])
     fr[d, F_END] = c_off[letter + 1]
 
 

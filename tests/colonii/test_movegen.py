@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 from kubasolve.errors import PositionError
 from kubasolve.games.colonii.movegen import ColoniiSolver
 from kubasolve.games.colonii.reference import (
-    reference_best_turn,
     reference_moves,
-    turn_key,
 )
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import (
@@ -22,7 +20,7 @@ from kubasolve.games.colonii.table import (
     MoveKind,
 )
 
-from .helpers import RULEBOOK_WORDS, position, referee_scores, small_lexicon, word
+from .helpers import RULEBOOK_WORDS, assert_best_turn_is_exact, position, small_lexicon, word
 
 R = ColoniiRules()
 LETTERS = "acilrtezău"
@@ -86,14 +84,7 @@ def test_all_moves_equal_the_reference(case) -> None:
 @settings(max_examples=60, deadline=None)
 @given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3))
 def test_best_turn_equals_exhaustive_search_and_is_legal(case, objective, max_moves) -> None:
-    lex, rules, pos = case
-    turn = ColoniiSolver(lex, rules).best_turn(pos, objective, max_moves)
-    assert turn.proven_optimal
-    assert turn_key(turn.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
-    assert sum(m.kind.builds for m in turn.moves) <= max_moves
-    # the referee itself accepts the turn and scores it as the solver says
-    deltas = [sum(m.deltas[p] for m in turn.moves) for p in range(pos.n_players)]
-    assert list(referee_scores(lex, rules.with_(max_turn_moves=max_moves), pos, turn.moves)) == deltas
+    assert_best_turn_is_exact(*case, objective, max_moves)  # and the referee accepts it and scores it as said
 
 
 def test_rulebook_turn_conquers_twice() -> None:

@@ -11,7 +11,7 @@ from kubasolve.games.colonii.reference import reference_best_turn, turn_key
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiPosition, Group, MoveKind
 
-from .helpers import referee_scores, small_lexicon
+from .helpers import assert_best_turn_is_exact, referee_scores, small_lexicon, whole_and_sliced
 
 R = ColoniiRules()
 LETTERS = "aceilrtz"  # Z is worth 3: extensions and chained words that conquer
@@ -80,13 +80,7 @@ def chain_cases(draw):
 def test_best_turn_equals_every_legal_sequence(case, objective, max_moves) -> None:
     """The search equals the best of every sequence of moves the referee accepts (each move judged on the
     table the previous ones left), and the referee plays the turn found for the points it claims."""
-    lex, rules, pos = case
-    turn = ColoniiSolver(lex, rules).best_turn(pos, objective, max_moves)
-    assert turn.proven_optimal
-    assert turn_key(turn.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
-    assert sum(m.kind.builds for m in turn.moves) <= max_moves
-    deltas = [sum(m.deltas[p] for m in turn.moves) for p in range(pos.n_players)]
-    assert list(referee_scores(lex, rules.with_(max_turn_moves=max_moves), pos, turn.moves)) == deltas
+    assert_best_turn_is_exact(*case, objective, max_moves)
 
 
 def test_the_same_word_may_be_built_twice(ro) -> None:
@@ -156,10 +150,8 @@ def test_max_turn_moves_above_three_is_searched_to_three_and_not_called_proven()
 def test_a_sliced_or_cut_search_stays_legal_and_exact_when_finished(case, objective, max_moves, slice_nodes) -> None:
     lex, rules, pos = case
     solver = ColoniiSolver(lex, rules)
-    whole = solver.best_turn(pos, objective, max_moves)
-    budget = TurnBudget(movetime_ms=600_000)
-    budget.SLICE_NODES = slice_nodes  # resumed after every few nodes
-    assert solver.best_turn(pos, objective, max_moves, budget) == whole
+    whole, sliced = whole_and_sliced(lex, rules, pos, objective, max_moves, slice_nodes)
+    assert sliced == whole
     for nodes in (1, 3, 10):
         cut = solver.best_turn(pos, objective, max_moves, TurnBudget(max_nodes=nodes))
         referee_scores(lex, rules.with_(max_turn_moves=max_moves), pos, cut.moves)  # legal
