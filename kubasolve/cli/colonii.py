@@ -15,6 +15,8 @@ PLAY_HELP = """commands (one per line; a turn may hold several moves, then an em
   n WORD             build a new word from your cards
   e GROUP WORD       extend the word of table group GROUP (e.g. e 0 calorifer)
   c GROUP WORD       chain a perpendicular word from the last letter of group GROUP
+  s GROUP            declare your colony GROUP a supercolony (at 5 words; +5, once)
+  d GROUP            decolonise your colony GROUP (at 10 words: its first word scores again)
   .                  end the turn (play the moves typed so far)
   u                  undo the moves typed so far
   x CARDS            exchange cards (they go under the deck; you draw as many)
@@ -44,7 +46,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     csub.required = True
 
     b = csub.add_parser("best", help="best turn and moves for a hand, e.g. `kubasolve colonii best oriferânjet --table cal:1 ziar:1 tac:0`",
-                        description="Every legal move for the hand on the table, and the best combined turn (exact, up to 3 moves).")
+                        description="Every legal move for the hand on the table, and the best turn: a sequence of up to 3 "
+                                    "word moves, each on the table the previous one left (exact), with the owner's "
+                                    "supercolony declarations and decolonisations.")
     b.add_argument("hand", help="the cards of the player to move, as letters (e.g. oriferânjet)")
     b.add_argument("--table", nargs="*", default=[], metavar="GROUP", help=TABLE_HELP)
     b.add_argument("--mover", type=count(0, 7), default=0, help="player number of the mover (default 0)")
@@ -52,7 +56,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--top", type=count(0, 100_000), default=10, help="how many single moves to list (default 10; 0 = all)")
     b.add_argument("--objective", choices=("gain", "swing"), default="gain",
                    help="gain: own points (ties: more taken); swing: own points plus points taken from others")
-    b.add_argument("--max-moves", type=count(1, 3), default=None, help="moves in the best turn (1-3; default the rules')")
+    b.add_argument("--max-moves", type=count(1, 30), default=None,
+                   help="word moves in the best turn (default the rules' max_turn_moves; the exact search covers 3)")
     b.add_argument("--movetime-ms", type=count(1, 600_000), default=None,
                    help="time budget of the best-turn search in ms (default none: exact); then the best turn found so far")
     b.add_argument("--max-nodes", type=count(1, 3 * 10**11), default=None,
@@ -129,7 +134,7 @@ def run_best(args: argparse.Namespace) -> int:
     position = ColoniiPosition(table, args.hand.strip().lower(), args.mover, args.players)
     solver = solver_for(_lexicon(args.lexicon, rules), rules)
     moves = solver.all_moves(position, args.objective, args.top or None)
-    count = len(solver.move_table(position))
+    count = solver.count_moves(position)
     budget = TurnBudget(args.max_nodes, args.movetime_ms) if args.max_nodes or args.movetime_ms else None
     turn = solver.best_turn(position, args.objective, args.max_moves, budget)
     if args.json:
@@ -141,11 +146,19 @@ def run_best(args: argparse.Namespace) -> int:
         print()
     rows = [[k + 1, m.kind.value, "" if m.target is None else m.target, m.word.upper(), m.cards, m.gain, m.taken] for k, m in enumerate(moves)]
     print(format_table(["#", "move", "group", "word", "cards", "gain", "taken"], rows))
-    print(f"\n{count} legal moves. Best turn{'' if turn.proven_optimal else ' found (budget ran out, not proven)'}: "
-          f"+{turn.gain} points, {turn.taken} taken from others"
-          + "".join(f"\n  {m.kind.value} {m.word.upper()}{'' if m.target is None else f' on group {m.target}'}: cards {m.cards}, +{m.gain}"
-                    for m in turn.moves))
+    why = "" if turn.proven_optimal else (" found (budget ran out, not proven)" if budget is not None and budget.exhausted
+                                          else " of up to 3 word moves (not proven: the rules allow more)")
+    print(f"\n{count} legal moves. Best turn{why}: "
+          f"+{turn.gain} points, {turn.taken} taken from others" + "".join(f"\n  {describe(m)}" for m in turn.moves))
     return 0
+
+
+def describe(move: Any) -> str:
+    """One move of a turn in words, e.g. ``conquest-a CALORIFER on group 0: cards orifer, +11``."""
+    if not move.kind.builds:
+        what = "a supercolony" if move.play == "declare" else ""
+        return f"{move.play} group {move.target} {what}".rstrip() + f": +{move.gain}"
+    return f"{move.kind.value} {move.word.upper()}{'' if move.target is None else f' on group {move.target}'}: cards {move.cards}, +{move.gain}"
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -222,7 +235,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             action = policies[p].turn(referee, state)
             before = state.scores
             state = referee.apply(state, action)
-            what = ", ".join(f"{m.play} {m.word.upper()}" + ("" if m.target is None else f" on [{m.target}]") for m in action.moves) \
+            what = ", ".join(f"{m.play} {m.word.upper()}".rstrip() + ("" if m.target is None else f" on [{m.target}]") for m in action.moves) \
                 if action.type == "turn" else action.type
             say(f"{names[p]}: {what}  ({'; '.join(f'{names[q]} {d:+d}' for q, d in enumerate(a - b for a, b in zip(state.scores, before)) if d)})")
             continue
@@ -250,7 +263,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 for m in referee.solver.all_moves(pos, top=8):
                     say(f"  {m.kind.value:<13} {m.word.upper():<14} {'' if m.target is None else f'[{m.target}]':<5} +{m.gain}")
                 turn = referee.solver.best_turn(pos)
-                say(f"  best turn: {', '.join(m.word.upper() for m in turn.moves) or 'none'} (+{turn.gain})")
+                say(f"  best turn (+{turn.gain}): " + ("; ".join(describe(m) for m in turn.moves) or "none"))
             elif cmd == "u":
                 pending.clear()
                 say("moves cleared")
@@ -258,6 +271,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 pending.append({"play": "new", "word": words[1]})
             elif cmd in ("e", "c") and len(words) == 3 and words[1].isascii() and words[1].isdigit():
                 pending.append({"play": "extend" if cmd == "e" else "chain", "target": int(words[1]), "word": words[2]})
+            elif cmd in ("s", "d") and len(words) == 2 and words[1].isdigit():
+                pending.append({"play": "declare" if cmd == "s" else "decolonise", "target": int(words[1])})
             elif cmd in (".", "x", "p"):
                 if cmd == ".":
                     if not pending:

@@ -73,7 +73,20 @@ def test_cli_play_a_human_turn_then_quit() -> None:
     out = io.StringIO()
     assert run_play(args, io.StringIO("?\nn zzzz\n.\nh\np\nq\n"), out) == 0
     text = out.getvalue()
-    assert "not allowed: move 0 (new 'zzzz')" in text and "best turn:" in text and "greedy1:" in text and "bye" in text
+    assert "not allowed: move 0 (new 'zzzz')" in text and "best turn (+" in text and "greedy1:" in text and "bye" in text
+
+
+def test_cli_play_reads_the_owners_actions() -> None:
+    """``s GROUP`` declares a supercolony, ``d GROUP`` decolonises; the referee judges them (here: no such group)."""
+    from kubasolve.cli.colonii import PLAY_HELP, run_play
+
+    args = argparse.Namespace(players=["human", "greedy"], seed=7, rules=None, lexicon="ro")
+    out = io.StringIO()
+    assert run_play(args, io.StringIO("s 0\n.\nd 0\n.\nq\n"), out) == 0
+    text = out.getvalue()
+    assert "not allowed: move 0 (declare group 0): target 0 is not a group" in text
+    assert "not allowed: move 0 (decolonise group 0): target 0 is not a group" in text
+    assert "s GROUP" in PLAY_HELP and "d GROUP" in PLAY_HELP
 
 
 def test_engine_moves_and_best_turn() -> None:
@@ -84,7 +97,7 @@ def test_engine_moves_and_best_turn() -> None:
     assert len(moves["moves"]) == 5 and moves["moves"][0]["kind"] == "conquest-b"
     bad = ask(s, "colonii.moves", hand="ab", table=[{"words": ["cal"], "owner": 1, "colour": 2}])
     assert bad["error"]["code"] == "bad-request" and bad["error"]["key"].endswith("colour")
-    bad = ask(s, "colonii.best-turn", hand="ab", max_moves=4)
+    bad = ask(s, "colonii.best-turn", hand="ab", max_moves=31)
     assert bad["error"]["key"] == "params.max_moves"
     bad = ask(s, "colonii.moves", hand="ab", rules={"hand_size": 0})
     assert bad["error"]["key"] == "params.rules.hand_size"
@@ -109,13 +122,39 @@ def test_engine_game_commands() -> None:
 
 
 def test_engine_rule_schema_matches_the_rule_class() -> None:
+    from kubasolve.engine import commands_colonii
     from kubasolve.engine.commands_colonii import ColoniiRulesSpec
+    from kubasolve.games.colonii import rules
     from kubasolve.games.colonii.rules import ColoniiRules
 
     assert set(ColoniiRulesSpec.__struct_fields__) | {"alphabet"} == {f.name for f in fields(ColoniiRules)}
+    assert commands_colonii.MAX_TURN_MOVES == rules.MAX_TURN_MOVES
+
+
+def test_engine_plays_the_owners_declaration_and_decolonisation() -> None:
+    """The owner's actions go in the same action JSON as the word moves; legal moves list them."""
+    s = Session()
+    ten = ["ziar", "rac", "cal", "lac", "cai", "ie", "ele", "ea", "al", "lea"]
+    best = ask(s, "colonii.best-turn", hand="zz", table=[{"words": ten, "owner": 0}])["result"]
+    assert [(m["play"], m["gain"]) for m in best["moves"]] == [("declare", 5), ("decolonise", 6)] and best["proven_optimal"]
+    listed = ask(s, "colonii.moves", hand="zz", table=[{"words": ten, "owner": 0}])["result"]
+    assert {m["kind"] for m in listed["moves"]} == {"supercolony", "decolonisation"} and listed["count"] == 2
+    gid = ask(s, "colonii.new-game", seed=3)["result"]["game"]
+    refused = ask(s, "colonii.apply-move", game=gid, move={"type": "turn", "moves": [{"play": "declare", "target": 0}]})
+    assert refused["error"]["code"] == "illegal-move" and "not a group on the table" in refused["error"]["message"]
+    bad = ask(s, "colonii.apply-move", game=gid, move={"type": "turn", "moves": [{"play": "annex", "target": 0}]})
+    assert bad["error"]["code"] == "bad-request" and bad["error"]["key"].endswith("play")
 
 
 @pytest.mark.parametrize("history", [[[0, {"type": "fly"}]], [[0, "pass"]], [["x", {"type": "pass"}]], "none"])
 def test_engine_refuses_malformed_saved_states_as_bad_state(history: Any) -> None:
-    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": history}
+    state = {"format": "kubasolve.colonii.state/2", "rules": {}, "seed": 1, "n_players": 2, "history": history}
     assert ask(Session(), "colonii.new-game", state=state)["error"]["code"] == "bad-state"
+
+
+def test_engine_refuses_a_version_1_state() -> None:
+    """Version 1 paid the supercolony and decolonisation bonuses by themselves: its histories replay to other
+    scores, so they are refused by format, with the format expected."""
+    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": []}
+    error = ask(Session(), "colonii.new-game", state=state)["error"]
+    assert error["code"] == "bad-state" and "kubasolve.colonii.state/2" in error["message"]
