@@ -142,6 +142,14 @@ class WorkBudget:
         self.exhausted = self.exhausted or stopped
         self.report()
 
+    def charge(self, nodes: int) -> bool:
+        """Count ``nodes`` of work done outside the kernels (never past ``max_nodes``); True once the budget is spent
+        (then exhausted): for Python loops that a node budget must bound too."""
+        if self.max_nodes is not None:
+            nodes = min(nodes, max(0, self.max_nodes - self.nodes))
+        self.nodes += nodes
+        return self.out_of_time()
+
     def out_of_time(self) -> bool:
         """True (and exhausted) once the budget is spent: for Python loops between kernel calls (cheap)."""
         if not self.exhausted:

@@ -76,7 +76,7 @@ ERROR_CODES: dict[str, str] = {
     "bad-position": "a position that cannot exist (letters outside the alphabet, bad tiles, too many tiles...)",
     "bad-rules": "an invalid rule setting",
     "bad-state": "a saved game state to resume contradicts the equipment, rules or its own history",
-    "bad-lexicon": "the lexicon cannot be found or read",
+    "bad-lexicon": "the engine serves no lexicon of that name, or a list its operator named does not load",
     "limit-exceeded": "the request exceeds a documented bound (line length, size, count, work budget)",
     "internal": "a bug in kubasolve (details on the engine's stderr); the engine goes on",
 }

@@ -39,6 +39,7 @@ from kubasolve.games.kubagram.actions import (
 )
 from kubasolve.games.kubagram.referee import Referee, claim_from_move
 from kubasolve.games.kubagram.state import GameState
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
 
 __all__ = ["POLICIES", "GreedyPolicy", "PlannerPolicy", "Policy", "RandomPolicy", "SearchPolicy", "best_claim",
            "greedy_claims", "make_policy"]
@@ -514,8 +515,24 @@ class SearchPolicy:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "planner": PlannerPolicy, "search": SearchPolicy}
 
 
+MAX_PLANNER_DEPTH = KUBAGRAM_MAX_PLANNER_DEPTH
+"""Deepest ``planner:DEPTH`` (``kubasolve.games.limits``: the engine and the CLI take the same bound)."""
+MAX_SEARCH_NODES = KUBAGRAM_MAX_SEARCH_NODES
+"""Largest ``search:NODES`` (``kubasolve.games.limits``)."""
+
+
+def _ai_number(name: str, arg: str, what: str, limit: int) -> int:
+    """The ``N`` of ``name`` (``planner:N``, ``search:N``): digits 0-9 only, from 1 to ``limit``."""
+    if not (arg.isascii() and arg.isdigit()):
+        raise RulesError(f"{what} must be a number, got {arg!r}")
+    if len(arg) > 12 or not 1 <= int(arg) <= limit:
+        raise RulesError(f"{name[:40]!r}: {what} must be from 1 to {limit:,}")
+    return int(arg)
+
+
 def make_policy(name: str, seed: int = 0) -> Policy:
-    """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH``, ``search`` or ``search:NODES``."""
+    """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH`` (1-:data:`MAX_PLANNER_DEPTH`),
+    ``search`` or ``search:NODES`` (1-:data:`MAX_SEARCH_NODES`)."""
     base, _, arg = name.partition(":")
     if base not in POLICIES:
         raise RulesError(f"unknown AI {name!r}; use one of {', '.join(POLICIES)} (planner:DEPTH for a deeper planner, search:NODES for a node budget)")
@@ -526,17 +543,9 @@ def make_policy(name: str, seed: int = 0) -> Policy:
     if base == "search":
         if not arg:
             return SearchPolicy()
-        try:
-            nodes = int(arg)
-        except ValueError:
-            raise RulesError(f"search node budget must be a number, got {arg!r}") from None
-        return SearchPolicy(max_nodes=nodes)
+        return SearchPolicy(max_nodes=_ai_number(name, arg, "search node budget", MAX_SEARCH_NODES))
     if arg:
-        try:
-            depth = int(arg)
-        except ValueError:
-            raise RulesError(f"planner depth must be a number, got {arg!r}") from None
-        return PlannerPolicy(depth=depth)
+        return PlannerPolicy(depth=_ai_number(name, arg, "planner depth", MAX_PLANNER_DEPTH))
     return PlannerPolicy()
 
 

@@ -99,13 +99,22 @@ def ai_move(game: RummikubGame, kind: str = "greedy", budget: MoveBudget | None 
     return policy(game) if budget is None else policy(game, budget=budget)
 
 
-def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None) -> RummikubGame:
+def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None,
+              deadline: float | None = None) -> RummikubGame:
     """Let the AIs ``kinds[p]`` play ``game`` to its end (or ``max_turns`` moves); ``max_nodes`` caps each of
-    their solves (a node budget is deterministic: the same game every time)."""
+    their solves (a node budget is deterministic: the same game every time). ``deadline`` (a ``time.perf_counter()``
+    value): no move starts after it, and a move's solves stop at it (the game is then left unfinished)."""
     for _ in range(max_turns):
         if game.over:
             break
-        game.apply(ai_move(game, kinds[game.turn], None if max_nodes is None else MoveBudget(max_nodes)))
+        if deadline is None:
+            budget = None if max_nodes is None else MoveBudget(max_nodes)
+        else:
+            left_ms = (deadline - time.perf_counter()) * 1e3
+            if left_ms <= 0:
+                break
+            budget = MoveBudget(max_nodes, left_ms)
+        game.apply(ai_move(game, kinds[game.turn], budget))
     return game
 
 
@@ -119,27 +128,35 @@ class SimulationResult:
     wins: dict[str, int]
     total_score: dict[str, int]
     unfinished: int
+    out_of_time: int = 0
+    """Games cut short or never started because the time budget ran out (counted in ``unfinished`` too)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly totals; ``mean_score`` is per game and per seat of that AI."""
+        """JSON-friendly totals; ``mean_score`` is per finished game and per seat of that AI (the scores and wins
+        count finished games only)."""
         seats = {k: self.kinds.count(k) for k in self.wins}
+        finished = self.games - self.unfinished
         return {
             "games": self.games,
             "players": self.kinds,
             "wins": self.wins,
-            "mean_score": {k: self.total_score[k] / max(1, self.games * seats[k]) for k in self.total_score},
+            "mean_score": {k: self.total_score[k] / max(1, finished * seats[k]) for k in self.total_score},
             "unfinished": self.unfinished,
+            "out_of_time": self.out_of_time,
         }
 
 
-def _play_one(task: tuple[list[str], int, int, dict[str, Any], int | None]) -> dict[str, Any]:
-    """Worker: play game ``i`` (seats, deal seed, index, rules, node budget per solve); its record (the seed
+def _play_one(task: tuple[list[str], int, int, dict[str, Any], int | None, float | None]) -> dict[str, Any]:
+    """Worker: play game ``i`` (seats, deal seed, index, rules, node budget per solve, deadline); its record (the seed
     and the moves replay it exactly)."""
-    seats, deal_seed, i, rules, max_nodes = task
+    seats, deal_seed, i, rules, max_nodes, deadline = task
     game = RummikubGame.new(len(seats), deal_seed, RummikubRules.from_dict(rules), players=seats)
-    play_game(game, seats, max_nodes=max_nodes)
-    return {"game": i, "seed": deal_seed, "seats": seats, "finished": bool(game.over and game.scores is not None),
-            "winner": game.winner, "scores": game.scores, "moves": game.moves}
+    play_game(game, seats, max_nodes=max_nodes, deadline=deadline)
+    record = {"game": i, "seed": deal_seed, "seats": seats, "finished": bool(game.over and game.scores is not None),
+              "winner": game.winner, "scores": game.scores, "moves": game.moves}
+    if deadline is not None and not record["finished"] and time.perf_counter() >= deadline:
+        record["out_of_time"] = True
+    return record
 
 
 MAX_GAMES = 10_000_000
@@ -167,6 +184,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     max_nodes: int | None = None,
+    movetime_ms: float | None = None,
 ) -> SimulationResult:
     """Play ``games`` AI-vs-AI games; game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (the ``i``-th draw of
     ``Random(seed)``) with seats rotated by ``i``. ``workers`` processes play them (the records and totals do
@@ -175,7 +193,9 @@ def simulate(
     CLI draws its progress bar with it; the library never prints). ``backend``/``address``: where the games
     run (:func:`kubasolve.scale.run_ordered`: local processes or Ray actors), with the same results.
     ``max_nodes`` caps every solve of the AIs (deterministic, so the games stay reproducible; engines use it to
-    bound a request on a slow rule variant)."""
+    bound a request on a slow rule variant). ``movetime_ms`` bounds the whole simulation (local backend: the
+    workers share this machine's clock): no move starts after it, the games it cuts or never starts are counted in
+    ``unfinished`` and ``out_of_time``, the others are the same games as without it."""
     from kubasolve.scale import run_ordered
 
     for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, 1024)):
@@ -183,7 +203,8 @@ def simulate(
             raise PositionError(f"{name} must be an integer from {low} to {high:,}, got {str(value)[:40]}")
     if type(seed) is not int:
         raise PositionError(f"the seed must be an integer, got {str(seed)[:40]}")
-    check_work_budget(max_nodes, None)
+    check_work_budget(max_nodes, movetime_ms)
+    deadline = None if movetime_ms is None else time.perf_counter() + movetime_ms / 1e3
     if isinstance(kinds, str) or not 2 <= len(kinds) <= 8:
         raise PositionError("a simulation needs 2 to 8 players, e.g. greedy,holdback")
     kinds = list(kinds)
@@ -193,16 +214,17 @@ def simulate(
     rules = rules or RummikubRules()
     wins = {k: 0 for k in kinds}
     total = {k: 0 for k in kinds}
-    unfinished = 0
+    unfinished = out_of_time = 0
     rng = random.Random(seed)  # draws game_seed(seed, i) for i = 0, 1, ... in one pass
     tasks = []
     for i in range(games):
         shift = i % len(kinds)
-        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict(), max_nodes))
+        tasks.append((kinds[shift:] + kinds[:shift], rng.randrange(2**31), i, rules.to_dict(), max_nodes, deadline))
     for done, rec in enumerate(run_ordered(_play_one, tasks, workers=workers, backend=backend, address=address), 1):
         seats = rec["seats"]
         if not rec["finished"]:
             unfinished += 1
+            out_of_time += bool(rec.get("out_of_time"))
         else:
             wins[seats[rec["winner"]]] += 1
             for p, k in enumerate(seats):
@@ -211,4 +233,4 @@ def simulate(
             records.write(json.dumps(rec) + "\n")
         if on_game is not None:
             on_game(done, games)
-    return SimulationResult(games=games, kinds=kinds, wins=wins, total_score=total, unfinished=unfinished)
+    return SimulationResult(games=games, kinds=kinds, wins=wins, total_score=total, unfinished=unfinished, out_of_time=out_of_time)

@@ -92,6 +92,7 @@ def _lexicon(name: str, rules: Any) -> Any:
 
 def parse_group(spec: str, rules: Any) -> Any:
     """A table group from ``WORD:OWNER[:STAKE][:p]`` or ``W1+W2+...:OWNER`` (a colony)."""
+    from kubasolve.cli.common import whole_number
     from kubasolve.errors import PositionError
     from kubasolve.games.colonii.table import Group
     from kubasolve.lexicon.alphabet import normalize_word
@@ -103,13 +104,14 @@ def parse_group(spec: str, rules: Any) -> Any:
     protected = parts[-1].lower() == "p"
     if protected:
         parts = parts[:-1]
-    try:
-        owner = int(parts[1])
-        stake = int(parts[2]) if len(parts) > 2 else (rules.value(words[0]) if len(words) == 1 and all(c in rules.alphabet for c in words[0]) else 0)
-    except ValueError:
-        raise PositionError(f"table group {spec!r}: OWNER and STAKE are numbers") from None
     if len(parts) > 3:
         raise PositionError(f"table group {spec!r}: too many ':' fields")
+    # digits 0-9 only (a full-width '１' is not read as 1), within the engine's bounds (players 0-7, stake <= 100,000)
+    owner = whole_number(parts[1], f"table group {spec!r}: OWNER", 0, 7)
+    if len(parts) > 2:
+        stake = whole_number(parts[2], f"table group {spec!r}: STAKE", 0, 100_000)
+    else:
+        stake = rules.value(words[0]) if len(words) == 1 and all(c in rules.alphabet for c in words[0]) else 0
     return Group(words, owner, stake, protected)
 
 
@@ -254,7 +256,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 say("moves cleared")
             elif cmd == "n" and len(words) == 2:
                 pending.append({"play": "new", "word": words[1]})
-            elif cmd in ("e", "c") and len(words) == 3 and words[1].isdigit():
+            elif cmd in ("e", "c") and len(words) == 3 and words[1].isascii() and words[1].isdigit():
                 pending.append({"play": "extend" if cmd == "e" else "chain", "target": int(words[1]), "word": words[2]})
             elif cmd in (".", "x", "p"):
                 if cmd == ".":

@@ -62,7 +62,9 @@ __all__ = [
     "show_saved_game",
     "summary_stream",
     "toml_file",
+    "undecodable_argument",
     "watch_compilation",
+    "whole_number",
 ]
 
 EXIT_OK = 0
@@ -104,6 +106,20 @@ def _whole_number(text: str, what: str) -> int:
     if len(text) > 30:
         raise argparse.ArgumentTypeError(f"{text[:12]}... is far too large")
     return int(text)
+
+
+def whole_number(text: str, what: str, minimum: int, maximum: int) -> int:
+    """``text`` as a whole number in ``[minimum, maximum]`` written with the digits 0-9 (``１`` is refused, not read
+    as 1), for numbers inside a value (``cal:1:5``); else a :class:`~kubasolve.errors.PositionError` naming ``what``."""
+    from kubasolve.errors import PositionError
+
+    try:
+        value = _whole_number(text.strip(), what)
+    except argparse.ArgumentTypeError as exc:
+        raise PositionError(str(exc)) from None
+    if not minimum <= value <= maximum:
+        raise PositionError(f"{what} must be from {minimum} to {maximum:,}, got {value}")
+    return value
 
 
 def count(minimum: int = 0, maximum: int | None = None) -> Callable[[str], int]:
@@ -155,6 +171,18 @@ def player_list(text: str) -> list[str]:
     return names
 
 
+def undecodable_argument(argv: Sequence[str]) -> str | None:
+    """A usage-error message for the first command-line argument that is not valid text (bytes the locale could not
+    decode reach Python as lone surrogates, which no lexicon or file name can hold), or None."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            return f"argument {i + 1} ({shown[:60]}) is not valid text: bytes that are not UTF-8 at position {exc.start}"
+    return None
+
+
 def ascii_text(value: str, what: str) -> str:
     """``value`` unless it holds a digit outside 0-9 (``r４`` would otherwise be read as ``r4``): then a
     :class:`~kubasolve.errors.PositionError` naming it."""
@@ -179,6 +207,8 @@ def toml_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"cannot read {text}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise argparse.ArgumentTypeError(f"{text} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise argparse.ArgumentTypeError(f"{text}: arrays or tables nested too deeply for a rules file") from None
     return path
 
 

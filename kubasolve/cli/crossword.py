@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
+
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 
 PLAY_HELP = """commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
@@ -47,7 +49,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                     "of the player to move); a CGP string may be given instead of a file.")
     m.add_argument("--board", required=True, metavar="FILE|CGP", help="board file (rows, CGP or GCG) or a CGP string")
     m.add_argument("--rack", default=None, help="the rack, e.g. EKNOW?? ('?' a blank); default the CGP's or GCG's")
-    m.add_argument("--top", type=count(0, 1_000_000), default=20, help="how many moves to list (default 20; 0 = all)")
+    m.add_argument("--top", type=count(0, CROSSWORD_MAX_LISTED), default=20,
+                   help=f"how many moves to list (default 20; 0 = all, up to {CROSSWORD_MAX_LISTED:,})")
     m.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
     add_rules_argument(m, RULES_DOC)
     add_lexicon_argument(m, "nl: or the CGP's lex / the GCG's #lexicon")
@@ -201,7 +204,7 @@ def run_moves(args: argparse.Namespace) -> int:
         raise PositionError("give the rack with --rack (e.g. --rack EKNOW??)" + (" or #rack1/#rack2 in the GCG file" if board_in.kind == "gcg" else ""))
     tiles = rules.tile_set()
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or None, bingo_bonus=rules.bingo_bonus)
+    result = generate_moves(board, rack, lexicon, layout, tiles, top=args.top or CROSSWORD_MAX_LISTED, bingo_bonus=rules.bingo_bonus)
     if args.json:
         moves = []
         for mv in result.moves:

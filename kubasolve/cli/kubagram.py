@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from kubasolve.cli.common import add_json_argument, add_lexicon_argument, add_rules_argument, ascii_text, count
+from kubasolve.cli.common import UsageError, add_json_argument, add_lexicon_argument, add_rules_argument, ascii_text, count
 from kubasolve.errors import RulesError
 
 
@@ -26,8 +26,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--mover", type=count(0, 7), default=0, help="player index of the mover (for compound gains)")
     b.add_argument("--min-length", type=count(1, 64), default=None, help="shortest word (default 5)")
     b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")
-    b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all)")
+    b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all, up to the engine's bound)")
     b.add_argument("--claim", action="store_true", help="also show the best whole claim (up to 3 words/compounds)")
+    b.add_argument("--movetime-ms", type=count(1, 600_000), default=None,
+                   help="time budget of the searches in ms (default none: exact); then the best found so far")
+    b.add_argument("--max-nodes", type=count(1, 10**10), default=None,
+                   help="node budget of the searches (deterministic; default none: exact)")
     add_rules_argument(b, "docs/kubagram.md")
     add_lexicon_argument(b, "nl")
     add_json_argument(b)
@@ -50,7 +54,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
     from kubasolve.games.kubagram import KubagramPosition, solver_for
+    from kubasolve.games.kubagram.movegen import SearchBudget
     from kubasolve.games.kubagram.position import parse_table_spec
+    from kubasolve.games.limits import KUBAGRAM_MAX_TOP, check_kubagram_request
     from kubasolve.lexicon import load_lexicon
 
     rules, _ = load_rules(args.rules)
@@ -61,11 +67,15 @@ def run_best(args: argparse.Namespace) -> int:
     position = KubagramPosition.from_letters(
         args.letters, jokers=args.joker, choices=args.choice, table=table, last_cube=args.last_cube, mover=args.mover
     )
+    check_kubagram_request(position, claim=args.claim)  # the engine's bounds
+    if args.top > KUBAGRAM_MAX_TOP:
+        raise UsageError(f"--top: at most {KUBAGRAM_MAX_TOP:,} (0 = all, up to that many)")
     solver = solver_for(lexicon, rules)
-    top = args.top or None
-    words = solver.best_words(position, top=top)
-    compounds = solver.compound_moves(position, top=top) if position.table else []
-    claim = solver.best_move(position) if args.claim else None
+    top = args.top or KUBAGRAM_MAX_TOP
+    budget = SearchBudget(args.max_nodes, args.movetime_ms) if args.max_nodes or args.movetime_ms else None
+    words = solver.best_words(position, top=top, budget=budget)
+    compounds = solver.compound_moves(position, top=top, budget=budget) if position.table else []
+    claim = solver.best_move(position, budget=budget) if args.claim else None
     if args.json:
         payload: dict[str, Any] = {
             "ok": True,
@@ -76,6 +86,8 @@ def run_best(args: argparse.Namespace) -> int:
         }
         if claim is not None:
             payload["best_claim"] = claim.to_dict()
+        if budget is not None:
+            payload.update(proven_optimal=not budget.exhausted, nodes=budget.nodes)
         emit_json(payload)
         return 0
     field = " ".join(t.label() for t in position.tiles) or "(empty)"
@@ -94,6 +106,8 @@ def run_best(args: argparse.Namespace) -> int:
         print()
         items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
         print(f"best claim: {', '.join(items) if items else '(nothing)'}  gain {claim.gain}, taken from others {claim.taken}")
+    if budget is not None and budget.exhausted:
+        print("(the budget ran out: the best found so far, not proven)")
     return 0
 
 

@@ -259,7 +259,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         game_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
         referee = default_referee(rules, game_rules, lexicon)
         rotation: int | str | None = args.rotation
-        if isinstance(rotation, str) and rotation.isdigit():
+        if isinstance(rotation, str) and rotation.isascii() and rotation.isdigit():
             rotation = int(rotation)
         state = referee.new_game(game_seed, n_players=len(seats), rotation=rotation)
     policies = {i: make_policy(x, game_seed + i) for i, x in enumerate(seats) if x != "human"}

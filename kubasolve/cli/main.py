@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from kubasolve import __version__
-from kubasolve.cli.common import error_payload, exit_code, watch_compilation
+from kubasolve.cli.common import error_payload, exit_code, undecodable_argument, watch_compilation
 from kubasolve.errors import KubasolveError
 
 
@@ -55,6 +55,9 @@ def command_modules() -> list[ModuleType]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code (0 ok, 1 domain error, 2 usage error)."""
     parser = build_parser()
+    bad = undecodable_argument(sys.argv[1:] if argv is None else argv)
+    if bad:
+        parser.error(bad)  # exit 2
     args = parser.parse_args(argv)  # usage errors exit 2 here
     notice = watch_compilation()
     try:

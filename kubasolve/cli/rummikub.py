@@ -85,8 +85,10 @@ def _rules(path: Path | None, joker_retrieval: str | None = None) -> RummikubRul
     from dataclasses import replace
 
     from kubasolve.games.rummikub import RummikubRules
+    from kubasolve.games.rummikub.sets import check_variant_size
 
     rules = RummikubRules.from_toml(path) if path else RummikubRules()
+    check_variant_size(rules)  # the engine's bound too: larger variants take minutes and gigabytes per solve
     return replace(rules, joker_retrieval=joker_retrieval) if joker_retrieval else rules
 
 

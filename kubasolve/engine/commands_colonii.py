@@ -115,12 +115,12 @@ def _rules(spec: ColoniiRulesSpec | UnsetType) -> Any:
 
 
 def _solver_and_position(p: PositionParams) -> tuple[Any, Any]:
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.colonii.movegen import solver_for
     from kubasolve.games.colonii.table import ColoniiPosition, Group
-    from kubasolve.lexicon import load_lexicon
 
     rules = _rules(p.rules)
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     table = tuple(Group(tuple(w.lower() for w in g.words), g.owner, g.stake, g.protected, g.supercolony) for g in p.table)
     position = ColoniiPosition(table, p.hand.lower(), p.mover, p.players)
     return solver_for(lexicon, rules), position

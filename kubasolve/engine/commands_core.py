@@ -28,15 +28,18 @@ class HelloAnswer(Answer):
     commands: list[str]
     errors: dict[str, str]
     limits: dict[str, int]
+    lexicons: list[str]
     unavailable: list[str]
 
 
 @command("hello", NoParams, HelloAnswer)
 def hello(p: NoParams, session: Session) -> dict[str, Any]:
-    """Handshake: engine name, version, protocol version, the commands, the error codes and the engine-wide limits.
+    """Handshake: engine name, version, protocol version, the commands, the error codes, the engine-wide limits and
+    the lexicons served (what a request's ``lexicon`` may name).
 
     Each command's parameters, as JSON Schema, come from ``schema``.
     """
+    from kubasolve.engine.lexicons import served_names
     from kubasolve.engine.server import PROTOCOL_VERSION, UNAVAILABLE
 
     return {
@@ -46,6 +49,7 @@ def hello(p: NoParams, session: Session) -> dict[str, Any]:
         "commands": sorted(COMMANDS),
         "errors": ERROR_CODES,
         "limits": LIMITS,
+        "lexicons": served_names(),
         "unavailable": sorted(UNAVAILABLE),
     }
 

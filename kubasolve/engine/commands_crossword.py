@@ -33,9 +33,11 @@ from kubasolve.engine.registry import (
     refuse_with_state,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 
 MAX_PLAYERS = 4
-MAX_TOP = 100_000
+MAX_TOP = CROSSWORD_MAX_LISTED
+"""Most placements listed (``top``; 0 = all, up to this many; ``kubasolve.games.limits``, the CLI's bound too)."""
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
 AiName = Literal["score", "equity", "sim"]
@@ -70,7 +72,7 @@ class MovesParams(Params):
     board: Annotated[list[Row], Meta(min_length=15, max_length=15, description="15 rows of 15: '.', A-Z, a-z a blank")] | UnsetType = UNSET
     cgp: Annotated[str, Meta(min_length=1, max_length=2000, description="a CGP position instead of board (+ its rack)")] | UnsetType = UNSET
     rack: Rack | UnsetType = UNSET
-    top: Annotated[int, Meta(ge=0, le=MAX_TOP)] = 50
+    top: Annotated[int, Meta(ge=0, le=MAX_TOP, description=f"placements to list (0 = all, up to {MAX_TOP:,})")] = 50
     rules: CrosswordRulesSpec | UnsetType = UNSET
     lexicon: Annotated[LexiconName, Meta(description="default nl, or the cgp's lex")] | UnsetType = UNSET
 
@@ -91,12 +93,11 @@ class MovesAnswer(Answer):
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     """Every legal placement of ``rack`` on ``board`` (or a ``cgp`` position, its ``bb``, ``lex``, ``ld``, ``etl``,
     ``mcnz``, ``cr`` operations honoured, the others named in ``notices``): the exact ``count`` and the ``top``
-    best (0 = all), best first: score, then row, column, across before down."""
+    best (0 = all, up to 10,000), best first: score, then row, column, across before down."""
+    from kubasolve.engine.lexicons import resolve_lexicon, served_names
     from kubasolve.games.crossword.board import Board
     from kubasolve.games.crossword.movegen import generate_moves
     from kubasolve.games.crossword.notation import cgp_settings, parse_cgp
-    from kubasolve.lexicon import load_lexicon
-    from kubasolve.lexicon.bundled import BUNDLED
 
     if (p.board is UNSET) == (p.cgp is UNSET):
         raise KubasolveError("params: give exactly one of board and cgp", key="params.board")
@@ -106,7 +107,7 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     notices: list[str] = []
     if p.cgp is not UNSET:
         pos = parse_cgp(p.cgp, layout.rows, layout.cols)
-        settings = cgp_settings(pos, sorted(BUNDLED), given_lexicon=None if p.lexicon is UNSET else p.lexicon)
+        settings = cgp_settings(pos, served_names(), given_lexicon=None if p.lexicon is UNSET else p.lexicon)
         changes = dict(settings.rules)
         if settings.tiles is not None and (p.rules is UNSET or p.rules.tiles is UNSET):
             changes["tiles"] = settings.tiles
@@ -120,9 +121,9 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
         rack = p.rack
     if not rack:
         raise KubasolveError("params.rack: give the rack (e.g. \"EKNOW??\")", key="params.rack")
-    lexicon = load_lexicon(lexicon_name)
+    lexicon = resolve_lexicon(lexicon_name)  # a served name only (docs/engine.md, "Lexicons"), the cgp's lex too
     board = Board.from_rows(rows, lexicon.alphabet)
-    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or None, bingo_bonus=rules.bingo_bonus)
+    result = generate_moves(board, rack, lexicon, layout, rules.tile_set(), top=p.top or MAX_TOP, bingo_bonus=rules.bingo_bonus)
     return {**result.to_dict(), **({"notices": notices} if notices else {})}
 
 

@@ -26,19 +26,14 @@ from kubasolve.engine.registry import (
     movetime_or_default,
 )
 from kubasolve.errors import LimitError, PositionError
+from kubasolve.games.limits import KUBAGRAM_MAX_CHOICE as MAX_CHOICE
+from kubasolve.games.limits import KUBAGRAM_MAX_FIELD as MAX_FIELD
+from kubasolve.games.limits import KUBAGRAM_MAX_TABLE as MAX_TABLE
+from kubasolve.games.limits import KUBAGRAM_MAX_TOP as MAX_TOP
+from kubasolve.games.limits import KUBAGRAM_MAX_WORD as MAX_WORD
+from kubasolve.games.limits import check_kubagram_request
 
-MAX_FIELD = 108
-"""Field tiles in a solver request: the 108 cubes of the set (a real field never holds more)."""
-MAX_CLAIM_FIELD = 32
-"""Field tiles for ``kubagram.best-move``: its search over up to 3 words grows steeply with the field (measured
-worst of 8 random fields: 32 tiles 0.2 s, 36 tiles 2.7 s, 50 tiles 6 s, 60 tiles 27 s); real games hold ~10-20."""
-MAX_CHOICE = 8
-"""Jokers and choice (III) cubes together in a solver request (3 jokers + a few III cubes in a game)."""
-MAX_TABLE = 63
-"""Words on the table (the compound search's bitset width)."""
-MAX_TOP = 10_000
-"""Largest ``top``: longer answers are not useful and only cost memory."""
-MAX_WORD = 60
+# the request bounds are the library's (the CLI's too): kubasolve/games/limits.py
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``kubagram.best-move`` without a budget stops then
 # (``proven_optimal`` false), since its exact search can take minutes on a common-letter field (measured: 16 letters +
 # 2 jokers + 4 table words, 75 s; 20 letters + 2 jokers, 281 s).
@@ -133,21 +128,45 @@ def kubagram_rules(spec: KubagramRulesSpec | None) -> Any:
     return KubagramRules.from_dict(given(spec) if spec is not None else {})
 
 
-def _setup(p: SolverParams, max_field: int = MAX_FIELD) -> tuple[Any, Any]:
-    from kubasolve.games.kubagram import KubagramPosition, solver_for
-    from kubasolve.lexicon import load_lexicon
+_WARM: set[int] = set()
 
-    rules = kubagram_rules(p.rules)
+
+def _warm_up(solver: Any) -> None:
+    """Once per process and lexicon, before a budget's clock starts: the solver's one-time work (the lexicon's arrays
+    paged in, the kernels loaded from the numba cache: 0.1-2 s, more while they first compile) on a tiny position,
+    so that a first request's budget is spent on its search."""
+    lexicon = solver.lexicon
+    if id(lexicon) in _WARM:
+        return
+    from kubasolve.games.kubagram import KubagramPosition
+
+    letters = lexicon.alphabet.letters
+    tiny = KubagramPosition.from_dict({"field": letters[:4], "jokers": [letters[:3], letters[:3]], "table": [letters[:2]]})
+    solver.word_table(tiny)
+    solver.best_move(tiny)
+    solver.compound_moves(tiny)
+    _WARM.add(id(lexicon))
+
+
+def _setup(p: BudgetedParams, session: Session, claim: bool = False) -> tuple[Any, Any, Any]:
+    """(solver, position, budget) of a solver request. The budget (the request's, or the engine's default time when it
+    gives none) starts its clock once the lexicon is loaded and the kernels warm (one-time work of the process), so it
+    covers the rest of the set-up, the search, the decoding and the ranking."""
+    from kubasolve.engine.lexicons import resolve_lexicon
+    from kubasolve.games.kubagram import KubagramPosition, solver_for
+
+    solver = solver_for(resolve_lexicon(p.lexicon), kubagram_rules(p.rules))
+    _warm_up(solver)
+    budget = _budget(p, session, movetime_or_default(p.movetime_ms, p.max_nodes))
     spec = given(p.position)
     if "tiles" in spec and {"field", "jokers", "choices"} & set(spec):
         raise PositionError("give the field as tiles, or as field/jokers/choices, not both", key="params.position.tiles")
     position = KubagramPosition.from_dict(spec)
-    choice = sum(1 for t in position.tiles if not t.fixed)
-    if choice > MAX_CHOICE:
-        raise LimitError(f"at most {MAX_CHOICE} jokers and choice cubes together, got {choice}", key="params.position")
-    if len(position.tiles) > max_field:
-        raise LimitError(f"at most {max_field} field tiles, got {len(position.tiles)}", key="params.position")
-    return solver_for(load_lexicon(p.lexicon), rules), position
+    try:
+        check_kubagram_request(position, claim=claim)
+    except LimitError as exc:
+        raise LimitError(str(exc), key="params.position") from None
+    return solver, position, budget
 
 
 def _top(top: int | None) -> int:
@@ -184,8 +203,7 @@ class BestMoveAnswer(Answer):
 def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
     """Words formable from the field, best first (``top`` best, ``null`` = all up to 10000); with a budget
     (``movetime_ms``, ``max_nodes``) the best found by then, ``proven_optimal`` false if it ran out."""
-    solver, position = _setup(p)
-    budget = _budget(p, session)
+    solver, position, budget = _setup(p, session)
     words = solver.best_words(position, top=_top(p.top), budget=budget)
     return {"words": [w.to_dict() for w in words], **budget_proof(budget)}
 
@@ -194,8 +212,7 @@ def best_words(p: BestWordsParams, session: Session) -> dict[str, Any]:
 def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
     """Compound moves from the table words (and one new field word where allowed), best first by ``objective``;
     with a budget the compounds found by then, ``proven_optimal`` false if it ran out."""
-    solver, position = _setup(p)
-    budget = _budget(p, session)
+    solver, position, budget = _setup(p, session)
     found = solver.compound_moves(position, top=_top(p.top), objective=p.objective, budget=budget)
     return {"compounds": [c.to_dict() for c in found], **budget_proof(budget)}
 
@@ -204,7 +221,6 @@ def compounds(p: CompoundsParams, session: Session) -> dict[str, Any]:
 def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     """The best whole claim (up to ``max_words`` items, default from the rules); at most 32 field tiles. With a
     budget (default: 10 s) the best claim found by then (always legal), ``proven_optimal`` false if it ran out."""
-    solver, position = _setup(p, MAX_CLAIM_FIELD)
-    budget = _budget(p, session, movetime_or_default(p.movetime_ms, p.max_nodes))
+    solver, position, budget = _setup(p, session, claim=True)
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **budget_proof(budget)}

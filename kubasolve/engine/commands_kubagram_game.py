@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from kubasolve.engine.commands_kubagram import (
-    MAX_WORD,
     KubagramRulesSpec,
     kubagram_rules,
 )
@@ -37,11 +36,14 @@ from kubasolve.engine.registry import (
     refuse_with_state,
 )
 from kubasolve.errors import KubasolveError, LimitError
-from kubasolve.games.kubagram.protocol import MAX_SEARCH_NODES
+from kubasolve.games.limits import KUBAGRAM_MAX_PLANNER_DEPTH as MAX_PLANNER_DEPTH
+from kubasolve.games.limits import KUBAGRAM_MAX_SEARCH_NODES as MAX_SEARCH_NODES
+from kubasolve.games.limits import KUBAGRAM_MAX_WORD as MAX_WORD
 
 MAX_PLAYERS = 8
 AiName = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_-]{0,31}(:[1-9][0-9]{0,5})?$",
-                             description="an AI: random, greedy, planner, planner:DEPTH (1-30), search, search:NODES (1-100000)")]
+                             description=f"an AI: random, greedy, planner, planner:DEPTH (1-{MAX_PLANNER_DEPTH}), search, "
+                                         f"search:NODES (1-{MAX_SEARCH_NODES})")]
 Rotation = Literal[0, 90, 180, 270] | Annotated[str, Meta(max_length=20, description="a corner name such as top-right")]
 
 

@@ -21,6 +21,7 @@ from kubasolve.engine.commands_session import (
     session_budget,
 )
 from kubasolve.engine.registry import (
+    DEFAULT_MOVETIME_MS,
     MAX_INT,
     UNSET,
     Answer,
@@ -82,25 +83,6 @@ class RummikubRulesSpec(Params):
     empty_pool_end: Annotated[str, Meta(max_length=32, description='"no-legal-move" (rulebook) or "round-of-passes"')] | UnsetType = UNSET
 
 
-MAX_CANDIDATE_SETS = 150_000
-"""Bound on the size of a variant's catalogue of legal sets, which the solver builds (once per rule set) before
-any search: measured 1,649 sets for the rulebook (instant), 92,775 (8 colours, 4 jokers) 1.2 s, ~490,000
-(26 numbers, 3 jokers) 10 s, ~4,000,000 (26 numbers, 8 colours, 4 jokers) 70-90 s."""
-
-
-def candidate_set_estimate(rules: Any) -> int:
-    """Upper bound on the number of candidate sets of ``rules`` (runs and groups with every joker placement, as
-    enumerated by ``kubasolve.games.rummikub.sets.candidate_sets``), computed without enumerating them."""
-    from math import comb
-
-    n, k, m, jokers = rules.numbers, rules.colours, rules.min_set_size, rules.jokers
-    max_run = min(n, 2 * m - 1 if jokers < m else n)
-    runs = k * sum((n - length + 1) * sum(comb(length, j) for j in range(min(jokers, length - 1) + 1))
-                   for length in range(m, max_run + 1))
-    groups = n * sum(comb(k, size - j) for size in range(m, k + 1) for j in range(min(jokers, size - 1) + 1))
-    return runs + groups
-
-
 def _rules(spec: RummikubRulesSpec | UnsetType | None) -> Any:
     from kubasolve.games.rummikub import RummikubRules
 
@@ -110,10 +92,13 @@ def _rules(spec: RummikubRulesSpec | UnsetType | None) -> Any:
 
 
 def _check_size(rules: Any) -> None:
-    size = candidate_set_estimate(rules)
-    if size > MAX_CANDIDATE_SETS:
-        raise LimitError(f"this variant has up to {size:,} candidate sets to consider (limit {MAX_CANDIDATE_SETS:,}): "
-                         "fewer numbers, colours or jokers (or a larger min_set_size)", key="params.rules")
+    """The library's bound on a variant's catalogue of sets (the CLI applies it too), keyed ``params.rules``."""
+    from kubasolve.games.rummikub.sets import check_variant_size
+
+    try:
+        check_variant_size(rules)
+    except LimitError as exc:
+        raise LimitError(str(exc), key="params.rules") from None
 
 
 declare_rules("rummikub", RummikubRulesSpec, _check_size)
@@ -246,6 +231,8 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use apply-move): apply ``move`` for the player to move; an illegal move is an error with reasons, state
     unchanged."""
     sg = _game(p.game, session)
+    if p.move.type != "play" and p.move.table is not UNSET:
+        raise KubasolveError(f"params.move.table: a {p.move.type} takes no table (only a play does)", key="params.move.table")
     sg.state = call(sg.game.apply, sg.state, given(p.move))
     return _answer(p.game, sg, p.state)
 
@@ -339,6 +326,8 @@ class SimulateParams(Params):
     seed: SeedInt = 0
     rules: RummikubRulesSpec | UnsetType = UNSET
     max_nodes: Annotated[SolverNodes, Meta(description="DP states (or ILP nodes) per solve of the AIs (default 10^6)")] = DEFAULT_SIM_NODES
+    movetime_ms: Annotated[MoveTimeMs, Meta(description="time for the whole request (default 10 s): no move starts after "
+                                                         "it; the games it cuts are counted in unfinished and out_of_time")] | None = None
 
 
 class SimulateAnswer(Answer):
@@ -347,11 +336,22 @@ class SimulateAnswer(Answer):
     wins: dict[str, int]
     mean_score: dict[str, float]
     unfinished: int
+    out_of_time: int
 
 
 @command("rummikub.simulate", SimulateParams, SimulateAnswer)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
-    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``."""
-    from kubasolve.ai.rummikub import simulate
+    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``; within
+    ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short count as ``unfinished`` and
+    ``out_of_time``."""
+    from kubasolve.ai.rummikub import AIS, simulate
 
-    return simulate(p.games, p.players, p.seed, _rules(p.rules), max_nodes=p.max_nodes).to_dict()
+    for i, name in enumerate(p.players):
+        if name not in AIS:
+            raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
+                                 key=f"params.players[{i}]")
+
+    rules = _rules(p.rules)
+    _warm_up(rules)  # one-time loading does not count against the budget
+    movetime = DEFAULT_MOVETIME_MS if p.movetime_ms is None else p.movetime_ms
+    return simulate(p.games, p.players, p.seed, rules, max_nodes=p.max_nodes, movetime_ms=movetime).to_dict()

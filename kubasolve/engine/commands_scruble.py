@@ -117,14 +117,14 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     """The ``top`` best words reachable within ``depth`` twists, best first (score, then fewer twists). With a budget
     (``movetime_ms``, ``max_nodes``; default 10 s) the best words of the states expanded by then, ``proven_optimal``
     false if it ran out."""
+    from kubasolve.engine.lexicons import resolve_lexicon
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.solver import require_twist_for_new_letter, search, warm_up
-    from kubasolve.lexicon import load_lexicon
 
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
     require_twist_for_new_letter(p.depth, rules, key="params.depth")
-    lexicon = load_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon)
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p, session)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)
@@ -208,10 +208,12 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
                                    rules=given(p.rules) if p.rules is not UNSET else UNSET, lexicon=p.lexicon)
         return _answer(gid, sg)
     from kubasolve.games.scruble.game import ScrubleGame
+    from kubasolve.games.scruble.protocol import check_dealt_from_seed
 
     if p.rules is not UNSET:
         raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
     native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon))
+    check_dealt_from_seed(native, "params.state.seed")
     gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
     return _answer(gid, sg)
 

@@ -70,11 +70,12 @@ def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | 
     RULES[game] = RulesDeclaration(spec, check)
 
 
-def lexicon_for(name: str) -> Any:
-    """The one place the session commands (and the v2 game commands) load a lexicon by name."""
-    from kubasolve.lexicon import load_lexicon
+def lexicon_for(name: str, key: str = "params.lexicon") -> Any:
+    """The one place the session commands (and the v2 game commands) load a lexicon by name: a name the engine
+    serves (``kubasolve.engine.lexicons.resolve_lexicon``, docs/engine.md "Lexicons"), never a file."""
+    from kubasolve.engine.lexicons import resolve_lexicon
 
-    return load_lexicon(name)
+    return resolve_lexicon(name, key=key)
 
 
 def rekeyed(exc: KubasolveError, root: str = "params") -> KubasolveError:
@@ -149,7 +150,7 @@ def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params
             raise KubasolveError(f"{root}.lexicon: {kind} uses no lexicon", key=f"{root}.lexicon")
         return cls(parsed)
     name = lexicon if lexicon is not None else cls(parsed).default_lexicon()
-    return cls(parsed, lexicon_for(name))
+    return cls(parsed, lexicon_for(name, f"{root}.lexicon"))
 
 
 def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,

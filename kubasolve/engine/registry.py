@@ -103,7 +103,7 @@ MAX_INT = 2**53 - 1
 GameId = Annotated[str, Meta(min_length=1, max_length=32, description='a running game\'s id, e.g. "g1"')]
 Seed = Annotated[int, Meta(ge=0, le=MAX_INT)] | Annotated[str, Meta(max_length=200)]
 LexiconName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
-                                  description='a bundled lexicon, e.g. "nl"')]
+                                  description='a lexicon the engine serves (hello lists them), e.g. "nl"; never a file')]
 Name = Annotated[str, Meta(min_length=1, max_length=64, description="a player or AI name")]
 
 MoveTimeMs = Annotated[int, Meta(ge=1, le=600_000, description="time budget in milliseconds (answers with the best found so far)")]

@@ -98,24 +98,40 @@ def _salvage_id(text: str) -> Any:
     except Exception:  # noqa: BLE001, S110 - not parsable as a whole: try the usual leading "id"
         pass
     lead = _LEADING_ID.match(text)
-    if lead:
-        try:
-            return msgspec.json.decode(lead["id"].encode(), type=RequestId)
-        except (msgspec.ValidationError, msgspec.DecodeError):
-            return None
-    return None
+    return _decoded_id(lead["id"]) if lead else None
+
+
+def _decoded_id(raw: str) -> Any:
+    """A leading id's JSON text as a valid id, or None."""
+    try:
+        return msgspec.json.decode(raw.encode(), type=RequestId)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+
+
+def _strip_newline(line: bytes) -> bytes:
+    """``line`` without its line end (``\n`` or ``\r\n``): the line limit does not count it."""
+    if line.endswith(b"\n"):
+        line = line[:-1]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+    return line
 
 
 def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
     """Split a request line into its id and envelope (raw values); raises on a malformed line."""
     if isinstance(line, str):
         line = line.encode("utf-8", "surrogatepass")
+    line = _strip_newline(line)
     if len(line) > LIMITS["line_bytes"]:
         raise LimitError(f"line of {len(line)} bytes exceeds the limit of {LIMITS['line_bytes']} bytes")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise KubasolveError(f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} at offset {exc.start})") from None
+        # the id is echoed when the line starts with a valid one, wholly before the first bad byte
+        lead = _LEADING_ID.match(line[: exc.start].decode("utf-8"))
+        raise _Refused(_decoded_id(lead["id"]) if lead else None,
+                       KubasolveError(f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} at offset {exc.start})")) from None
     try:
         envelope = msgspec.json.decode(line, type=dict[str, msgspec.Raw])
     except msgspec.ValidationError:
@@ -127,6 +143,11 @@ def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
         raise _Refused(_salvage_id(text), KubasolveError(f"malformed JSON: {message}")) from None
     except RecursionError:
         raise _Refused(_salvage_id(text), KubasolveError("malformed request: JSON nested too deeply")) from None
+    duplicate = _duplicate_key(line)
+    if duplicate is not None:
+        raise _Refused(_salvage_id(text) if duplicate != "id" else None,
+                       KubasolveError(f"key {duplicate} appears twice in the request (a key may appear once per object)",
+                                      key=duplicate))
     req_id: Any = None
     if "id" in envelope:
         try:
@@ -136,6 +157,49 @@ def _parse(line: bytes | str) -> tuple[Any, dict[str, msgspec.Raw]]:
             raise KubasolveError(f"id must be a string (at most 256 characters), an integer within ±{MAX_INT} or null, got {shown}",
                                  key="id") from None
     return req_id, envelope
+
+
+class _Repeated(dict[str, Any]):
+    """A JSON object that held a key twice (``key``), as :func:`_duplicate_key`'s parse builds it."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return _Repeated(pairs, key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _zero(text: str) -> int:
+    return 0  # numbers do not matter to the duplicate check (and a 5000-digit integer must not stop it)
+
+
+def _duplicate_key(line: bytes) -> str | None:
+    """The path of the first key that appears twice in one object of the (valid JSON) request, e.g. ``cmd`` or
+    ``params.position.field``; None when every key is unique. (msgspec keeps the last of duplicates silently:
+    ``{"cmd": "hello", "cmd": "quit"}`` would quit.)"""
+    if line.count(b'"') < 4:  # no room for two keys
+        return None
+    try:
+        tree = json.loads(line, object_pairs_hook=_object, parse_int=_zero, parse_float=_zero, parse_constant=_zero)
+    except RecursionError:
+        raise KubasolveError("malformed request: JSON nested too deeply") from None
+    stack: list[tuple[str, Any]] = [("", tree)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value, _Repeated):
+                return f"{path}.{value.key}".lstrip(".")[:200]
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return None
 
 
 class _Refused(Exception):
@@ -179,7 +243,8 @@ def handle_request(line: bytes | str, session: Session) -> dict[str, Any]:
         result = entry.handler(params, session)
         return {"id": req_id, "ok": True, "result": result}
     except KubasolveError as exc:
-        return _error(req_id, exc.code, str(exc), exc.key)
+        state_key = _state_key(str(exc)) if exc.key is None and exc.code == "bad-state" else exc.key
+        return _error(req_id, exc.code, str(exc), state_key)
     except msgspec.ValidationError as exc:  # a handler decoding a sub-object itself
         err = validation_error(exc)
         return _error(req_id, err.code, str(err), err.key)
@@ -188,6 +253,16 @@ def handle_request(line: bytes | str, session: Session) -> dict[str, Any]:
     except Exception as exc:  # a bug (or MemoryError): report it without killing the engine
         log.exception("internal error answering a request: %s", type(exc).__name__)
         return _error(req_id, "internal", "internal error (a bug in kubasolve; details on the engine's stderr)")
+
+
+_STATE_PATH = re.compile(r"^(?:params\.)?state((?:\.[A-Za-z_]\w{0,39}|\[\d{1,6}\]){0,8})")
+
+
+def _state_key(message: str) -> str:
+    """The key of a ``bad-state`` answer raised without one: the state path its message starts with
+    (``state.scores[0] ...`` -> ``params.state.scores[0]``), else ``params.state``."""
+    found = _STATE_PATH.match(message)
+    return f"params.state{found[1]}" if found else "params.state"
 
 
 def _clean(value: Any) -> Any:
@@ -228,19 +303,23 @@ def encode_answer(answer: dict[str, Any]) -> bytes:
 
 
 def read_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | int]:
-    """Lines of a byte stream; an over-long line is skipped in chunks and yielded as its length (an int)."""
+    """Lines of a byte stream; an over-long line is skipped in chunks and yielded as its length (an int). The limit
+    does not count the line end (``\n`` or ``\r\n``)."""
     while True:
-        line = stream.readline(limit + 1)
+        line = stream.readline(limit + 2)
         if not line:
             return
         if len(line) > limit and not line.endswith(b"\n"):
-            size = len(line)
+            size, tail = len(line), line[-1:]
             while True:
                 chunk = stream.readline(1 << 16)
                 size += len(chunk)
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            yield size - 1 if chunk.endswith(b"\n") else size
+                tail = chunk[-1:]
+            if chunk.endswith(b"\n"):  # the line end is not counted
+                size -= 2 if (chunk[-2:-1] or tail) == b"\r" else 1
+            yield size
         else:
             yield line
 

@@ -53,4 +53,6 @@ def read_toml_table(source: str | Path, table: str) -> Any:
         data = tomllib.loads(str(text))
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"invalid TOML in rules: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise RulesError("invalid TOML in rules: arrays or tables nested too deeply") from None
     return data.get(table, data)

@@ -95,10 +95,14 @@ def test_rummikub_ai_move_takes_a_budget_and_still_plays_a_legal_move() -> None:
 
 
 def test_rummikub_simulate_takes_a_deterministic_node_budget() -> None:
+    """The same games for the same node budget per solve; another budget plays other games. (With 50 nodes no player
+    ever melds: the games ran to the 2,000-move cap, 13 s, past the request's default 10 s, cut at a machine-dependent
+    move; 2,000 nodes finish both games in 0.4 s.)"""
     ask = Client()
-    a = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
-    b = ask("rummikub.simulate", games=2, seed=3, max_nodes=50)
-    assert a["ok"] and a["result"] == b["result"]
+    a = ask("rummikub.simulate", games=2, seed=3, max_nodes=2000)
+    b = ask("rummikub.simulate", games=2, seed=3, max_nodes=2000)
+    assert a["ok"] and a["result"] == b["result"] and a["result"]["unfinished"] == 0
+    assert ask("rummikub.simulate", games=2, seed=3, max_nodes=10_000)["result"] != a["result"]
     assert ask("rummikub.simulate", games=1, max_nodes=0)["error"]["key"] == "params.max_nodes"
 
 

@@ -118,6 +118,13 @@ def test_error_codes_of_domain_errors() -> None:
     gid = ask(s, "rummikub.new-game", seed=1)["result"]["game"]
     assert error(ask(s, "kubagram.state", game=gid))[0] == "unknown-game"  # a Rummikub game is no Kubagram game
     assert error(ask(s, "rummikub.apply-move", game=gid, move={"type": "play", "table": [["r1"]]}))[0] == "illegal-move"
+    for kind in ("draw", "timeout"):
+        assert error(ask(s, "rummikub.apply-move", game=gid, move={"type": kind, "table": "r1 r2 r3"})) == ("bad-request", "params.move.table")
+    assert error(ask(s, "rummikub.simulate", players=["greedy", "nope"])) == ("bad-request", "params.players[1]")
+    assert error(ask(s, "crossword.new-game", players=2, rules={"min_players": 3})) == ("bad-request", "params.players")
+    assert error(ask(s, "crossword.new-game", players=["a", "b", "c"], rules={"max_players": 2})) == ("bad-request", "params.players")
+    for game in ("kubagram", "crossword", "colonii", "scruble"):
+        assert error(ask(s, f"{game}.new-game", state={"x": 1})) == ("bad-state", "params.state"), game
     many = ask(s, "kubagram.best-words", position={"jokers": ["eygr"] * 5, "choices": ["abc"] * 4})
     assert error(many) == ("limit-exceeded", "params.position")
 
@@ -209,6 +216,44 @@ def test_a_line_just_under_the_limit_is_parsed() -> None:
     assert json.loads(out.getvalue())["error"]["key"] == "zz"  # parsed (and refused for its extra key)
 
 
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b""])
+def test_a_line_of_exactly_the_limit_is_answered_whatever_its_line_end(end: bytes) -> None:
+    head, tail = b'{"id": 5, "cmd": "hello"', b"}"
+    line = head + b" " * (LIMITS["line_bytes"] - len(head) - len(tail)) + tail  # JSON whitespace: a valid request
+    assert len(line) == LIMITS["line_bytes"]
+    out = io.BytesIO()
+    serve(io.BytesIO(line + b"x" + end + line + end if end else line), out)  # without a line end: the last line
+    *over, exact = (json.loads(a) for a in out.getvalue().splitlines())
+    assert exact["id"] == 5 and exact["ok"], exact
+    if end:
+        assert over[0]["error"]["code"] == "limit-exceeded" and f"line of {LIMITS['line_bytes'] + 1} bytes" in over[0]["error"]["message"]
+
+
+@pytest.mark.parametrize(("line", "key"), [
+    ('{"id": 1, "cmd": "hello", "cmd": "quit"}', "cmd"),
+    ('{"id": 1, "cmd": "kubagram.best-words", "params": {"position": {"field": "abc", "field": "xyz"}}}', "params.position.field"),
+    ('{"id": 1, "cmd": "kubagram.best-words", "params": {"position": {"table": [{"word": "a", "word": "b"}]}}}',
+     "params.position.table[0].word"),
+    ('{"id": 1, "cmd": "hello", "params": {}, "params": {}}', "params"),
+    ('{"id": 1, "id": 2, "cmd": "hello"}', "id"),
+])
+def test_a_key_given_twice_anywhere_is_refused(line: str, key: str) -> None:
+    s = Session()
+    answer = raw(line, s)
+    assert error(answer) == ("bad-request", key) and "twice" in answer["error"]["message"]
+    assert answer["id"] == (None if key == "id" else 1)
+    out = io.StringIO()
+    serve(io.StringIO(line + "\n" + '{"id": 9, "cmd": "hello"}\n'), out)
+    assert [json.loads(a)["id"] for a in out.getvalue().splitlines()] == [answer["id"], 9]  # the session goes on
+
+
+def test_an_invalid_utf8_line_echoes_a_valid_leading_id() -> None:
+    assert raw(b'{"id": 42, "cmd": "hello", "params": {"x": "\xff"}}')["id"] == 42
+    assert raw(b'{"id": "q7", "cmd": "hello\xfe"}')["id"] == "q7"
+    assert raw(b'{"id": "a\xffb", "cmd": "hello"}')["id"] is None  # the bad byte is in the id itself
+    assert raw(b'{"id": 4\xff, "cmd": "hello"}')["id"] is None
+
+
 def test_games_per_session_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(LIMITS, "games_per_session", 2)
     s = Session()
@@ -270,12 +315,8 @@ def test_a_broken_command_module_does_not_take_the_engine_down(monkeypatch: pyte
 
 def test_rummikub_variants_too_large_to_solve_are_refused_up_front() -> None:
     """Measured: 26 numbers, 8 colours, 4 jokers spent 70-90 s building the candidate sets of one solve."""
-    from kubasolve.engine.commands_rummikub import (
-        MAX_CANDIDATE_SETS,
-        candidate_set_estimate,
-    )
     from kubasolve.games.rummikub import RummikubRules
-    from kubasolve.games.rummikub.sets import candidate_sets
+    from kubasolve.games.rummikub.sets import MAX_CANDIDATE_SETS, candidate_set_estimate, candidate_sets
 
     for settings in ({}, {"jokers": 4}, {"numbers": 9, "colours": 3, "jokers": 3}, {"colours": 6, "min_set_size": 4}):
         rules = RummikubRules.from_dict(settings)

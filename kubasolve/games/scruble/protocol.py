@@ -101,6 +101,7 @@ class Scruble(Game):
         from kubasolve.games.scruble.game import ScrubleGame
 
         game = ScrubleGame.from_dict(data, self.lexicon)
+        check_dealt_from_seed(game, "state.native.seed")
         return self._loaded(game, game.rules, players)
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
@@ -112,3 +113,14 @@ class Scruble(Game):
         from kubasolve.games.scruble.render import render_svg
 
         return render_svg(native, players)
+
+
+def check_dealt_from_seed(game: Any, key: str) -> None:
+    """A game the engine (or the protocol) starts is scrambled from its seed: a saved state whose start cube is not the
+    scramble of its ``seed`` was edited, and is refused (:class:`StateError` keyed ``key``; docs/engine.md, "Resuming
+    a saved game": a saved game may not change what its record says)."""
+    from kubasolve.errors import StateError
+    from kubasolve.games.scruble.position import Cube
+
+    if game.start_cube != Cube.scrambled(game.rules.pegs, game.seed):
+        raise StateError(f"{key}: the start cube is not the scramble of seed {game.seed}", key=key)

@@ -1,0 +1,57 @@
+"""Bounds on a request, one set for every edge: the engine's schemas, the CLI's flags and the library's checks take
+them from here, so neither edge accepts what the other refuses. Each is sized so that no request runs away (the
+measurements are in the docstrings). A light module (no numpy), so the engine and the CLI can import it at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubasolve.errors import LimitError
+
+# ------------------------------------------------------------------------------------------------ Kubagram solver
+KUBAGRAM_MAX_FIELD = 108
+"""Field tiles: the 108 cubes of the set (a real field never holds more)."""
+KUBAGRAM_MAX_CLAIM_FIELD = 32
+"""Field tiles for a best claim (``best_move``): its search over up to 3 words grows steeply with the field (measured
+worst of 8 random fields: 32 tiles 0.2 s, 36 tiles 2.7 s, 50 tiles 6 s, 60 tiles 27 s); real games hold ~10-20."""
+KUBAGRAM_MAX_CHOICE = 8
+"""Jokers and choice (III) cubes together (3 jokers + a few III cubes in a game; 12 all-letter jokers took 7.5 s)."""
+KUBAGRAM_MAX_TABLE = 63
+"""Words on the table (the compound search's bitset width)."""
+KUBAGRAM_MAX_TOP = 10_000
+"""Most moves in one answer (``top``; "all" means up to this many): longer answers are not useful and only cost memory."""
+KUBAGRAM_MAX_WORD = 60
+"""Letters in a word given in a request (a table word, a claimed word)."""
+
+# ------------------------------------------------------------------------------------------------ Kubagram AIs
+KUBAGRAM_MAX_PLANNER_DEPTH = 30
+"""Deepest ``planner:DEPTH`` (turns rolled out per option)."""
+KUBAGRAM_MAX_SEARCH_NODES = 100_000
+"""Largest ``search:NODES`` and AI ``max_nodes``: simulated turns (0.1-2 ms each, so at most a few minutes)."""
+
+# ------------------------------------------------------------------------------------------------ Rummikub
+RUMMIKUB_MAX_CANDIDATE_SETS = 150_000
+"""Largest catalogue of legal sets of a variant, which the solver builds (once per rule set) before any search:
+measured 1,649 sets for the rulebook (instant), 92,775 (8 colours, 4 jokers) 1.2 s, ~490,000 (26 numbers, 3 jokers)
+10 s, ~4,000,000 (26 numbers, 8 colours, 4 jokers) 70-106 s and 2.2 GB
+(:func:`kubasolve.games.rummikub.sets.check_variant_size`)."""
+
+# ------------------------------------------------------------------------------------------------ crossword
+CROSSWORD_MAX_LISTED = 10_000
+"""Most placements listed (``top``; "all" means up to this many; the count stays exact): each listed move is decoded
+in Python (~80-200 µs), and an open board with two blanks has 50,000+ of them (8.9 s for all 49,432 of ??AEIRS on
+the empty board, load 10)."""
+
+
+def check_kubagram_request(position: Any, *, claim: bool = False) -> None:
+    """Refuse (:class:`LimitError`) a Kubagram position beyond the request bounds: more than
+    :data:`KUBAGRAM_MAX_FIELD` field tiles (:data:`KUBAGRAM_MAX_CLAIM_FIELD` for a best ``claim``), more than
+    :data:`KUBAGRAM_MAX_CHOICE` jokers and choice cubes, more than :data:`KUBAGRAM_MAX_TABLE` table words."""
+    choice = sum(1 for t in position.tiles if not t.fixed)
+    if choice > KUBAGRAM_MAX_CHOICE:
+        raise LimitError(f"at most {KUBAGRAM_MAX_CHOICE} jokers and choice cubes together, got {choice}")
+    most = KUBAGRAM_MAX_CLAIM_FIELD if claim else KUBAGRAM_MAX_FIELD
+    if len(position.tiles) > most:
+        raise LimitError(f"at most {most} field tiles{' for a best claim' if claim else ''}, got {len(position.tiles)}")
+    if len(position.table) > KUBAGRAM_MAX_TABLE:
+        raise LimitError(f"at most {KUBAGRAM_MAX_TABLE} words on the table, got {len(position.table)}")

@@ -1,0 +1,111 @@
+"""The engine serves only bundled lexicons and the lists its operator named (docs/engine.md, "Lexicons"): a
+request's ``lexicon`` never opens a file, and no answer quotes a file's contents."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kubasolve.engine import lexicons
+from kubasolve.engine.registry import Session
+from kubasolve.engine.server import handle_request, load_handlers
+
+load_handlers()
+SECRET = "DB_PASSWORD=s3cr3t-Pa55\nAPI_KEY=abc\n"
+
+
+def _engine(cwd: Path, lines: list[dict], *flags: str) -> tuple[list[dict], str]:
+    """Run ``kubasolve engine`` in ``cwd`` on ``lines``: (answers, stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "kubasolve", "engine", *flags], cwd=cwd, env=env, capture_output=True,
+                          input="".join(json.dumps(x) + "\n" for x in lines), text=True, timeout=300)
+    return [json.loads(line) for line in done.stdout.splitlines()], done.stderr
+
+
+@pytest.fixture
+def restore() -> Iterator[None]:
+    yield
+    lexicons.configure()
+
+
+def test_a_secret_file_beside_the_engine_is_never_read_nor_quoted(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(SECRET)
+    (tmp_path / "words.txt").write_text("zebra\nqqqxyz\n")
+    position = {"field": "qqqxyzzebra"}
+    asks = [{"id": i, "cmd": "kubagram.best-words", "params": {"position": position, "lexicon": name}}
+            for i, name in enumerate([".env", "words.txt", "words", "./.env", "..", "nl"])]
+    asks.append({"id": 9, "cmd": "crossword.moves", "params": {"board": ["." * 15] * 15, "rack": "ZEBRA", "lexicon": ".env"}})
+    answers, _ = _engine(tmp_path, asks)
+    for answer in answers[:5] + answers[6:]:
+        text = json.dumps(answer)
+        assert answer["ok"] is False and "s3cr3t" not in text and "API_KEY" not in text and "qqqxyz" not in text, text
+        assert answer["error"]["key"] == "params.lexicon"
+        assert answer["error"]["code"] in ("bad-lexicon", "bad-request")
+    assert answers[5]["ok"] is True  # the bundled lexicon is served
+    assert "qqqxyz" not in {w["word"] for w in answers[5]["result"]["words"]}
+
+
+def test_lists_the_operator_named_are_served_and_a_broken_one_is_not_quoted(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(SECRET)
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "mine.txt").write_text("zebra\nqqqxyz\n")
+    field = {"field": "qqqxyz"}
+    answers, stderr = _engine(tmp_path, [
+        {"id": 1, "cmd": "hello"},
+        {"id": 2, "cmd": "kubagram.best-words", "params": {"position": field, "lexicon": "mine"}},
+        {"id": 3, "cmd": "kubagram.best-words", "params": {"position": field, "lexicon": "env"}},
+        {"id": 4, "cmd": "kubagram.best-words", "params": {"position": field, "lexicon": "mine.txt"}},
+    ], "--lexicon-dir", "lists", "--lexicon", "env=.env")
+    hello, mine, env, path = answers
+    assert {"mine", "env", "nl"} <= set(hello["result"]["lexicons"])
+    assert [w["word"] for w in mine["result"]["words"]] == ["qqqxyz"]
+    assert env["error"] == {"code": "bad-lexicon", "message": "lexicon 'env' cannot be loaded (the engine's stderr says why)",
+                            "key": "params.lexicon"}
+    assert "s3cr3t" in stderr  # the operator sees why, on stderr; the request's sender never does
+    assert path["error"]["code"] == "bad-lexicon"
+
+
+@pytest.mark.parametrize("flags", [["--lexicon", "nl=x.txt"], ["--lexicon", "x"], ["--lexicon", "a=missing.txt"],
+                                   ["--lexicon-dir", "nowhere"], ["--lexicon", "a/b=x.txt"]])
+def test_bad_engine_flags_are_usage_errors(tmp_path: Path, flags: list[str]) -> None:
+    (tmp_path / "x.txt").write_text("zebra\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "kubasolve", "engine", *flags], cwd=tmp_path, env=env, input="",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore: None) -> None:
+    """In-process: every command with a ``lexicon`` parameter refuses a path, names the key and reads no file."""
+    from kubasolve.engine.registry import COMMANDS
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "list.txt").write_text("zebra\n")
+    takes = sorted(name for name, c in COMMANDS.items() if "lexicon" in c.params.__struct_fields__)
+    assert {"kubagram.best-words", "crossword.moves", "crossword.new-game", "colonii.moves", "scruble.best", "scruble.new-game"} <= set(takes)
+    cube = handle_request('{"cmd": "scruble.scramble"}', Session())["result"]["state"]
+    minimal = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
+               "kubagram.best-move": {"position": {"field": "zebra"}}, "crossword.moves": {"board": ["." * 15] * 15, "rack": "ZEBRA"},
+               "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube},
+               "new-game": {"game": "crossword"}}
+    for name in takes:
+        params = {**minimal.get(name, {}), "lexicon": "list.txt"}
+        answer = handle_request(json.dumps({"id": 1, "cmd": name, "params": params}), Session())
+        assert answer["ok"] is False and answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.lexicon", (name, answer)
+    # a saved state names its lexicon too: the same policy, keyed where the name was
+    saved = handle_request(json.dumps({"id": 1, "cmd": "new-game", "params": {"game": "crossword"}}), session := Session())
+    state = handle_request(json.dumps({"id": 2, "cmd": "state", "params": {"game_id": saved["result"]["game_id"]}}), session)
+    forged = {**state["result"]["state"], "lexicon": "list.txt"}
+    answer = handle_request(json.dumps({"id": 3, "cmd": "new-game", "params": {"game": "crossword", "state": forged}}), session)
+    assert answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.state.lexicon", answer
+    lexicons.configure({"small": tmp_path / "list.txt"})
+    answer = handle_request(json.dumps({"id": 1, "cmd": "kubagram.best-words",
+                                        "params": {"position": {"field": "zebra"}, "lexicon": "small"}}), Session())
+    assert [w["word"] for w in answer["result"]["words"]] == ["zebra"]
