@@ -5,8 +5,9 @@
 
 Each ``--venv`` is an environment where kubasolve is installed (``pip install .``); ``--install SRC``
 first makes such a venv in a temporary folder (``python -m venv`` then ``pip install SRC``, timed).
-For every command below, each round gives the command an empty cache folder (``KUBASOLVE_CACHE_DIR``,
-the state a new user's ``~/.cache/kubasolve`` is in) and runs it twice: ``cold`` is the first run as
+For every command below, each round gives the command a new empty home folder (``HOME``; no
+``KUBASOLVE_CACHE_DIR``, ``XDG_CACHE_HOME`` or ``NUMBA_CACHE_DIR``: the default cache
+``~/.cache/kubasolve`` of a new user) and runs it twice: ``cold`` is the first run as
 a new user types it, ``warm`` the second. ``compile`` is what the command's own notice on stderr says
 the kernel compilation took. Environments alternate within a round so that a busy shared machine
 slows them alike; the load average is printed with the table. Not imported by the package or tests.
@@ -47,16 +48,18 @@ ENGINE_INPUT = "\n".join(json.dumps(r) for r in (
 COMPILED = re.compile(r"kernels compiled and cached in ([0-9.]+) s")
 
 
-def run(kubasolve: Path, game: str, cache: Path) -> tuple[float, float, float, str]:
-    """(wall s, CPU s, compile s from the notice, stderr's last line) of one command with ``cache`` as
-    the cache folder, in a user's environment (no NUMBA_CACHE_DIR, PYTHONPATH or PYTHONDONTWRITEBYTECODE)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-    env["KUBASOLVE_CACHE_DIR"] = str(cache)
+def run(kubasolve: Path, game: str, home: Path) -> tuple[float, float, float, str]:
+    """(wall s, CPU s, compile s from the notice, stderr's last line) of one command run by a user whose
+    home folder is ``home`` (the default cache, no NUMBA_CACHE_DIR, PYTHONPATH or PYTHONDONTWRITEBYTECODE)."""
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "NUMBA_CACHE_DIR", "KUBASOLVE_CACHE_DIR", "XDG_CACHE_HOME", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    home.mkdir(parents=True, exist_ok=True)
+    env["HOME"] = str(home)
     stdin = ENGINE_INPUT if game == "engine" else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([str(kubasolve), *COMMANDS[game]], input=stdin, capture_output=True, text=True, env=env,
-                          cwd=tempfile.gettempdir())
+                          cwd=home)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -103,7 +106,7 @@ def main() -> int:
         for r in range(args.rounds):
             for game in args.only:
                 for venv, label in zip(venvs, labels):
-                    cache = root / f"cache-{r}-{game}-{len(loads)}"
+                    cache = root / f"home-{r}-{game}-{len(loads)}"
                     cold, cold_cpu, compiled, tail = run(venv / "bin" / "kubasolve", game, cache)
                     warm, warm_cpu, _, _ = run(venv / "bin" / "kubasolve", game, cache)
                     shutil.rmtree(cache, ignore_errors=True)
