@@ -507,10 +507,10 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     n_cells = letters.shape[0]
     width = lines.shape[1]
     values_on_board = np.zeros(n_cells, np.int64)
-    empty_board = True
+    empty_board: np.bool_ = np.bool_(True)  # typed, not literal: one compilation of _prepare_lines (kernels/__init__.py)
     for cell in range(n_cells):
         if letters[cell] >= 0:
-            empty_board = False
+            empty_board = np.bool_(False)
             if not blank[cell]:
                 values_on_board[cell] = val[letters[cell]]
     across_only = symmetric and empty_board
@@ -538,7 +538,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                     anchor[cell] = True
     rack = np.zeros(n_letters + 2, np.int64)
     n_rack = n_blanks
-    best_val = 0
+    best_val = np.int64(0)
     for x in range(n_letters):
         rack[x] = rack_counts[x]
         n_rack += rack_counts[x]
@@ -684,7 +684,7 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
     lms = scratch[0]
     wms = scratch[1]
     crs = scratch[2]
-    m = 0
+    m = np.int64(0)
     tiles = 0
     for p in range(lo, hi):
         bound[3, p] = tiles
@@ -695,19 +695,19 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
             m += 1
     bound[3, hi] = tiles
     bound[4, hi] = m
-    m = 0
+    m = np.int64(0)
     for p in range(hi - 1, anchor, -1):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
-        _store_bounds(bound, rows, 1, p, rvals, lms, wms, crs, m, n_rack)
-    m = 0
+        _store_bounds(bound, rows, np.int64(1), p, rvals, lms, wms, crs, m, n_rack)
+    m = np.int64(0)
     for p in range(anchor + 1, hi):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
     for p in range(lo, anchor + 1):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
-        _store_bounds(bound, rows, 0, p, rvals, lms, wms, crs, m, n_rack)
+        _store_bounds(bound, rows, np.int64(0), p, rvals, lms, wms, crs, m, n_rack)
 
 
 @njit(cache=True, inline="always")
