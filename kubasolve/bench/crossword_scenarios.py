@@ -8,6 +8,11 @@ kit is built (``bash ../shared/crossword/kit/build.sh /tmp/wolges-kit``; directo
 same 105 positions as one batch on both sides (wolges: its ``nl_time`` run on them, process start
 included) and the runner prints the ratio.
 
+Suite group ``crossword-endgame``: the exact endgame solver proving docs/crossword.md's example, against
+the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count over the 40 stored
+bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
+kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu]``.
+
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
 of ``reps`` runs), interleaved with wolges position by position: ``python -m
@@ -32,6 +37,10 @@ from typing import Any
 from kubasolve.bench.runner import Scenario, cycle
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / "golden-public.jsonl.xz"
+ENDGAMES = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / "endgames-seed100.jsonl"
+"""The 40 bag-empty self-play positions of the endgame solver's measurements (provenance in that folder)."""
+ENDGAME_EXAMPLE = 3
+"""The position of docs/crossword.md's endgame example (seed 103): proven at depth 5."""
 EMPTY_RACKS = ("AEINRST", "?EINRST", "??EINRS")
 WOLGES_EMPTY_MS = {"AEINRST": 0.16, "?EINRST": 2.0, "??EINRS": 7.7}
 """wolges on an empty board, measured by the issue's author on this machine (all moves)."""
@@ -133,6 +142,88 @@ def _graph_load_setup() -> Callable[[], object]:
     return run
 
 
+def endgame_positions() -> list[tuple[int, str]]:
+    """(seed, CGP line) of the stored endgame positions (:data:`ENDGAMES`)."""
+    if not ENDGAMES.is_file():
+        raise FileNotFoundError(f"the endgame positions are not here: {ENDGAMES} (a source checkout has them)")
+    rows = [json.loads(line) for line in ENDGAMES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(int(r["seed"]), str(r["cgp"])) for r in rows]
+
+
+def _endgame_setup(legacy: bool) -> Callable[[], Callable[[], object]]:
+    def setup() -> Callable[[], object]:
+        from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+        from kubasolve.games.crossword.game import Referee
+        from kubasolve.lexicon import load_lexicon
+
+        referee = Referee(load_lexicon("nl"))
+        state = state_from_cgp(referee, endgame_positions()[ENDGAME_EXAMPLE][1])
+        cls = LegacyEndgameSolver if legacy else EndgameSolver
+        return lambda: cls(referee).solve(state)
+
+    return setup
+
+
+def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
+                   on_result: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
+    ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
+    position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
+    counts this thread's CPU time instead of wall time (steadier on a busy machine). ``on_result`` gets
+    each solve's record. Returns per solver: proven within 0.1 / 1 / 10 s (or the budget), nodes, seconds,
+    nodes per second (nodes as the old solver counted them: positions the search entered) and the median
+    proof time; with ``legacy`` the ratios (new over old: nodes per second, proofs, and the median over the
+    positions both prove of old proof time / new proof time)."""
+    from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+    from kubasolve.games.crossword.game import Referee
+    from kubasolve.lexicon import load_lexicon
+
+    referee = Referee(load_lexicon("nl"))
+    table = endgame_positions()
+    chosen = range(len(table)) if positions is None else positions
+    clock = time.thread_time if cpu_clock else time.perf_counter
+    solvers: dict[str, Any] = {"new": EndgameSolver}
+    if legacy:
+        solvers["legacy"] = LegacyEndgameSolver
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in solvers}
+    for cls in solvers.values():  # compile / load the kernels outside the budgets
+        cls(referee, node_limit=50).solve(state_from_cgp(referee, table[chosen[0]][1]))
+    for i in chosen:
+        seed, cgp = table[i]
+        state = state_from_cgp(referee, cgp)
+        for name, cls in solvers.items():
+            c0 = clock()
+            solver = cls(referee, time_limit=time_limit, clock=clock)
+            res = solver.solve(state)
+            spent = clock() - c0
+            rec = {"solver": name, "index": i, "seed": seed, "value": res.value, "proven": res.proven, "depth": res.depth,
+                   "nodes": res.nodes, "seconds": round(spent, 4), "move": None if res.move is None else res.move.to_dict(),
+                   **({"stats": solver.stats} if name == "new" else {})}
+            runs[name].append(rec)
+            if on_result is not None:
+                on_result(rec)
+    report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "clock": "thread CPU" if cpu_clock else "wall"}
+    for name, recs in runs.items():
+        nodes = sum(r["nodes"] for r in recs)
+        secs = sum(r["seconds"] for r in recs)
+        proofs = sorted(r["seconds"] for r in recs if r["proven"])
+        report[name] = {"proven": len(proofs),
+                        "proven_within": {str(t): sum(x <= t for x in proofs) for t in (0.1, 1.0, time_limit)},
+                        "nodes": nodes, "seconds": round(secs, 2), "nodes_per_s": round(nodes / secs) if secs else None,
+                        "median_proof_s": statistics.median(proofs) if proofs else None}
+    if legacy:
+        both = [(o["seconds"], n["seconds"]) for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"]]
+        mismatch = [n["index"] for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"] and n["value"] != o["value"]]
+        report["ratio_new_over_legacy"] = {
+            "nodes_per_s": report["new"]["nodes_per_s"] / report["legacy"]["nodes_per_s"] if report["legacy"]["nodes_per_s"] else None,
+            "proven": f"{report['new']['proven']} vs {report['legacy']['proven']}",
+            "proof_time_speedup_median": statistics.median(o / n for o, n in both) if both else None,
+            "positions_both_proved": len(both),
+            "value_mismatches": mismatch,
+        }
+    return report
+
+
 def scenarios() -> list[Scenario]:
     out = [
         Scenario("all-moves", "crossword-golden", _all_moves_setup,
@@ -144,6 +235,11 @@ def scenarios() -> list[Scenario]:
         out.append(Scenario(f"empty-{rack}", "crossword-empty", _empty_setup(rack),
                             description=f"all moves of {rack} on the empty board (wolges, idle machine: {WOLGES_EMPTY_MS[rack]} ms; "
                                         "the same-run ratio comes from side_by_side)"))
+    out.append(Scenario("endgame-proof", "crossword-endgame", _endgame_setup(False), baseline="endgame-proof-legacy",
+                        work=lambda res: res.nodes, work_unit="nodes",
+                        description="prove docs/crossword.md's endgame example (+55, depth 5): the compiled solver"))
+    out.append(Scenario("endgame-proof-legacy", "crossword-endgame", _endgame_setup(True), work=lambda res: res.nodes, work_unit="nodes",
+                        description="the same proof by the old solver (LegacyEndgameSolver)"))
     out.append(Scenario("graph-warm-load", "crossword-graph", _graph_load_setup, target_ms=100.0,
                         description="load the nl GADDAG from the disk cache (mmap + checksum)"))
     out.append(Scenario("kubasolve-105", "crossword-vs-wolges", _batch_setup, baseline="wolges-105" if wolges_kit() else None,
@@ -245,6 +341,45 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
     return report
 
 
+def _regenerate_endgames() -> None:
+    """Print the endgame positions again from self-play (what :data:`ENDGAMES` holds, if nothing changed)."""
+    from kubasolve.games.crossword.endgame import selfplay_endgames
+    from kubasolve.games.crossword.game import Referee
+    from kubasolve.games.crossword.notation import to_cgp
+    from kubasolve.lexicon import load_lexicon
+
+    for st in selfplay_endgames(Referee(load_lexicon("nl")), 40, 100):
+        p, q = st.current, 1 - st.current
+        cgp = to_cgp(st.board.to_rows(), [st.racks[p], st.racks[q]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
+        sys.stdout.write(json.dumps({"seed": st.seed, "cgp": cgp}) + "\n")
+
+
+def _endgames_main(argv: list[str]) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m kubasolve.bench.crossword_scenarios endgames", description=endgame_proofs.__doc__)
+    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+    ap.add_argument("--legacy", action="store_true", help="also the old solver, interleaved, and the ratios")
+    ap.add_argument("--cpu", action="store_true", help="budget in thread CPU time instead of wall time")
+    ap.add_argument("--positions", default=None, help="comma-separated indices (default all 40)")
+    ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
+    args = ap.parse_args(argv)
+    if args.regenerate:
+        _regenerate_endgames()
+        return 0
+    chosen = [int(x) for x in args.positions.split(",")] if args.positions else None
+
+    def show(rec: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(rec) + "\n")
+        sys.stdout.flush()
+
+    report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show)
+    sys.stdout.write(json.dumps({"summary": report}) + "\n")
+    return 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "endgames":
+        raise SystemExit(_endgames_main(sys.argv[2:]))
     reps = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     sys.stdout.write(json.dumps(side_by_side(reps), indent=1) + "\n")

@@ -22,7 +22,9 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     from kubasolve.cli.common import add_budget_arguments, add_json_argument, add_lexicon_argument, add_rules_argument, count
 
     b = csub.add_parser("best", help="best turn and moves for a hand, e.g. `kubasolve colonii best oriferânjet --table cal:1 ziar:1 tac:0`",
-                        description="Every legal move for the hand on the table, and the best combined turn (exact, up to 3 moves).")
+                        description="Every legal move for the hand on the table, and the best turn: a sequence of up to 3 "
+                                    "word moves, each on the table the previous one left (exact), with the owner's "
+                                    "supercolony declarations and decolonisations.")
     b.add_argument("hand", help="the cards of the player to move, as letters (e.g. oriferânjet)")
     b.add_argument("--table", nargs="*", default=[], metavar="GROUP", help=TABLE_HELP)
     b.add_argument("--mover", type=count(0, 7), default=0, help="player number of the mover (default 0)")
@@ -30,7 +32,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     b.add_argument("--top", type=count(0, 100_000), default=10, help="how many single moves to list (default 10; 0 = all)")
     b.add_argument("--objective", choices=("gain", "swing"), default="gain",
                    help="gain: own points (ties: more taken); swing: own points plus points taken from others")
-    b.add_argument("--max-moves", type=count(1, 3), default=None, help="moves in the best turn (1-3; default the rules')")
+    b.add_argument("--max-moves", type=count(1, 30), default=None,
+                   help="word moves in the best turn (default the rules' max_turn_moves; the exact search covers 3)")
     add_budget_arguments(b, "the best-turn search")
     add_rules_argument(b, RULES_DOC)
     add_lexicon_argument(b, "ro")
@@ -89,7 +92,7 @@ def run_best(args: argparse.Namespace) -> int:
     position = ColoniiPosition(table, args.hand.strip().lower(), args.mover, args.players)
     solver = solver_for(_lexicon(args.lexicon, rules), rules)
     moves = solver.all_moves(position, args.objective, args.top or None)
-    count = len(solver.move_table(position))
+    count = solver.count_moves(position)
     solver.warm_up()  # the one-time set-up, before the budget's clock starts
     meter = budget_of(args).meter(TurnBudget)
     turn = solver.best_turn(position, args.objective, args.max_moves, meter)
@@ -103,10 +106,16 @@ def run_best(args: argparse.Namespace) -> int:
         print()
     rows = [[k + 1, m.kind.value, "" if m.target is None else m.target, m.word.upper(), m.cards, m.gain, m.taken] for k, m in enumerate(moves)]
     print(format_table(["#", "move", "group", "word", "cards", "gain", "taken"], rows))
-    print(f"\n{count} legal moves. Best turn{'' if turn.proven_optimal else ' found (budget ran out, not proven)'}: "
-          f"+{turn.gain} points, {turn.taken} taken from others"
-          + "".join(f"\n  {m.kind.value} {m.word.upper()}{'' if m.target is None else f' on group {m.target}'}: cards {m.cards}, +{m.gain}"
-                    for m in turn.moves))
+    why = "" if turn.proven_optimal else (" found (budget ran out, not proven)" if meter.exhausted
+                                          else " of up to 3 word moves (not proven: the rules allow more)")
+    print(f"\n{count} legal moves. Best turn{why}: "
+          f"+{turn.gain} points, {turn.taken} taken from others" + "".join(f"\n  {describe(m)}" for m in turn.moves))
     return 0
 
 
+def describe(move: Any) -> str:
+    """One move of a turn in words, e.g. ``conquest-a CALORIFER on group 0: cards orifer, +11``."""
+    if not move.kind.builds:
+        what = "a supercolony" if move.play == "declare" else ""
+        return f"{move.play} group {move.target} {what}".rstrip() + f": +{move.gain}"
+    return f"{move.kind.value} {move.word.upper()}{'' if move.target is None else f' on group {move.target}'}: cards {move.cards}, +{move.gain}"

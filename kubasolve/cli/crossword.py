@@ -32,6 +32,7 @@ def add_play_flags(p: argparse.ArgumentParser) -> None:
 def add_commands(csub: argparse._SubParsersAction) -> None:
     """``moves`` and ``endgame``."""
     from kubasolve.cli.common import add_budget_arguments, add_json_argument, add_lexicon_argument, add_rules_argument, count
+    from kubasolve.cli.common import seed as seed_type
 
     m = csub.add_parser("moves", help="every legal placement for a board and a rack, best first",
                         description="Every legal placement (the counting rule of docs/crossword.md), best first. "
@@ -64,6 +65,36 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     add_lexicon_argument(e, "nl: or the CGP's lex / the GCG's #lexicon")
     add_json_argument(e)
     e.set_defaults(func=run_endgame, lexicon=None)
+
+    lv = csub.add_parser("learn-leaves", help="learn a leave table (a value per kept-tile multiset) by self-play",
+                         description="Self-play games by the best-equity policy; every sub-leave of every full rack is credited "
+                                     "with the rack's best equity, rare leaves are shrunk toward their sub-leaves' estimate "
+                                     "(docs/crossword.md, 'Learnt leaves'). Writes a compact .npz table; a held-out check "
+                                     "reports how well each leave model predicts the next turn's score in unseen games.")
+    lv.add_argument("--games", type=count(1, 10_000_000), required=True, help="training games per generation")
+    lv.add_argument("--generations", type=count(1, 100), default=1,
+                    help="rounds of play-then-refit; each plays with the table the previous one made (default 1)")
+    lv.add_argument("--held-out", type=count(0, 1_000_000), default=None, metavar="N",
+                    help="held-out games per generation for the check (default: a tenth of --games, at most 2000)")
+    lv.add_argument("--start", default="linear", metavar="linear|none|FILE",
+                    help="the leaves the first generation plays with: the shipped linear table (default), none, or a .npz table")
+    lv.add_argument("--prune", type=float, default=0.1, metavar="POINTS",
+                    help="leave out leaves within POINTS of their sub-leave estimate (default 0.1; 0 keeps every leave seen)")
+    lv.add_argument("--seed", type=seed_type, default=0, help="master seed; the same seed gives the same table (default 0)")
+    lv.add_argument("--workers", type=count(1, 256), default=1, help="parallel worker processes or Ray actors (default 1)")
+    lv.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster (same table)")
+    lv.add_argument("--address", default=None, help="Ray cluster to join (auto, HOST:PORT, ray://HOST:PORT)")
+    lv.add_argument("--out", required=True, metavar="FILE", help="the table to write (.npz)")
+    lv.add_argument("--report", default=None, metavar="FILE", help="also write the per-generation report as JSON")
+    lv.add_argument("--samples", default=None, metavar="PREFIX",
+                    help="also write each generation's raw samples to PREFIX-gN.npz (to refit without replaying)")
+    lv.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    lv.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_argument(lv, RULES_DOC)
+    add_lexicon_argument(lv, "nl")
+    add_json_argument(lv, "the report as one JSON document")
+    lv.set_defaults(func=run_learn_leaves)
+
 
 def load_rules(path: Path | None, tiles: str | None = None) -> Any:
     from kubasolve.games.crossword.rules import CrosswordRules
@@ -240,6 +271,61 @@ def run_endgame(args: argparse.Namespace) -> int:
           f"depth {res.depth}, {res.nodes} nodes, {res.seconds:.2f} s")
     if res.pv:
         print("line: " + "; ".join(res.pv))
+    return 0
+
+
+def run_learn_leaves(args: argparse.Namespace) -> int:
+    """Handler of ``crossword learn-leaves``."""
+    import json
+    import shlex
+
+    from kubasolve.ai.crossword_learn import learn_leaves, save_samples
+    from kubasolve.ai.crossword_leaves import LearntLeaves
+    from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
+
+    if not 0 <= args.prune <= 100:
+        raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
+    out = check_output_path(args.out, "--out")
+    report_path = check_output_path(args.report, "--report") if args.report else None
+    samples = check_output_path(f"{args.samples}-g1.npz", "--samples") if args.samples else None
+    start: Any = args.start
+    if start not in ("linear", "none"):
+        start = LearntLeaves.from_npz(Path(start)) if Path(start).is_file() else None
+        if start is None:
+            raise UsageError(f"--start {args.start!r}: give linear, none or an existing .npz table")
+    held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
+    rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
+    total = (args.games + held_out) * args.generations
+    base = {"done": 0}
+
+    with progress(args, total) as bar:
+        def on_progress(stage: str, done: int, gen_total: int) -> None:
+            bar(min(base["done"] + done, total), total)
+            if done == gen_total:
+                base["done"] += gen_total
+
+        table, reports = learn_leaves([args.games] * args.generations, seed=args.seed, held_out=held_out, workers=args.workers,
+                                      **backend_options(args), rules=rules, lexicon=None if args.lexicon == "nl" else args.lexicon,
+                                      start=start, prune=args.prune, on_progress=on_progress,
+                                      on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test)) if samples else None)
+    command = "kubasolve crossword learn-leaves " + " ".join(shlex.quote(a) for a in sys.argv[3:]) if sys.argv[1:3] == ["crossword", "learn-leaves"] else ""
+    table.info.update(command=command, generations=args.generations)
+    size = table.save(out)
+    payload = {"out": str(out), "bytes": size, "leaves": len(table), "generations": reports}
+    if report_path is not None:
+        report_path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    lines = []
+    for r in reports:
+        h = r["held_out"]
+        lines.append(f"generation {r['generation']}: {r['games']} games, {r['racks']} racks, {r['leaves_seen']} leaves seen, "
+                     f"{r['leaves_stored']} stored, exchange rate {100 * r['exchange_rate']:.2f}%, {r['seconds_total']:.0f} s")
+        for target in ("next_score", "next_two_scores"):
+            rows = h.get(target)
+            if rows:
+                check = ", ".join(f"{k} {v['rmse']:.3f}" for k, v in rows.items() if isinstance(v, dict))
+                lines.append(f"  held-out RMSE of the {target.replace('_', ' ')} ({rows['test_pairs']} leaves): {check}")
+    lines.append(f"{out}: {len(table)} leaves, {size} bytes")
+    emit_summary(args, payload, "\n".join(lines))
     return 0
 
 

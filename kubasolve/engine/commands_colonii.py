@@ -40,6 +40,9 @@ MAX_PLAYERS = 8
 MAX_WORD = 60
 MAX_GROUPS = 200
 MAX_TOP = 5000
+MAX_TURN_MOVES = 30
+"""``kubasolve.games.colonii.rules.MAX_TURN_MOVES`` (not imported: the engine loads no game module up front; a test
+checks they agree)."""
 Letter = Annotated[str, Meta(min_length=1, max_length=1)]
 Word = Annotated[str, Meta(min_length=1, max_length=MAX_WORD)]
 AiName = Literal["random", "greedy", "planner"]
@@ -74,7 +77,7 @@ class ColoniiRulesSpec(Params):
     end: Literal["target", "deck"] | UnsetType = UNSET
     target_score: Annotated[int, Meta(ge=1, le=100_000)] | UnsetType = UNSET
     builders: Literal["round-robin"] | UnsetType = UNSET
-    max_turn_moves: Annotated[int, Meta(ge=1, le=3)] | UnsetType = UNSET
+    max_turn_moves: Annotated[int, Meta(ge=1, le=MAX_TURN_MOVES)] | UnsetType = UNSET
     letter_values: Annotated[dict[Letter, Annotated[int, Meta(ge=0, le=100)]], Meta(max_length=64)] | UnsetType = UNSET
     card_counts: Annotated[dict[Letter, Annotated[int, Meta(ge=0, le=100)]], Meta(max_length=64)] | UnsetType = UNSET
 
@@ -106,7 +109,8 @@ class MovesParams(PositionParams):
 
 
 class BestTurnParams(PositionParams):
-    max_moves: Annotated[int, Meta(ge=1, le=3)] | UnsetType = UNSET
+    max_moves: Annotated[int, Meta(ge=1, le=MAX_TURN_MOVES, description="word moves in the turn (default the rules' "
+                                   "max_turn_moves); the exact search covers 3")] | UnsetType = UNSET
 
 
 def _rules(spec: ColoniiRulesSpec | UnsetType) -> Any:
@@ -135,11 +139,11 @@ class MovesAnswer(Answer):
 @command("colonii.moves", MovesParams, MovesAnswer)
 def moves(p: MovesParams, session: Session) -> dict[str, Any]:
     """Every legal move for ``hand`` on ``table`` (new words, extensions, conquests A/B, colony
-    starts and additions), best first by ``objective``, each with every player's score change."""
+    starts and additions, the owner's declarations and decolonisations), best first by ``objective``,
+    each with every player's score change."""
     solver, position = _solver_and_position(p)
-    table = solver.move_table(position)
     found = solver.all_moves(position, p.objective, p.top)
-    return {"count": len(table), "moves": [m.to_dict() for m in found]}
+    return {"count": solver.count_moves(position), "moves": [m.to_dict() for m in found]}
 
 
 class BestTurnAnswer(Answer):
@@ -153,10 +157,11 @@ class BestTurnAnswer(Answer):
 
 @command("colonii.best-turn", BestTurnParams, BestTurnAnswer)
 def best_turn(p: BestTurnParams, session: Session) -> dict[str, Any]:
-    """The best combined turn: up to ``max_moves`` (default the rules', at most 3) moves on disjoint
-    cards, new words first (they make moves on others' words legal). Exact, or within the budget
-    (``movetime_ms``, ``max_nodes``; default 10 s) the best turn found by then, ``proven_optimal`` false
-    if it ran out; ``nodes``: the search nodes spent."""
+    """The best turn: a sequence of up to ``max_moves`` word moves (default the rules' ``max_turn_moves``; the
+    exact search covers 3), each judged on the table the previous ones left, with the owner's declarations and
+    decolonisations when they pay. Exact, or within the budget (``movetime_ms``, ``max_nodes``; default 10 s)
+    the best turn found by then, ``proven_optimal`` false if it ran out (or if more than 3 word moves were
+    allowed and possible); ``nodes``: the search nodes spent."""
     solver, position = _solver_and_position(p)
     solver.warm_up()  # one-time loading does not count against the budget
     budget = _budget(p, session)
@@ -185,8 +190,11 @@ class LegalMovesParams(GameParams):
 
 
 class MoveOfTurn(Params):
-    play: Literal["new", "extend", "chain"]
-    word: Word
+    """One move of a turn: a word play (``new``, ``extend``, ``chain``: ``word``, and ``target`` but for a new word),
+    or the owner's ``declare`` (a supercolony) or ``decolonise`` on colony ``target`` (no word)."""
+
+    play: Literal["new", "extend", "chain", "declare", "decolonise"]
+    word: Word | UnsetType = UNSET
     target: Annotated[int, Meta(ge=0, le=10_000)] | UnsetType = UNSET
 
 

@@ -41,7 +41,7 @@ MAX_TOP = CROSSWORD_MAX_LISTED
 """Most placements listed (``top``; 0 = all, up to this many; ``kubasolve.games.limits``, the CLI's bound too)."""
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
-AiName = Literal["score", "equity", "sim"]
+AiName = Literal["score", "equity", "sim", "equity2", "sim2"]
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``crossword.ai-move`` without a time budget
 # (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after this long: the defaults take 0.2-1 s, but
@@ -164,13 +164,14 @@ class ApplyMoveParams(GameParams):
 
 
 class AiMoveParams(GameParams):
-    ai: AiName = "equity"
+    ai: AiName = "equity2"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
     iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
     candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
-    plies: Annotated[int, Meta(ge=1, le=2, description="sim: 1 = reply + leave value, 2 = reply + own next play")] | UnsetType = UNSET
+    plies: Annotated[int, Meta(ge=1, le=3, description="sim: 1 = reply + leave value, 2 = reply + own next play; sim2: 2 = reply + "
+                                                       "both leaves, 3 = also own next play")] | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
-    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 3000)")] | UnsetType = UNSET
+    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 200000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
     endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
     endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
@@ -273,16 +274,18 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use ai-move): let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x
     ``candidates`` best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the
     endgame solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame
-    solver (default 3000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
+    solver (default 200000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
     ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
     from kubasolve.budget import Budget
 
     sg = _game(p, session)
     nodes, seconds = _budget(p)
     options: dict[str, Any] = {"endgame": p.endgame}
-    if p.ai == "sim":
+    if p.ai in ("sim", "sim2"):
         options.update(iterations=p.iterations, candidates=p.candidates)
         if p.plies is not UNSET:
+            if p.ai == "sim" and p.plies > 2:
+                raise KubasolveError("params: plies is 1 or 2 for sim (3 for sim2)", key="params.plies")
             options["plies"] = p.plies
     budget = Budget(seconds * 1000, nodes, stop=session.stop)
     chosen = call(sg.game.ai_move, sg.state, p.ai, budget, p.seed, options)

@@ -280,9 +280,9 @@ class Game(ABC):
     def seat_names(self, players: int | Sequence[str]) -> tuple[str, ...]:
         """Seat names from a count or a list of names, checked against the rules' player range."""
         lo, hi = self.player_range()
-        if hi < lo:
-            raise RulesError(f"these {self.name} rules seat at most {hi} players, fewer than the game's {lo} "
-                             "(e.g. too few tiles or cards to deal)", key="rules")
+        if hi < lo:  # e.g. a Rummikub box too small to deal two racks: the rules, not the seat count, are wrong
+            raise RulesError(f"these {self.name} rules seat no game: at most {hi} player(s) can be dealt, "
+                             f"the game needs at least {lo}", key="rules")
         if isinstance(players, int) and not isinstance(players, bool):
             names = tuple(f"{self.seat_prefix}{i}" for i in range(players))
         elif isinstance(players, Sequence) and not isinstance(players, str):

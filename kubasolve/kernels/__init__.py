@@ -12,6 +12,18 @@ Before the first kernel module is imported, :mod:`kubasolve.kernels.disk_cache` 
 import needs numba, which every kernel module imports anyway; the package itself imports none): the
 kernels' cache files are then checksummed, a damaged one is recompiled instead of failing (or
 aborting), and an unusable folder or a full disk means compiling into memory, with one warning.
+
+**Compile once.** numba compiles a kernel again for every distinct argument type signature, and a
+constant handed to a (non-inlined) kernel function is typed as a literal: ``f(x, 0)`` and ``f(x, n)``
+are two compilations, and so is a counter that starts as ``n = 0`` while type inference still sees
+the literal. Kernels pass typed values instead (``np.int64(0)``) unless a literal is wanted (a flag
+compiled in as a constant, such as ``word_search._search``'s ``fast``); callers hand the same array
+types on every path (read-only memory maps, C order, the same dtypes).
+tests/kernels/test_compile_once.py checks the call sites.
+
+An installed wheel ships its kernels and bundled lexicons prebuilt for the machine (issue 23):
+:func:`kubasolve.kernels.prebuilt.seed` puts them into that cache on the first run (a ``stat`` later;
+it imports no numba, so it runs before the checked cache is installed).
 """
 
 from __future__ import annotations
@@ -60,6 +72,15 @@ class _InstallDiskCache:
         return None
 
 
+def _seed_prebuilt() -> None:
+    """Seed the cache from the caches a wheel ships (before the checked cache is installed: the seeding
+    module imports no numba)."""
+    from kubasolve.kernels.prebuilt import seed
+
+    seed(kubasolve_cache_root(), numba_cache_dir())
+
+
 _use_kubasolve_cache()
+_seed_prebuilt()
 if not any(isinstance(finder, _InstallDiskCache) for finder in sys.meta_path):
     sys.meta_path.insert(0, _InstallDiskCache())

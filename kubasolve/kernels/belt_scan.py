@@ -596,7 +596,7 @@ def scan_state(
                                         else:
                                             wm *= _factor(ka)
                         if touched:
-                            total = 0
+                            total = np.int64(0)
                             if wild_mode:
                                 for i in range(length):
                                     ki = kinds[i]
@@ -626,7 +626,7 @@ def scan_state(
                                     xm >>= np.uint64(1)
                                     wc += 1
                             if total > floor:
-                                word_rank = 0
+                                word_rank = np.int64(0)
                                 for i in range(length):
                                     word_rank += edge_rank[cur[i] - 1]
                                 n_pool = _pool_push(pool_i, pool_score, pool_twists, n_pool, top, total, twists, state,
@@ -758,7 +758,7 @@ def best_words_search(
         cross_total += cross_points[wc]
     pool_score = np.zeros(top, np.int64)
     pool_twists = np.zeros(top, np.int64)
-    n_pool = 0
+    n_pool = np.int64(0)  # typed, not literal: each literal argument compiles scan_state once more
     cap = 1024
     origins = np.empty((cap, 96), np.uint8)
     hashes = np.empty(cap, np.uint64)
@@ -768,7 +768,7 @@ def best_words_search(
         origins[0, c] = c
     parent[0] = -1
     via[0] = -1
-    n_states = 1
+    n_states: int = np.int64(1)  # type: ignore[assignment]
     table = np.zeros(1 << 12, np.uint64)
     hashes[0] = _hash(origins[0], zobrist)
     _insert(table, hashes[0] | np.uint64(1))
@@ -794,7 +794,7 @@ def best_words_search(
             if c >= 0:
                 cross_mask_cell[c] |= np.uint64(1) << np.uint64(wc)
     if not require_new:
-        n_pool = scan_state(origins[0], 0, 0, -1, False, peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts,
+        n_pool = scan_state(origins[0], np.int64(0), np.int64(0), np.int64(-1), np.bool_(False), peg_code, peg_kind, peg_value, peg_tri, belt_cells, twist_belts,
                             seq_pos, face_runs, chg_seq, nxt_chg_seq, chg_list_seq, n_chg_seq, graph, edge_rank,
                             root_edge,
                             root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,

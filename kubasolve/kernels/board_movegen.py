@@ -115,69 +115,74 @@ def cross_sets(letters, values_on_board, lines, line_len, cell_line, cell_pos, g
 def _cross_sets_into(xmask, xscore, letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter):
     """:func:`cross_sets` into given arrays (``xmask`` zeros, ``xscore`` -1 on entry)."""
     n_cells = letters.shape[0]
-    all_letters = (np.int64(1) << n_letters) - 1
-    sep = n_letters
     for cell in range(n_cells):
         if letters[cell] >= 0:
             continue
         for d in range(2):
-            pd = 1 - d
-            k = cell_line[cell, pd]
-            p = cell_pos[cell, pd]
-            n = line_len[k]
-            lo = p
-            while lo > 0 and letters[lines[k, lo - 1]] >= 0:
-                lo -= 1
-            hi = p
-            while hi + 1 < n and letters[lines[k, hi + 1]] >= 0:
-                hi += 1
-            if lo == p and hi == p:
-                xmask[cell, d] = all_letters
-                continue
-            s = 0
-            for q in range(lo, hi + 1):
-                if q != p:
-                    s += values_on_board[lines[k, q]]
-            xscore[cell, d] = s
-            m = np.int64(0)
-            if lo < p:
-                e = 0
-                q = p - 1
-                while q >= lo and e >= 0:
-                    e = _child(g, e, letters[lines[k, q]])
-                    q -= 1
-                if e >= 0:
-                    e = _child(g, e, sep)
-                if e >= 0:
-                    cm = (g[e] & CHILD_MASK)
-                    first = g[e] >> FIRST_SHIFT
-                    todo = cm & letter_filter
-                    while todo != 0:
-                        x = _ctz(todo)
-                        todo &= todo - 1
-                        c = first + _popcount(cm & ((np.int64(1) << x) - 1))
-                        q = p + 1
-                        while q <= hi and c >= 0:
-                            c = _child(g, c, letters[lines[k, q]])
-                            q += 1
-                        if c >= 0 and (g[c] >> ACCEPT_BIT) & 1:
-                            m |= np.int64(1) << x
-            else:
-                e = 0
-                q = hi
-                while q > p and e >= 0:
-                    e = _child(g, e, letters[lines[k, q]])
-                    q -= 1
-                if e >= 0:
-                    cm = (g[e] & CHILD_MASK)
-                    first = g[e] >> FIRST_SHIFT
-                    todo = cm & letter_filter
-                    while todo != 0:
-                        x = _ctz(todo)
-                        todo &= todo - 1
-                        if (g[first + _popcount(cm & ((np.int64(1) << x) - 1))] >> ACCEPT_BIT) & 1:
-                            m |= np.int64(1) << x
-            xmask[cell, d] = m
+            xmask[cell, d], xscore[cell, d] = cross_set_of(cell, d, letters, values_on_board, lines, line_len, cell_line, cell_pos, g,
+                                                           n_letters, letter_filter)
+
+
+@njit(cache=True, inline="always")
+def cross_set_of(cell, d, letters, values_on_board, lines, line_len, cell_line, cell_pos, g, n_letters, letter_filter):
+    """``(xmask, xscore)`` of one empty ``cell`` for a tile placed in a direction-``d`` line (see
+    :func:`cross_sets`); the endgame search calls it for the squares next to the tiles it places."""
+    pd = 1 - d
+    k = cell_line[cell, pd]
+    p = cell_pos[cell, pd]
+    n = line_len[k]
+    lo = p
+    while lo > 0 and letters[lines[k, lo - 1]] >= 0:
+        lo -= 1
+    hi = p
+    while hi + 1 < n and letters[lines[k, hi + 1]] >= 0:
+        hi += 1
+    if lo == p and hi == p:
+        return (np.int64(1) << n_letters) - 1, np.int64(-1)
+    s = np.int64(0)
+    for q in range(lo, hi + 1):
+        if q != p:
+            s += values_on_board[lines[k, q]]
+    sep = n_letters
+    m = np.int64(0)
+    if lo < p:
+        e = 0
+        q = p - 1
+        while q >= lo and e >= 0:
+            e = _child(g, e, letters[lines[k, q]])
+            q -= 1
+        if e >= 0:
+            e = _child(g, e, sep)
+        if e >= 0:
+            cm = (g[e] & CHILD_MASK)
+            first = g[e] >> FIRST_SHIFT
+            todo = cm & letter_filter
+            while todo != 0:
+                x = _ctz(todo)
+                todo &= todo - 1
+                c = first + _popcount(cm & ((np.int64(1) << x) - 1))
+                q = p + 1
+                while q <= hi and c >= 0:
+                    c = _child(g, c, letters[lines[k, q]])
+                    q += 1
+                if c >= 0 and (g[c] >> ACCEPT_BIT) & 1:
+                    m |= np.int64(1) << x
+    else:
+        e = 0
+        q = hi
+        while q > p and e >= 0:
+            e = _child(g, e, letters[lines[k, q]])
+            q -= 1
+        if e >= 0:
+            cm = (g[e] & CHILD_MASK)
+            first = g[e] >> FIRST_SHIFT
+            todo = cm & letter_filter
+            while todo != 0:
+                x = _ctz(todo)
+                todo &= todo - 1
+                if (g[first + _popcount(cm & ((np.int64(1) << x) - 1))] >> ACCEPT_BIT) & 1:
+                    m |= np.int64(1) << x
+    return m, s
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the docstring)
@@ -502,10 +507,10 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
     n_cells = letters.shape[0]
     width = lines.shape[1]
     values_on_board = np.zeros(n_cells, np.int64)
-    empty_board = True
+    empty_board: np.bool_ = np.bool_(True)  # typed, not literal: one compilation of _prepare_lines (kernels/__init__.py)
     for cell in range(n_cells):
         if letters[cell] >= 0:
-            empty_board = False
+            empty_board = np.bool_(False)
             if not blank[cell]:
                 values_on_board[cell] = val[letters[cell]]
     across_only = symmetric and empty_board
@@ -533,7 +538,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
                     anchor[cell] = True
     rack = np.zeros(n_letters + 2, np.int64)
     n_rack = n_blanks
-    best_val = 0
+    best_val = np.int64(0)
     for x in range(n_letters):
         rack[x] = rack_counts[x]
         n_rack += rack_counts[x]
@@ -679,7 +684,7 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
     lms = scratch[0]
     wms = scratch[1]
     crs = scratch[2]
-    m = 0
+    m = np.int64(0)
     tiles = 0
     for p in range(lo, hi):
         bound[3, p] = tiles
@@ -690,19 +695,19 @@ def _line_bound(lin, lo, hi, anchor, best_val, rvals, n_rack, bound, rows, scrat
             m += 1
     bound[3, hi] = tiles
     bound[4, hi] = m
-    m = 0
+    m = np.int64(0)
     for p in range(hi - 1, anchor, -1):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
-        _store_bounds(bound, rows, 1, p, rvals, lms, wms, crs, m, n_rack)
-    m = 0
+        _store_bounds(bound, rows, np.int64(1), p, rvals, lms, wms, crs, m, n_rack)
+    m = np.int64(0)
     for p in range(anchor + 1, hi):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
     for p in range(lo, anchor + 1):
         if lin[L_LETTER, p] < 0 and lin[L_XMASK, p] != 0:
             m = _add_square(lin, p, best_val, lms, wms, crs, m)
-        _store_bounds(bound, rows, 0, p, rvals, lms, wms, crs, m, n_rack)
+        _store_bounds(bound, rows, np.int64(0), p, rvals, lms, wms, crs, m, n_rack)
 
 
 @njit(cache=True, inline="always")

@@ -6,25 +6,35 @@
 that range finds every extension of the word, or every word starting with the letter, whose other
 letters come from the hand; adding the path rank to the ranks it returns gives absolute word ranks.
 
-``best_turn`` picks up to three moves on disjoint cards and distinct table targets that maximise the
-summed key. Moves arrive sorted by key, best first; a depth-first search over index triples
-``i < j < k`` stops a level as soon as the chosen keys plus the current key times the slots left
-cannot beat the incumbent (later keys are no larger), so it is exact. A second bound skips a branch
-when even every card left in the hand plus the largest extras (stakes, bonuses: what a key holds
-beyond its cards' letter values) cannot beat the incumbent: a turn that spends the whole hand on the
-best stakes is proven at once instead of after every triple; and the second and third moves are
-looked for only from the largest key the cards left can carry (a binary search over the sorted
-keys). The search counts its nodes (fit tests)
-and stops at a node limit with its resume point, so a caller can cut it into slices, check the clock
-between them and keep the best turn found when the budget runs out. Card multisets are packed one
-letter per byte with a guard bit (``pack_cards``): a set of cards fits the hand iff subtracting
-it from the guarded hand leaves every guard bit set (no borrow), four 64-bit words per test. Moves on
-other players' groups count only if the player owns a group or the turn also builds a new word.
+``best_turn`` finds the best turn: a sequence of up to three word moves, each judged on the table the
+previous ones left (the referee's reading). Moves on different groups commute, so a turn is a set of
+*programs*, one per group it touches: a first move on the table as it stands (a *root*: a new word,
+an extension, a chained word) followed by words chained onto the word the program just made
+(*follow-ups*: a colony start on one's own new word, conquest B after an extension of another
+player's word, further colony additions), and, right after a decolonisation in the turn, the
+extension of the word it left into one of the words that left play. Other second moves on a group
+are dominated (an extension of an extension, or of a new word, is one longer extension or new word:
+same cards, same points, one move less). The items of the search are the roots, every chained word
+of every letter the hand allows (``chain entries``) and those extensions; a set of at most three items
+is a turn when its follow-ups can be attached in order to its roots (:func:`_program_value` replays
+the colony rules: word uniqueness in a colony, the conquest threshold, the owner's supercolony and
+decolonisation as soon as the colony reaches their sizes, which only adds points and options).
 
-``keep_useful`` first shrinks the move list without changing the optimum: of the moves with the
-same card multiset (and the same on-other flag) a turn of at most three moves never needs more than
-the three best with distinct targets (any other is replaceable by one of them whose target is not
-taken by the turn's other two moves), so only those are searched.
+Items are sorted by an upper bound of what they add (``ub``: their own key, and for a root every
+stake and bonus its program could still take), so the search over index triples ``i <= j <= k``
+(new words may repeat: AX + AX) stops a level as soon as the chosen bounds plus the current bound
+times the slots left cannot beat the best turn found, and is exact.
+
+A second bound skips a branch when even every card left in the hand plus the largest extras (stakes,
+bonuses: what a bound holds beyond its cards' letter values) cannot beat the incumbent: a turn that
+spends the whole hand on the best stakes is proven at once; and the second and third items are looked
+for only from the largest bound the cards left can carry (a binary search over the sorted bounds).
+The search counts its nodes (fit tests) and stops at a node limit with its resume point, so a caller
+can cut it into slices, check the clock between them and keep the best turn found when the budget
+runs out. Card multisets are packed one letter per byte with a guard bit (``pack_cards``): a set of
+cards fits the hand iff subtracting it from the guarded hand leaves every guard bit set (no borrow),
+four 64-bit words per test. Moves on other players' groups count only if the player owns a group or
+the turn also builds a new word (played first).
 """
 
 from __future__ import annotations
@@ -98,45 +108,6 @@ def card_values(codes, lengths, values):
     return out
 
 
-@njit(cache=True)
-def keep_useful(order, packed, targets, on_other, per_group):
-    """Keep mask over moves (sorted best first): per (cards, on_other) group, the first
-    ``per_group`` moves with distinct targets (new words, target -1, count as distinct).
-    ``order`` lists the moves grouped by (cards, on_other), best first within a group."""
-    n = order.shape[0]
-    keep = np.zeros(n, np.bool_)
-    start = 0
-    while start < n:
-        a = order[start]
-        end = start + 1
-        while end < n:
-            b = order[end]
-            same = on_other[a] == on_other[b]
-            for w in range(PACK_WORDS):
-                if packed[a, w] != packed[b, w]:
-                    same = False
-            if not same:
-                break
-            end += 1
-        kept = 0
-        seen = np.full(per_group, -2, np.int64)
-        for t in range(start, end):
-            m = order[t]
-            if kept == per_group:
-                break
-            dup = False
-            if targets[m] >= 0:
-                for q in range(kept):
-                    if seen[q] == targets[m]:
-                        dup = True
-            if not dup:
-                seen[kept] = targets[m]
-                kept += 1
-                keep[m] = True
-        start = end
-    return keep
-
-
 @njit(cache=True, inline="always")
 def _minus(have, need, out):
     """out = have - need; True when no letter count goes negative (``have`` carries guard bits)."""
@@ -149,10 +120,9 @@ def _minus(have, need, out):
 
 
 @njit(cache=True)
-def _first_at_most(keys, start, cap):
-    """The first index ``>= start`` whose key is ``<= cap`` (``keys`` non-increasing; ``n`` if none)."""
+def _first_at_most(keys, start, hi, cap):
+    """The first index in ``start:hi`` whose key is ``<= cap`` (``keys`` non-increasing there; ``hi`` if none)."""
     lo = start
-    hi = keys.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
         if keys[mid] <= cap:
@@ -162,110 +132,360 @@ def _first_at_most(keys, start, cap):
     return lo
 
 
+
+# Root columns (int64 matrix ``r_it``): the first move of a program and the state its program goes on from.
+(R_NEW, R_TARGET, R_ON_OTHER, R_GKEY, R_LAST, R_WORD, R_MODE, R_SIZE, R_DECL, R_FIRSTV, R_STAKE, R_EXG, R_DECOL, R_POT,
+ R_CK, R_SU, R_PB1, R_PB2) = range(18)
+R_COLS = 18
+"""``R_CK``: card key; ``R_SU``: the largest bound from this root on; ``R_PB1``, ``R_PB2``: the largest bound
+from this root on of a program with one, two follow-ups (suffix maxima, in the search's root order)."""
+
+# Chained-word columns (``c_it``) and extension columns (``e_it``).
+C_VAL, C_WORD, C_LAST, C_WVAL, C_SQ1 = range(5)
+C_COLS = 5
+"""``C_SQ1``: the largest card key from this word on (same first letter) of it and the best word chained after it."""
+E_CK, E_X, E_Y, E_REQ, E_LAST, E_WVAL = range(6)
+E_COLS = 6
+
+# Program states (``R_MODE`` of a root, then evolved by the follow-ups).
+M_NONE = 0    # no follow-up (a plain extension of another player's protected word)
+M_OWN = 1     # the mover's individual word: a chained word starts a colony
+M_OTHER = 2   # another player's individual word (extended by the mover): a chained word must conquer it
+M_COLONY = 3  # the mover's colony: chained words are colony additions, the owner's bonuses apply
+M_THEIRS = 4  # another player's colony: chained words are colony additions
+
+# Rule and objective parameters (``params``).
+P_S, P_SBONUS, P_D, P_A, P_B, P_HAS_OWN, P_MOVES = range(7)
+
+# Search state after ``d`` items (row ``d`` of ``st``).
+(S_V, S_CK, S_MODE, S_LAST, S_CUR, S_SIZE, S_DECL, S_FIRSTV, S_STAKE, S_EXG, S_DECOL, S_GROUP, S_POT, S_ROOT, S_NEXT,
+ S_HASNEW, S_OTHER, S_NT, S_T0, S_T1, S_T2, S_NEX, S_EX0, S_EX1, S_EX2, S_EX3) = range(26)
+S_COLS = 26
+
+# Frames (row ``d`` of ``fr``: choosing item ``d``): phase, next position, end of the list.
+PH_EXT, PH_CHAIN, PH_ROOT, PH_DONE = range(4)
+F_PHASE, F_POS, F_END, F_RUN = range(4)
+
+# Items of a turn (``path``/``sel`` rows: kind, index).
+I_ROOT, I_CHAIN, I_EXT = range(3)
+
+# Control (``ctl``): where the search stands between calls.
+C_TOP, C_BEST, C_STARTED = range(3)
+
+
 @njit(cache=True)
-def best_turn(keys, packed, targets, on_other, is_new, hand_packed, has_own, max_moves, card_key, hand_card_key,
-              extra_bound, state, sel, node_limit):
-    """Continue the search for the best set of up to ``max_moves`` moves for at most ``node_limit``
-    nodes (fit tests); returns (nodes spent, finished).
+def _excluded(w, st, d, gw_off, gw_ids):
+    """Is word ``w`` already in the open program's colony (or its individual word)?"""
+    for t in range(st[d, S_NEX]):
+        if st[d, S_EX0 + t] == w:
+            return True
+    exg = st[d, S_EXG]
+    if exg >= 0:
+        for t in range(gw_off[exg], gw_off[exg + 1]):
+            if gw_ids[t] == w:
+                return True
+    return False
 
-    ``keys`` sorted non-increasing and > 0; ``targets[i] = -1`` for a new word (those may repeat).
-    ``state`` = (i, j, k, best key sum) is where the search stands: (0, 0, 0, key of ``sel``) starts it,
-    a call that runs out of nodes leaves the point to resume at (j = 0: move ``i`` not entered yet;
-    k = 0: pair ``i, j`` not entered yet) and the incumbent in ``state[3]`` and ``sel`` (indices, -1
-    padded), so a search cut into several calls does exactly what one call does.
 
-    Value bound: ``keys[m] = card_key[m] + extra`` with ``card_key`` additive over cards (letter values
-    times the tie factor) and ``extra >= 0``; ``extra_bound[s]`` bounds the extras of any ``s`` moves.
-    Moves still to add use cards not yet taken, so they add at most the hand's ``card_key`` left plus
-    ``extra_bound[slots]``; a branch that cannot beat the incumbent so is skipped (exact). For the same
-    reason a move that fits the cards left has a key of at most their ``card_key`` plus ``extra_bound[1]``,
-    so the second and third levels start at the first such key (binary search) instead of scanning the
-    larger keys, none of which fits.
+@njit(cache=True)
+def _rest(s, nxt, r_it):
+    """Most that programs with roots from ``nxt`` on can add in ``s`` items: each root's bound is at most
+    ``R_SU`` of ``nxt`` and a program of ``t`` follow-ups at most ``R_PB<t>`` (suffix maxima)."""
+    if s <= 0 or nxt >= r_it.shape[0]:
+        return np.int64(0)
+    u = r_it[nxt, R_SU]
+    if s == 1:
+        return u
+    if s == 2:
+        return max(r_it[nxt, R_PB1], 2 * u)
+    return max(r_it[nxt, R_PB2], r_it[nxt, R_PB1] + u, 3 * u)
+
+
+@njit(cache=True)
+def _open_frame(d, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck):
+    """Start choosing item ``d`` from the state after ``d`` items: first the open program's follow-ups
+    (the extensions a decolonisation allows, then chained words of its last letter), then new programs."""
+    fr[d, F_PHASE] = PH_ROOT
+    if st[d, S_ROOT] >= 0:
+        g = st[d, S_GROUP]
+        if st[d, S_DECOL] != 0 and g >= 0 and e_off[g] < e_off[g + 1]:
+            fr[d, F_PHASE] = PH_EXT
+            fr[d, F_POS] = e_off[g]
+            fr[d, F_END] = e_off[g + 1]
+            return
+        if st[d, S_MODE] != M_NONE:
+            _chain_phase(d, st, fr, c_off, c_ck)
+            return
+    _root_phase(d, st, fr, r_ub, run_start, run_extra)
+
+
+@njit(cache=True)
+def _chain_phase(d, st, fr, c_off, c_ck):
+    letter = st[d, S_LAST]
+    fr[d, F_PHASE] = PH_CHAIN
+    fr[d, F_POS] = _first_at_most(c_ck, c_off[letter], c_off[letter + 1], st[d, S_CK])
+    fr[d, F_END] = c_off[letter + 1]
+
+
+@njit(cache=True)
+def _root_phase(d, st, fr, r_ub, run_start, run_extra):
+    """Roots come in runs of equal extra (what a root's bound holds beyond its cards: stakes, bonuses), each
+    run by bound, so within a run a root fits the cards left only if its bound is at most their card key plus
+    the run's extra: each run is entered at the first root that can fit (binary search)."""
+    fr[d, F_PHASE] = PH_ROOT
+    nxt = st[d, S_NEXT]
+    run = 0
+    while run < run_extra.shape[0] and run_start[run + 1] <= nxt:
+        run += 1
+    _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra)
+
+
+@njit(cache=True)
+def _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra):
+    """Point frame ``d`` at the first root from ``nxt`` on, in run ``run`` or a later one, that can fit."""
+    while run < run_extra.shape[0]:
+        end = run_start[run + 1]
+        pos = _first_at_most(r_ub, max(nxt, run_start[run]), end, st[d, S_CK] + run_extra[run])
+        if pos < end:
+            fr[d, F_POS] = pos
+            fr[d, F_END] = end
+            fr[d, F_RUN] = run
+            return
+        run += 1
+    fr[d, F_PHASE] = PH_DONE
+
+
+@njit(cache=True)
+def _copy_state(st, d):
+    """Row ``d + 1`` of ``st`` = row ``d``, element by element (an array-to-slice assignment compiles its
+    error-message formatting: seconds of first-run compile time)."""
+    for c in range(S_COLS):
+        st[d + 1, c] = st[d, c]
+
+
+@njit(cache=True)
+def _place_root(i, d, st, r_it):
+    """State ``d + 1``: root ``i`` starts a program after the state ``d``."""
+    _copy_state(st, d)
+    st[d + 1, S_V] = st[d, S_V] + r_it[i, R_GKEY]
+    st[d + 1, S_CK] = st[d, S_CK] - r_it[i, R_CK]
+    st[d + 1, S_MODE] = r_it[i, R_MODE]
+    st[d + 1, S_SIZE] = r_it[i, R_SIZE]
+    st[d + 1, S_DECL] = r_it[i, R_DECL]
+    st[d + 1, S_FIRSTV] = r_it[i, R_FIRSTV]
+    st[d + 1, S_STAKE] = r_it[i, R_STAKE]
+    st[d + 1, S_LAST] = r_it[i, R_LAST]
+    st[d + 1, S_CUR] = r_it[i, R_WORD]
+    st[d + 1, S_EXG] = r_it[i, R_EXG]
+    st[d + 1, S_DECOL] = r_it[i, R_DECOL]
+    st[d + 1, S_GROUP] = r_it[i, R_TARGET]
+    st[d + 1, S_POT] = r_it[i, R_POT]
+    st[d + 1, S_ROOT] = i
+    st[d + 1, S_NEXT] = i if r_it[i, R_NEW] != 0 else i + 1
+    if r_it[i, R_NEW] != 0:
+        st[d + 1, S_HASNEW] = 1
+    else:
+        st[d + 1, S_T0 + st[d, S_NT]] = r_it[i, R_TARGET]
+        st[d + 1, S_NT] = st[d, S_NT] + 1
+    if r_it[i, R_ON_OTHER] != 0:
+        st[d + 1, S_OTHER] = 1
+    st[d + 1, S_NEX] = 1
+    st[d + 1, S_EX0] = r_it[i, R_WORD]
+
+
+@njit(cache=True)
+def _place_chain(q, d, st, c_ck, c_it, params, gw_off, gw_ids):
+    """State ``d + 1``: chained word ``q`` follows the open program of state ``d``; False if the rules refuse
+    it (a word already in the colony, a conquest B that does not out-value the word). The owner declares a
+    supercolony and decolonises as soon as the colony reaches their sizes (only more points and moves)."""
+    w = c_it[q, C_WORD]
+    if _excluded(w, st, d, gw_off, gw_ids):
+        return False
+    mode = st[d, S_MODE]
+    if mode == M_OTHER and c_it[q, C_VAL] <= st[d, S_FIRSTV]:  # conquest B: added cards worth more than the word
+        return False
+    _copy_state(st, d)
+    v = st[d, S_V] + c_ck[q]
+    st[d + 1, S_CK] = st[d, S_CK] - c_ck[q]
+    st[d + 1, S_DECOL] = 0
+    nex = st[d, S_NEX]
+    if mode in (M_OWN, M_OTHER):
+        if mode == M_OTHER:
+            v += st[d, S_STAKE] * (params[P_A] + params[P_B])
+        st[d + 1, S_MODE] = M_COLONY
+        st[d + 1, S_SIZE] = 2
+        st[d + 1, S_DECL] = 0
+        st[d + 1, S_EXG] = -1
+        st[d + 1, S_EX0] = st[d, S_CUR]
+        st[d + 1, S_EX1] = w
+        st[d + 1, S_NEX] = 2
+        if params[P_S] <= 2:
+            v += params[P_SBONUS]
+            st[d + 1, S_DECL] = 1
+    elif mode == M_COLONY:
+        size = st[d, S_SIZE] + 1
+        st[d + 1, S_SIZE] = size
+        st[d + 1, S_EX0 + nex] = w
+        st[d + 1, S_NEX] = nex + 1
+        if st[d, S_DECL] == 0 and size >= params[P_S]:
+            v += params[P_SBONUS]
+            st[d + 1, S_DECL] = 1
+        if size >= params[P_D]:
+            v += st[d, S_FIRSTV] * params[P_A]
+            st[d + 1, S_MODE] = M_OWN
+            st[d + 1, S_FIRSTV] = c_it[q, C_WVAL]
+            st[d + 1, S_EXG] = -1
+            st[d + 1, S_EX0] = w
+            st[d + 1, S_NEX] = 1
+            st[d + 1, S_DECOL] = 1
+    else:  # another player's colony
+        st[d + 1, S_EX0 + nex] = w
+        st[d + 1, S_NEX] = nex + 1
+    st[d + 1, S_V] = v
+    st[d + 1, S_CUR] = w
+    st[d + 1, S_LAST] = c_it[q, C_LAST]
+    return True
+
+
+@njit(cache=True)
+def _place_ext(e, d, st, r_it, e_it):
+    """State ``d + 1``: right after a decolonisation, the word it left (``e_x``) extends into ``e_y``, a word
+    that left play with it (``e_req``: the root that must have added it this turn, or -1)."""
+    if st[d, S_DECOL] == 0 or e_it[e, E_X] != st[d, S_CUR]:
+        return False
+    if e_it[e, E_REQ] >= 0 and r_it[st[d, S_ROOT], R_WORD] != e_it[e, E_REQ]:
+        return False
+    _copy_state(st, d)
+    st[d + 1, S_V] = st[d, S_V] + e_it[e, E_CK]
+    st[d + 1, S_CK] = st[d, S_CK] - e_it[e, E_CK]
+    st[d + 1, S_MODE] = M_OWN
+    st[d + 1, S_CUR] = e_it[e, E_Y]
+    st[d + 1, S_LAST] = e_it[e, E_LAST]
+    st[d + 1, S_FIRSTV] = e_it[e, E_WVAL]
+    st[d + 1, S_EXG] = -1
+    st[d + 1, S_EX0] = e_it[e, E_Y]
+    st[d + 1, S_NEX] = 1
+    st[d + 1, S_DECOL] = 0
+    return True
+
+
+@njit(cache=True)
+def best_turn(r_ub, r_it, r_packed, run_start, run_extra, c_off, c_ck, c_it, c_packed, e_off, e_it, e_packed, params, gw_off,
+              gw_ids, hand_packed, hand_card_key, extra_bound, st, hs, fr, path, ctl, sel, node_limit):
+    """Continue the search for the best turn of up to ``params[P_MOVES]`` (<= 3) items for at most
+    ``node_limit`` nodes (fit tests); returns (nodes spent, finished).
+
+    A depth-first search over programs: a root (``r_it`` rows, columns ``R_*``; in runs ``run_start`` of
+    equal extra ``run_extra``, each run by bound ``r_ub`` non-increasing), then its follow-ups (the
+    extensions ``e_it`` of its group a decolonisation allows, grouped by group at ``e_off``, then the
+    chained words ``c_it`` of its last letter, grouped by first letter at ``c_off``, by card key ``c_ck``
+    non-increasing), then the next program with a later root (a new word may repeat). Bounds: a root's
+    ``r_ub`` holds its own key and every stake and bonus its program may still take (``R_POT``);
+    ``R_SU``, ``R_PB1``, ``R_PB2`` are suffix maxima of the bound of a root and of a program with one or
+    two follow-ups; ``C_SQ1`` the suffix maximum (per letter) of a chained word's card key plus the best
+    word chained after it; ``extra_bound[s]`` bounds the extras of ``s`` roots, and every item left uses
+    cards not yet taken, so what is left is at most the card key left plus those (and the open program's
+    potential). Every level stops at the first candidate whose bound cannot beat the incumbent: the search
+    is exact.
+
+    The whole search state lives in the caller's arrays (``st``, ``hs``: states after 0..3 items; ``fr``:
+    frames; ``path``: the items chosen; ``ctl``: top frame, best key, started), so a search cut into several
+    calls by ``node_limit`` does exactly what one call does. ``sel``: the best turn's items (kind, index),
+    kind -1 past its end.
     """
-    n = keys.shape[0]
-    i0 = state[0]
-    j0 = state[1]
-    k0 = state[2]
-    best = state[3]
+    moves = params[P_MOVES]
+    ceiling = hand_card_key + extra_bound[moves]
     nodes = np.int64(0)
-    h0 = np.empty(PACK_WORDS, np.uint64)
-    for w in range(PACK_WORDS):
-        h0[w] = hand_packed[w] | GUARD
-    h1 = np.empty(PACK_WORDS, np.uint64)
-    h2 = np.empty(PACK_WORDS, np.uint64)
-    h3 = np.empty(PACK_WORDS, np.uint64)
-    ceiling = hand_card_key + extra_bound[max_moves]  # no turn beats it: reaching it ends the search
-    for i in range(i0, n):
-        ki = keys[i]
-        if ki * max_moves <= best or ceiling <= best:
+    if ctl[C_STARTED] == 0:
+        ctl[C_STARTED] = 1
+        ctl[C_BEST] = 0
+        for c in range(S_COLS):
+            st[0, c] = 0
+        st[0, S_CK] = hand_card_key
+        st[0, S_ROOT] = -1
+        st[0, S_GROUP] = -1
+        st[0, S_EXG] = -1
+        for w in range(PACK_WORDS):
+            hs[0, w] = hand_packed[w] | GUARD
+        ctl[C_TOP] = 0
+        _root_phase(ctl[C_TOP], st, fr, r_ub, run_start, run_extra)  # an int64, not a literal 0: one compiled version
+    best = ctl[C_BEST]
+    top = ctl[C_TOP]
+    while top >= 0:
+        if best >= ceiling:
             break
-        resumed_i = i == i0 and j0 > 0
-        if not resumed_i:
-            if nodes >= node_limit:
-                state[0] = i
-                state[1] = 0
-                state[2] = 0
-                state[3] = best
-                return nodes, False
-            nodes += 1
-        if not _minus(h0, packed[i], h1):
+        d = top
+        phase = fr[d, F_PHASE]
+        if phase == PH_DONE:
+            top -= 1
             continue
-        if ki > best and (has_own or not on_other[i]):
-            best = ki
-            sel[0] = i
-            sel[1] = -1
-            sel[2] = -1
-        if max_moves < 2 or ki + hand_card_key - card_key[i] + extra_bound[max_moves - 1] <= best:
+        pos = fr[d, F_POS]
+        if pos >= fr[d, F_END]:
+            if phase == PH_EXT and st[d, S_MODE] != M_NONE:
+                _chain_phase(d, st, fr, c_off, c_ck)
+            elif phase == PH_ROOT:
+                _enter_run(d, fr[d, F_RUN] + 1, pos, st, fr, r_ub, run_start, run_extra)
+            else:
+                _root_phase(d, st, fr, r_ub, run_start, run_extra)
             continue
-        left_i = hand_card_key - card_key[i]
-        for j in range(j0 if resumed_i else _first_at_most(keys, i + 1, left_i + extra_bound[1]), n):
-            kj = keys[j]
-            if ki + kj * (max_moves - 1) <= best or ceiling <= best:
-                break
-            resumed_j = resumed_i and j == j0 and k0 > 0
-            if not resumed_j:
-                if nodes >= node_limit:
-                    state[0] = i
-                    state[1] = j
-                    state[2] = 0
-                    state[3] = best
-                    return nodes, False
-                nodes += 1
-            if targets[j] >= 0 and targets[j] == targets[i]:
+        slots = moves - d  # items still to place, this one included
+        v = st[d, S_V]
+        if phase == PH_CHAIN:
+            after = slots - 1
+            bound = c_ck[pos] + _rest(after, st[d, S_NEXT], r_it)
+            if after >= 1 and c_it[pos, C_SQ1] > bound:
+                bound = c_it[pos, C_SQ1]
+            if v + st[d, S_POT] + bound <= best:
+                _root_phase(d, st, fr, r_ub, run_start, run_extra)
                 continue
-            if not _minus(h1, packed[j], h2):
+        elif phase == PH_ROOT:
+            if v + _rest(slots, pos, r_it) <= best:  # no later root, in any run, can do better
+                fr[d, F_PHASE] = PH_DONE
                 continue
-            own2 = has_own or is_new[i] or is_new[j]
-            if ki + kj > best and (own2 or not (on_other[i] or on_other[j])):
-                best = ki + kj
-                sel[0] = i
-                sel[1] = j
-                sel[2] = -1
-            if max_moves < 3 or ki + kj + left_i - card_key[j] + extra_bound[1] <= best:
+            if slots == 1 and v + r_ub[pos] <= best:  # the last item: no later root of this run can
+                _enter_run(d, fr[d, F_RUN] + 1, pos, st, fr, r_ub, run_start, run_extra)
                 continue
-            for k in range(k0 if resumed_j else _first_at_most(keys, j + 1, left_i - card_key[j] + extra_bound[1]), n):
-                kk = keys[k]
-                if ki + kj + kk <= best:
-                    break
-                if nodes >= node_limit:
-                    state[0] = i
-                    state[1] = j
-                    state[2] = k
-                    state[3] = best
-                    return nodes, False
-                nodes += 1
-                if targets[k] >= 0 and (targets[k] == targets[i] or targets[k] == targets[j]):
+        if nodes >= node_limit:
+            ctl[C_TOP] = top
+            ctl[C_BEST] = best
+            return nodes, False
+        nodes += 1
+        fr[d, F_POS] = pos + 1
+        if phase == PH_ROOT:
+            if r_it[pos, R_NEW] == 0:
+                clash = False
+                for t in range(st[d, S_NT]):
+                    if st[d, S_T0 + t] == r_it[pos, R_TARGET]:
+                        clash = True
+                if clash:
                     continue
-                if not _minus(h2, packed[k], h3):
-                    continue
-                own3 = own2 or is_new[k]
-                if own3 or not (on_other[i] or on_other[j] or on_other[k]):
-                    best = ki + kj + kk
-                    sel[0] = i
-                    sel[1] = j
-                    sel[2] = k
-                    if best >= ceiling:
-                        break
-    state[0] = n
-    state[3] = best
+            if not _minus(hs[d], r_packed[pos], hs[d + 1]):
+                continue
+            _place_root(pos, d, st, r_it)
+            kind = I_ROOT
+        elif phase == PH_CHAIN:
+            if not _minus(hs[d], c_packed[pos], hs[d + 1]):
+                continue
+            if not _place_chain(pos, d, st, c_ck, c_it, params, gw_off, gw_ids):
+                continue
+            kind = I_CHAIN
+        else:
+            if not _minus(hs[d], e_packed[pos], hs[d + 1]):
+                continue
+            if not _place_ext(pos, d, st, r_it, e_it):
+                continue
+            kind = I_EXT
+        path[d, 0] = kind
+        path[d, 1] = pos
+        v1 = st[d + 1, S_V]
+        if v1 > best and (params[P_HAS_OWN] != 0 or st[d + 1, S_HASNEW] != 0 or st[d + 1, S_OTHER] == 0):
+            best = v1
+            for t in range(3):
+                sel[t, 0] = path[t, 0] if t <= d else -1
+                sel[t, 1] = path[t, 1] if t <= d else -1
+        if d + 1 < moves and v1 + st[d + 1, S_CK] + st[d + 1, S_POT] + extra_bound[moves - d - 1] > best:
+            _open_frame(d + 1, st, fr, r_ub, run_start, run_extra, e_off, c_off, c_ck)
+            top = d + 1
+    ctl[C_TOP] = -1
+    ctl[C_BEST] = best
     return nodes, True

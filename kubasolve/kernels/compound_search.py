@@ -115,7 +115,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     if n_parts < 2 or max_parts < 2:
         return flat[:0], offs[:1], nodes, stopped
     first = np.empty(n_parts, np.int64)
-    longest = 0
+    longest = np.int64(0)  # not a literal 0: a literal argument compiles _buckets once more (kernels/__init__.py)
     for p in range(n_parts):
         first[p] = part_codes[part_offsets[p]] if part_offsets[p + 1] > part_offsets[p] else 63
         longest = max(longest, part_offsets[p + 1] - part_offsets[p])
@@ -124,7 +124,7 @@ def search_compounds(search_edges, root_lo, root_hi, part_codes, part_offsets, n
     skip = np.empty((n_parts, longest + 1), np.int64)
     t_start = np.empty(65, np.int64)
     f_start = np.empty(65, np.int64)
-    _buckets(part_codes, part_offsets, first, 0, n_table, longest, t_start, parts, lcp, skip)
+    _buckets(part_codes, part_offsets, first, np.int64(0), n_table, longest, t_start, parts, lcp, skip)
     _buckets(part_codes, part_offsets, first, n_table, n_parts, longest, f_start, parts, lcp, skip)
     lo_s = np.empty(max_parts + 1, np.int64)
     hi_s = np.empty(max_parts + 1, np.int64)

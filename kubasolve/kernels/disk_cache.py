@@ -24,6 +24,7 @@ Other numba functions of the process keep numba's own cache.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -140,6 +141,20 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
 
     def get_cache_path(self) -> str:
         return self._cache_path
+
+    def get_source_stamp(self) -> bytes:
+        """The SHA-256 of the kernel's source file, as numba >= 0.68 stamps it. Older numba used the
+        file's mtime and size, which an installed copy never keeps, so the kernels a wheel ships
+        (``kubasolve/kernels/prebuilt.py``) would never match; by content they do."""
+        st = os.stat(self._py_file)
+        return _source_digest(self._py_file, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _source_digest(path: str, mtime_ns: int, size: int) -> bytes:
+    """SHA-256 of a file (memoised per path, mtime and size: one read per kernel module)."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).digest()
 
 
 class _Impl(caching.CompileResultCacheImpl):

@@ -93,14 +93,15 @@ def build_trie(keys, order):
     label[0] = -1
     n_nodes = 1
     path = np.zeros(max_len + 1, np.int64)
-    prev = -1
+    # typed counters, not literals: a literal argument compiles _symbol once more (kernels/__init__.py)
+    prev: int = np.int64(-1)  # type: ignore[assignment]
     prev_len = 0
     for t in range(n):
         row = order[t]
-        ln = 0
+        ln: int = np.int64(0)  # type: ignore[assignment]
         while ln < max_len and _symbol(keys, row, ln) != 0:
             ln += 1
-        lcp = 0
+        lcp: int = np.int64(0)  # type: ignore[assignment]
         if prev >= 0:
             lim = min(ln, prev_len)
             while lcp < lim and _symbol(keys, row, lcp) == _symbol(keys, prev, lcp):

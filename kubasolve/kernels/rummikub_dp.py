@@ -171,7 +171,8 @@ def solve_layout(
     a_score[0] = 0
     a_parent[0] = -1
     a_dec[0] = 0
-    size = 1
+    # typed, not a literal 1: _clear and _drop_dominated would compile once more for it (kernels/__init__.py)
+    size: int = np.int64(1)  # type: ignore[assignment]
     lo = 0
     hi = 1
     opt_starts = states[:, 0].copy()

@@ -183,7 +183,7 @@ def search_words(
     ranks, lengths, jokers, scores, codes, complete, _nodes, _stopped = search_words_limited(
         search_edges, edge_rank, np.zeros(0, np.uint64), start_lo, start_hi, fixed_counts, flex_masks, flex_joker,
         min_len, max_len, letter_values, bonus_from, bonus_step, joker_factor, top_k, pool_topsum, capacity, with_codes,
-        UNLIMITED_NODES, UNLIMITED_NODES,
+        np.int64(UNLIMITED_NODES), np.int64(UNLIMITED_NODES),  # typed, not literal: one specialisation for all callers
     )
     return ranks, lengths, jokers, scores, codes, complete
 

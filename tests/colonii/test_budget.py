@@ -16,6 +16,7 @@ from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiPosition, Group, apply_move, judge, remove_cards
 from kubasolve.lexicon import Lexicon
 
+from .helpers import whole_and_sliced
 from .test_movegen import cases
 
 HAND_30 = "aaeeiioouurrsstnnlmcpdăâîștțbv"
@@ -36,11 +37,7 @@ def assert_legal(turn: Turn, pos: ColoniiPosition, rules: ColoniiRules, lex: Lex
 @given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3), st.integers(1, 6))
 def test_a_search_cut_into_slices_finds_the_same_turn(case, objective, max_moves, slice_nodes) -> None:
     lex, rules, pos = case
-    solver = ColoniiSolver(lex, rules)
-    whole = solver.best_turn(pos, objective, max_moves)
-    budget = TurnBudget(movetime_ms=600_000)
-    budget.SLICE_NODES = slice_nodes  # resumed after every few nodes
-    sliced = solver.best_turn(pos, objective, max_moves, budget)
+    whole, sliced = whole_and_sliced(lex, rules, pos, objective, max_moves, slice_nodes)
     assert sliced == whole and sliced.proven_optimal and whole.proven_optimal
     assert turn_key(sliced.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
 

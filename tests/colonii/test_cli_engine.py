@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import fields
 from typing import Any
 
 import pytest
 
-from kubasolve.cli.main import main
+from kubasolve.cli.main import build_parser, main
 from kubasolve.engine.registry import Session
 from kubasolve.engine.server import handle_request
 
@@ -49,6 +50,16 @@ def test_cli_best_reads_colonies_and_refuses_bad_input(capsys: pytest.CaptureFix
     assert "WORD:OWNER" in capsys.readouterr().err
 
 
+def test_cli_play_reads_the_owners_actions() -> None:
+    """``s GROUP`` declares a supercolony, ``d GROUP`` decolonises; the referee judges them (here: no such group)."""
+    out = io.StringIO()
+    args = build_parser().parse_args(["colonii", "play", "--players", "human,greedy", "--seed", "7", "--no-board"])
+    assert args.func(args, stdin=io.StringIO("s 0\nd 0\nq\n"), out=out) == 0
+    text = out.getvalue()
+    assert "declare group 0" in text or "target 0 is not a group" in text, text
+    assert text.count("not allowed") == 2 and "bye" in text
+
+
 def test_engine_moves_and_best_turn() -> None:
     s = Session()
     best = ask(s, "colonii.best-turn", hand="oriferânjet", table=TABLE)["result"]
@@ -57,7 +68,7 @@ def test_engine_moves_and_best_turn() -> None:
     assert len(moves["moves"]) == 5 and moves["moves"][0]["kind"] == "conquest-b"
     bad = ask(s, "colonii.moves", hand="ab", table=[{"words": ["cal"], "owner": 1, "colour": 2}])
     assert bad["error"]["code"] == "bad-request" and bad["error"]["key"].endswith("colour")
-    bad = ask(s, "colonii.best-turn", hand="ab", max_moves=4)
+    bad = ask(s, "colonii.best-turn", hand="ab", max_moves=31)
     assert bad["error"]["key"] == "params.max_moves"
     bad = ask(s, "colonii.moves", hand="ab", rules={"hand_size": 0})
     assert bad["error"]["key"] == "params.rules.hand_size"
@@ -82,13 +93,39 @@ def test_engine_game_commands() -> None:
 
 
 def test_engine_rule_schema_matches_the_rule_class() -> None:
+    from kubasolve.engine import commands_colonii
     from kubasolve.engine.commands_colonii import ColoniiRulesSpec
+    from kubasolve.games.colonii import rules
     from kubasolve.games.colonii.rules import ColoniiRules
 
     assert set(ColoniiRulesSpec.__struct_fields__) | {"alphabet"} == {f.name for f in fields(ColoniiRules)}
+    assert commands_colonii.MAX_TURN_MOVES == rules.MAX_TURN_MOVES
+
+
+def test_engine_plays_the_owners_declaration_and_decolonisation() -> None:
+    """The owner's actions go in the same action JSON as the word moves; legal moves list them."""
+    s = Session()
+    ten = ["ziar", "rac", "cal", "lac", "cai", "ie", "ele", "ea", "al", "lea"]
+    best = ask(s, "colonii.best-turn", hand="zz", table=[{"words": ten, "owner": 0}])["result"]
+    assert [(m["play"], m["gain"]) for m in best["moves"]] == [("declare", 5), ("decolonise", 6)] and best["proven_optimal"]
+    listed = ask(s, "colonii.moves", hand="zz", table=[{"words": ten, "owner": 0}])["result"]
+    assert {m["kind"] for m in listed["moves"]} == {"supercolony", "decolonisation"} and listed["count"] == 2
+    gid = ask(s, "colonii.new-game", seed=3)["result"]["game"]
+    refused = ask(s, "colonii.apply-move", game=gid, move={"type": "turn", "moves": [{"play": "declare", "target": 0}]})
+    assert refused["error"]["code"] == "illegal-move" and "not a group on the table" in refused["error"]["message"]
+    bad = ask(s, "colonii.apply-move", game=gid, move={"type": "turn", "moves": [{"play": "annex", "target": 0}]})
+    assert bad["error"]["code"] == "bad-request" and bad["error"]["key"].endswith("play")
 
 
 @pytest.mark.parametrize("history", [[[0, {"type": "fly"}]], [[0, "pass"]], [["x", {"type": "pass"}]], "none"])
 def test_engine_refuses_malformed_saved_states_as_bad_state(history: Any) -> None:
-    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": history}
+    state = {"format": "kubasolve.colonii.state/2", "rules": {}, "seed": 1, "n_players": 2, "history": history}
     assert ask(Session(), "colonii.new-game", state=state)["error"]["code"] == "bad-state"
+
+
+def test_engine_refuses_a_version_1_state() -> None:
+    """Version 1 paid the supercolony and decolonisation bonuses by themselves: its histories replay to other
+    scores, so they are refused by format, with the format expected."""
+    state = {"format": "kubasolve.colonii.state/1", "rules": {}, "seed": 1, "n_players": 2, "history": []}
+    error = ask(Session(), "colonii.new-game", state=state)["error"]
+    assert error["code"] == "bad-state" and "kubasolve.colonii.state/2" in error["message"]

@@ -137,8 +137,48 @@ def test_planner_defends_its_word_where_greedy_takes_the_points() -> None:
 
 
 def test_planner_keeps_a_high_card_for_conquests() -> None:
-    """Greedy spends the X on XI (+4); the planner builds IA (+2) and keeps X (3) for a conquest."""
-    ref = Referee(small_lexicon(["xi", "ia"]), ColoniiRules())
+    """Greedy spends the X on XI (+4); the planner builds AI (+2) and keeps X (3) for a conquest."""
+    ref = Referee(small_lexicon(["xi", "ai"]), ColoniiRules())
     state = _state_with(ref, "xia")
-    assert GreedyPolicy().turn(ref, state).moves[0].word == "xi"
-    assert [m.word for m in PlannerPolicy().turn(ref, state).moves] == ["ia"]
+    assert [m.word for m in GreedyPolicy().turn(ref, state).moves] == ["xi"]
+    assert [m.word for m in PlannerPolicy().turn(ref, state).moves] == ["ai"]
+
+
+NINE_PLUS = ("ziar", "rac", "cal", "lac", "cai", "ie", "ele", "ea", "al", "lea")  # ten words, ZIAR (6) first
+
+
+@pytest.mark.parametrize("ai", ["greedy", "planner"])
+def test_the_ais_declare_and_decolonise_when_it_pays(ai: str) -> None:
+    """The owner's actions score without a card or a move: both AIs make them on their own turn, declaration
+    first (a decolonised colony can no longer be declared), and never on another player's colony."""
+    ref = Referee(small_lexicon(), ColoniiRules())
+    state = _state_with(ref, "zz", (Group(NINE_PLUS, 0), Group(NINE_PLUS, 1)))
+    action = make_policy(ai).turn(ref, state)
+    owner = [m.to_dict() for m in action.moves if m.play in ("declare", "decolonise")]
+    assert owner == [{"play": "declare", "target": 0}, {"play": "decolonise", "target": 0}]
+    after = ref.apply(state, action)
+    assert after.scores[0] - state.scores[0] >= 5 + 6 and after.scores[1] == state.scores[1]
+    assert after.table[0] == Group(("lea",), 0, 3, protected=True) and after.table[1] == Group(NINE_PLUS, 1)
+    # a declaration worth nothing is not made; the decolonisation (+6) still is
+    free = Referee(small_lexicon(), ColoniiRules(supercolony_bonus=0))
+    action = make_policy(ai).turn(free, _state_with(free, "zz", (Group(NINE_PLUS, 0),)))
+    assert [m.play for m in action.moves if m.play in ("declare", "decolonise")] == ["decolonise"]
+
+
+def test_the_referee_enforces_max_turn_moves(ro) -> None:
+    """``max_turn_moves`` is a rule of the table: a turn with more word moves is refused (issue 22: a 4-move
+    turn was accepted with max_turn_moves=1); the owner's declarations do not count."""
+    rules = ColoniiRules(max_turn_moves=1)
+    ref = Referee(small_lexicon(), rules)
+    s = ColoniiState(rules, 0, 2, tuple(ref.new_game(0, 2).deck), ("acia", ""), (Group(NINE_PLUS, 0),), (0, 0))
+    two = {"type": "turn", "moves": [{"play": "new", "word": "ac"}, {"play": "new", "word": "ia"}]}
+    with pytest.raises(IllegalMoveError, match="at most 1 words"):
+        ref.apply(s, two)
+    one = ref.apply(s, {"type": "turn", "moves": [{"play": "declare", "target": 0}, {"play": "decolonise", "target": 0},
+                                                  {"play": "new", "word": "ac"}]})
+    assert one.scores == (5 + 6 + 3, 0)
+    assert ref.apply(s, {"type": "turn", "moves": [{"play": "declare", "target": 0}]}).passes == 1  # no word built
+    with pytest.raises(IllegalMoveError, match="takes no word"):
+        ref.apply(s, {"type": "turn", "moves": [{"play": "declare", "target": 0, "word": "ziar"}]})
+    with pytest.raises(IllegalMoveError, match="needs the target"):
+        ref.apply(s, {"type": "turn", "moves": [{"play": "decolonise"}]})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubasolve.errors import IllegalMoveError, RulesError
+from kubasolve.games.colonii.game import ColoniiState, Referee, action_from_dict
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import Group, MoveKind, apply_move, judge
 
@@ -129,29 +130,88 @@ def test_colony_words_cannot_be_conquered_or_extended() -> None:
         judge(pos, "extend", 0, "ziarist", R, LEX)
 
 
-def test_supercolony_at_five_words_scores_its_owner_plus_five() -> None:
-    """"Supercolony at 5 words: its owner scores +5.\""""
+NINE = ("ziar", "rac", "cal", "lac", "cai", "ie", "ele", "ea", "al")  # a chain of nine words, ZIAR first
+
+
+def test_supercolony_at_five_words_is_declared_by_its_owner() -> None:
+    """"Supercolony at 5 words: its owner scores +5." The owner declares it, on their own turn: "doar pe
+    runda jucătorului care deține Supercolonia". Adding the fifth word pays nobody a bonus."""
     pos = position([Group(("tac", "cal", "lac", "cai"), 1), word("ta", 0)], "e")
     m = judge(pos, "chain", 0, "ie", R, LEX)
-    assert m.deltas == (1, 5) and m.gain == 1
-    after = apply_move(pos.table, m, R)[0]
-    assert after.supercolony and len(after.words) == 5
+    assert m.deltas == (1, 0) and m.gain == 1  # the fifth word, by player 0: only its cards score
+    five = apply_move(pos.table, m, R)
+    assert len(five[0].words) == 5 and not five[0].supercolony
+    with pytest.raises(IllegalMoveError, match="only its owner"):
+        judge(position(list(five), ""), "declare", 0, "", R, LEX)
+    owner = position(list(five), "", mover=1)
+    declared = judge(owner, "declare", 0, "", R, LEX)
+    assert (declared.kind, declared.deltas, declared.cards) == (MoveKind.SUPERCOLONY, (0, 5), "")
+    after = apply_move(five, declared, R)
+    assert after[0].supercolony and after[0].words == five[0].words
+    with pytest.raises(IllegalMoveError, match="already a supercolony"):
+        judge(position(list(after), "", mover=1), "declare", 0, "", R, LEX)
+    with pytest.raises(IllegalMoveError, match="needs 5"):
+        judge(position(list(pos.table), "", mover=1), "declare", 0, "", R, LEX)
 
 
-def test_decolonisation_at_ten_words() -> None:
+def test_decolonisation_at_ten_words_is_the_owners_choice() -> None:
     """"Decolonisation at 10 words: the owner doubles the points of the colony's first word (all its
     cards), keeps only the last word on the table (it can no longer be conquered and may start a new
-    colony), and the first 9 words leave play.\""""
-    nine = ("ziar", "rac", "cal", "lac", "cai", "ie", "ele", "ea", "al")
-    pos = position([Group(nine, 0, 0, supercolony=True)], "ea")
+    colony), and the first 9 words leave play." The owner "va putea face" it: a choice, not automatic,
+    so a colony can grow past ten words until its owner decolonises it."""
+    pos = position([Group(NINE, 0, 0, supercolony=True)], "eac")
     m = judge(pos, "chain", 0, "lea", R, LEX)
-    assert m.deltas == (2 + 6, 0)  # E A = 2, plus ZIAR's 6 again
-    table = apply_move(pos.table, m, R)
+    assert m.deltas == (2, 0)  # E A = 2: the tenth word triggers nothing
+    ten = apply_move(pos.table, m, R)
+    assert len(ten[0].words) == 10
+    eleven = apply_move(ten, judge(position(list(ten), "c"), "chain", 0, "ac", R, LEX), R)
+    assert len(eleven[0].words) == 11  # past ten words
+    with pytest.raises(IllegalMoveError, match="needs 10"):
+        judge(pos, "decolonise", 0, "", R, LEX)
+    d = judge(position(list(ten), ""), "decolonise", 0, "", R, LEX)
+    assert (d.kind, d.deltas) == (MoveKind.DECOLONISATION, (6, 0))  # ZIAR's 6 again
+    table = apply_move(ten, d, R)
     assert table == (Group(("lea",), 0, R.value("lea"), protected=True),)
     rival = position([table[0], word("tac", 1)], "ce", mover=1)
     with pytest.raises(IllegalMoveError, match="cannot be conquered"):
         judge(rival, "chain", 0, "ace", R, LEX)
+    with pytest.raises(IllegalMoveError, match="only its owner"):
+        judge(position(list(ten) + [word("tac", 1)], "", mover=1), "decolonise", 0, "", R, LEX)
     assert judge(position(list(table), "ce"), "chain", 0, "ace", R, LEX).kind is MoveKind.COLONY_START
+
+
+def _game(table: tuple[Group, ...], hands: tuple[str, str], current: int = 0) -> tuple[Referee, ColoniiState]:
+    ref = Referee(LEX, R)
+    deck = tuple(ref.new_game(0, 2).deck)
+    return ref, ColoniiState(R, 0, 2, deck, hands, table, (0, 0), current)
+
+
+def test_the_owner_declares_on_their_own_turn_and_a_forgotten_declaration_waits() -> None:
+    """"doar pe runda jucătorului care deține Supercolonia"; if the owner "uită să declare … pe runda lui",
+    the bonus is not paid on another player's turn: the owner may declare on a later turn of their own."""
+    ref, s = _game((Group(("tac", "cal", "lac", "cai"), 1), word("ta", 0)), ("e", "zz"))
+    s = ref.apply(s, {"type": "turn", "moves": [{"play": "chain", "target": 0, "word": "ie"}]})
+    assert s.scores == (1, 0) and s.current == 1  # player 0 made the fifth word: no bonus to anyone
+    forgot = ref.apply(s, {"type": "pass"})  # player 1 forgets to declare
+    assert forgot.scores == (1, 0)
+    with pytest.raises(IllegalMoveError, match="only its owner"):
+        ref.apply(forgot, {"type": "turn", "moves": [{"play": "declare", "target": 0}]})
+    later = ref.apply(ref.apply(forgot, {"type": "pass"}), {"type": "turn", "moves": [{"play": "declare", "target": 0}]})
+    assert later.scores == (1, 5) and later.table[0].supercolony
+    assert later.history[-1] == (1, action_from_dict({"type": "turn", "moves": [{"play": "declare", "target": 0}]}))
+
+
+def test_decolonisation_happens_only_when_its_owner_plays_it() -> None:
+    """Issue 22's case: P1 adds the tenth word; P0 (the owner) gets nothing on P1's turn, and decolonises on
+    their own turn, in the same turn as other moves, in the order given."""
+    ref, s = _game((Group(NINE, 0, 0, supercolony=True), word("tac", 1)), ("ce", "ea"), current=1)
+    s = ref.apply(s, {"type": "turn", "moves": [{"play": "chain", "target": 0, "word": "lea"}]})
+    assert s.scores == (0, 2) and len(s.table[0].words) == 10
+    s = ref.apply(s, {"type": "turn", "moves": [{"play": "decolonise", "target": 0}, {"play": "chain", "target": 0, "word": "ace"}]})
+    assert s.scores == (6 + 3, 2)
+    assert s.table[0] == Group(("lea", "ace"), 0, 0)  # the protected word started a new colony
+    assert [m.to_dict() for _, a in s.history for m in a.moves][-2:] == [{"play": "decolonise", "target": 0},
+                                                                          {"play": "chain", "word": "ace", "target": 0}]
 
 
 def test_rule_settings_are_validated() -> None:

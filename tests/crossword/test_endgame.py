@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
 from kubasolve.games.crossword.board import Board
-from kubasolve.games.crossword.endgame import EndgameSolver, solve_endgame
+from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, solve_endgame
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, play_game
 from kubasolve.games.crossword.movegen import generate_moves, move_arrays, raw_facts, raw_generator
 from kubasolve.games.crossword.rules import CrosswordRules
@@ -167,7 +167,7 @@ def test_raw_generator_equals_move_arrays(nl_referee, seed):
     ref = nl_referee
     gen = raw_generator(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
     facts = raw_facts(ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
-    solver = EndgameSolver(ref)
+    solver = LegacyEndgameSolver(ref)
     state = ref.new_game(seed, 2)
     for turn in range(6):
         rack = state.rack()
@@ -208,6 +208,20 @@ def test_node_budget_is_respected_and_deterministic(nl_referee, big_endgame):
     assert a.nodes <= 300 and not a.proven and a.depth >= 1
     assert (a.move, a.value, a.depth, a.nodes, a.pv) == (b.move, b.value, b.depth, b.nodes, b.pv)
     nl_referee.apply(big_endgame, a.action())
+
+
+def test_library_budget_names(nl_referee, big_endgame):
+    """max_nodes / movetime_ms (the library's budget names) are node_limit / time_limit; both names of one budget refused."""
+    a = solve_endgame(nl_referee, big_endgame, max_nodes=300)
+    b = solve_endgame(nl_referee, big_endgame, node_limit=300)
+    assert (a.move, a.value, a.depth, a.nodes) == (b.move, b.value, b.depth, b.nodes) and a.nodes <= 300
+    t0 = time.perf_counter()
+    res = solve_endgame(nl_referee, big_endgame, movetime_ms=300)
+    assert time.perf_counter() - t0 < 0.3 + 0.5 and not res.proven
+    with pytest.raises(RulesError, match="not both"):
+        solve_endgame(nl_referee, big_endgame, max_nodes=5, node_limit=5)
+    with pytest.raises(RulesError, match="movetime_ms"):
+        solve_endgame(nl_referee, big_endgame, movetime_ms=-1)
 
 
 def test_time_budget_is_respected(nl_referee, big_endgame):
@@ -255,6 +269,13 @@ def test_ais_use_the_solver_with_an_empty_bag(nl_referee, big_endgame):
     assert EquityPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
     assert SimPolicy(endgame_nodes=500).turn(nl_referee, big_endgame) == want
     assert make_policy("equity:500").turn(nl_referee, big_endgame) == want
+    # the library's budget names override the older fields
+    policy = make_policy("equity", max_nodes=500, endgame_nodes=7)
+    assert policy.turn(nl_referee, big_endgame) == want and policy.last_endgame.nodes == 500
+    assert make_policy("sim", 0, max_nodes=500).turn(nl_referee, big_endgame) == want
+    timed = make_policy("equity", movetime_ms=50, endgame_nodes=None)
+    timed.turn(nl_referee, big_endgame)
+    assert timed.last_endgame.nodes > 0 and timed.last_endgame.seconds < 2
     bounded = make_policy("equity:bounded")
     assert bounded.endgame_mode == "bounded"
     nl_referee.apply(big_endgame, bounded.turn(nl_referee, big_endgame))
@@ -298,7 +319,7 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     st = big_endgame
     p, q = st.current, 1 - st.current
     cgp = to_cgp(st.board.to_rows(), [st.racks[p]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
-    assert main(["crossword", "endgame", "--board", cgp, "--nodes", "300", "--json"]) == 0
+    assert main(["crossword", "endgame", "--board", cgp, "--max-nodes", "300", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     want = solve_endgame(nl_referee, st, node_limit=300)
     assert out["racks"] == [st.racks[p], st.racks[q]]  # the opponent holds every unseen tile
@@ -306,8 +327,15 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     assert out["move"] == want.move.to_dict() and out["final_spread"] == st.scores[p] - st.scores[q] + want.value
     f = tmp_path / "end.cgp"
     f.write_text(cgp + "\n", encoding="utf-8")
-    assert main(["crossword", "endgame", "--board", str(f), "--nodes", "50"]) == 0
+    assert main(["crossword", "endgame", "--board", str(f), "--nodes", "50"]) == 0  # the older name of --max-nodes
     assert "not proven" in capsys.readouterr().out
+    assert main(["crossword", "endgame", "--board", str(f), "--movetime-ms", "200"]) == 0
+    assert "not proven" in capsys.readouterr().out
+    for both in (["--nodes", "5", "--max-nodes", "5"], ["--time-limit", "1", "--movetime-ms", "5"]):
+        with pytest.raises(SystemExit) as exc:  # a budget and its older name together: a usage error
+            main(["crossword", "endgame", "--board", str(f), *both])
+        assert exc.value.code == 2
+    capsys.readouterr()
     empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
     assert main(["crossword", "endgame", "--board", empty, "--nodes", "5"]) == 1
     assert "bag is not empty" in capsys.readouterr().err

@@ -58,3 +58,14 @@ def test_engine_rule_schema_matches_the_rule_class():
     from kubasolve.games.crossword.rules import CrosswordRules
 
     assert set(CrosswordRulesSpec.__struct_fields__) | {"layout"} == {f.name for f in fields(CrosswordRules)}
+
+
+def test_engine_new_ais_on_learnt_leaves():
+    s = Session()
+    gid = ask(s, "crossword.new-game", seed=4, players=2)["result"]["game"]
+    first = ask(s, "crossword.ai-move", game=gid, ai="equity2", state=False)["result"]
+    assert first["action"]["type"] == "place" and first["turn"] == 2
+    sim = ask(s, "crossword.ai-move", game=gid, ai="sim2", iterations=3, candidates=3, plies=3, state=False)["result"]
+    assert sim["turn"] == 3
+    err = ask(s, "crossword.ai-move", game=gid, ai="sim", plies=3)["error"]
+    assert err["code"] == "bad-request" and "plies" in err["key"]

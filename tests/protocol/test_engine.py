@@ -142,7 +142,7 @@ def test_games_lists_what_a_frontend_needs() -> None:
     ask = Engine()
     listed = {g["game"]: g for g in ask("games")["games"]}
     assert set(BUILT_IN) | {"nim"} <= set(listed)
-    assert listed["crossword"]["min_players"] == 2 and listed["crossword"]["ais"] == ["score", "equity", "sim"]
+    assert listed["crossword"]["min_players"] == 2 and listed["crossword"]["ais"] == ["score", "equity", "sim", "equity2", "sim2"]
     assert listed["rummikub"]["lexicons"] == [] and listed["rummikub"]["default_lexicon"] is None
     assert listed["colonii"]["rules"]["defaults"]["hand_size"] > 0
     props = listed["crossword"]["rules"]["schema"]["$defs"]["CrosswordRulesSpec"]["properties"]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kubasolve.budget import Budget
-from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
+from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError, StateError
 from kubasolve.games import Game, State, game_names, load_game, state_from_json
 
 from .helpers import BUILT_IN, MAX_ACTIONS, QUICK_RULES, load_nim
@@ -173,3 +173,12 @@ def test_seats_and_seeds_are_checked() -> None:
     with pytest.raises(KubasolveError):
         game.new_game(seed=-1)
     assert game.result(game.new_game(players=3)).players == ["player0", "player1", "player2"]
+
+
+def test_rules_that_cannot_seat_the_minimum_are_refused_as_rules() -> None:
+    """A box too small to deal two racks (found by tests/engine/test_budgets_hold.py's search: numbers 5,
+    22 tiles dealt, so at most 1 player) is a rules error, not the contradiction "played by 2 to 1 players"."""
+    game = load_game("rummikub", rules={"numbers": 5, "tiles_dealt": 22})
+    with pytest.raises(RulesError) as refused:
+        game.new_game(players=2)
+    assert refused.value.key == "rules" and "at most 1 player" in str(refused.value)

@@ -1,9 +1,13 @@
-"""Colonii AIs: random, greedy (the best combined turn now) and a planner that keeps cards for
-conquests and defends its words.
+"""Colonii AIs: random, greedy (the best turn now) and a planner that keeps cards for conquests and
+defends its words.
 
-The planner scores a handful of candidate turns (the best turn by gain and by swing, the best single
-move, the best turn that keeps the high cards unless it conquers) by what it gains and takes now,
-plus the conquest potential of the high cards it keeps, minus the exposure of its individual words
+A turn is a sequence of word moves plus the owner's supercolony declarations and decolonisations. The
+greedy AI plays the exact best turn, which declares and decolonises whenever that scores (the
+declaration pays the bonus, the decolonisation the colony's first word again, and neither costs a card
+or a move). The planner scores a handful of candidate turns (the best turn by gain and by swing, the
+best single move, the best turn that keeps the high cards unless it conquers, the best conquest, the
+best colony start on an own word, each with the owner's actions that pay) by what it gains and takes
+now, plus the conquest potential of the high cards it keeps, minus the exposure of its individual words
 to conquest afterwards (a cheap word is easy to out-value; words in a colony or protected are safe).
 With no move it exchanges its lowest cards.
 """
@@ -105,7 +109,9 @@ class PlannerPolicy:
         return turn.gain + turn.taken + self.keep_weight * kept - at_risk
 
     def candidates(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> list[Turn]:
-        """The turns the planner compares; ``budget`` bounds their best-turn searches in all."""
+        """The turns the planner compares; ``budget`` bounds their best-turn searches in all. Every candidate
+        makes the owner's declarations and decolonisations that score (the best-turn searches do; the single
+        moves below get them first: they change only the mover's own colonies, which those moves do not use)."""
         solver = referee.solver
         pos = state.position()
         out = [solver.best_turn(pos, "gain", budget=budget), solver.best_turn(pos, "swing", budget=budget),
@@ -114,14 +120,16 @@ class PlannerPolicy:
         low = "".join(c for c in pos.hand if values[c] < self.high)
         if low != pos.hand:
             out.append(solver.best_turn(ColoniiPosition(pos.table, low, pos.mover, pos.n_players), budget=budget))
+        owner = tuple(solver.owner_turn(pos))
+        word_moves = [m for m in solver.all_moves(pos, "swing", top=60) if m.kind.builds]
         # the best conquest on its own, if any
-        conquests = [m for m in solver.all_moves(pos, "swing", top=20) if m.kind in (MoveKind.CONQUEST_A, MoveKind.CONQUEST_B)]
+        conquests = [m for m in word_moves if m.kind in (MoveKind.CONQUEST_A, MoveKind.CONQUEST_B)]
         if conquests:
-            out.append(Turn((conquests[0],)))
+            out.append(Turn(owner + (conquests[0],)))
         # the best colony start on an own word (makes it safe from conquest)
-        starts = [m for m in solver.all_moves(pos, top=60) if m.kind is MoveKind.COLONY_START]
+        starts = [m for m in word_moves if m.kind is MoveKind.COLONY_START]
         if starts:
-            out.append(Turn((starts[0],)))
+            out.append(Turn(owner + (starts[0],)))
         return [t for t in out if t.moves]
 
     def turn(self, referee: Referee, state: ColoniiState, budget: TurnBudget | None = None) -> TurnAction:

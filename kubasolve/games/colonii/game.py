@@ -2,10 +2,12 @@
 state unchanged), play with AI policies, and exact replay from seed + actions.
 
 An action is one whole turn: ``{"type": "turn", "moves": [{"play": "new", "word": "ziar"}, {"play":
-"extend", "target": 0, "word": "calorifer"}]}`` (moves applied in order, each judged on the table the
-previous ones left), ``{"type": "exchange", "cards": "xz"}`` (return cards under the deck, draw as
-many; a pass) or ``{"type": "pass"}``. After a turn the builder refills the hand to ``hand_size``
-from the deck and the builder schedule (rule setting ``builders``) names who builds next.
+"extend", "target": 0, "word": "calorifer"}, {"play": "declare", "target": 2}]}`` (moves applied in
+order, each judged on the table the previous ones left; at most ``max_turn_moves`` of them build
+words, the owner's ``declare`` and ``decolonise`` do not count), ``{"type": "exchange", "cards":
+"xz"}`` (return cards under the deck, draw as many; a pass) or ``{"type": "pass"}``. After a turn
+the builder refills the hand to ``hand_size`` from the deck and the builder schedule (rule setting
+``builders``) names who builds next.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kubasolve.errors import IllegalMoveError, StateError
 from kubasolve.games.colonii.builders import BUILDERS
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import (
+    OWNER_PLAYS,
     PLAYS,
     ColoniiMove,
     ColoniiPosition,
@@ -36,7 +39,9 @@ from kubasolve.lexicon.alphabet import normalize_word
 __all__ = ["STATE_FORMAT", "ColoniiState", "GameRecord", "MoveSpec", "Referee", "TurnAction", "action_from_dict",
            "default_referee", "play_game", "replay"]
 
-STATE_FORMAT = "kubasolve.colonii.state/1"
+STATE_FORMAT = "kubasolve.colonii.state/2"
+"""Version 2: supercolony declarations and decolonisations are the owner's actions (version 1 paid them
+automatically on any player's turn), so a version-1 history replays to other scores and is refused."""
 MAX_MOVES_PER_TURN = 40
 MAX_TURNS = 2000
 """A guard against games that cannot end (every player keeps exchanging); the game ends there."""
@@ -44,14 +49,17 @@ MAX_TURNS = 2000
 
 @dataclass(frozen=True)
 class MoveSpec:
-    """What a player does with cards: a play, its target group (None for a new word) and the word."""
+    """One move of a turn: a play, its target group (None for a new word) and the word (none for the
+    owner's ``declare`` and ``decolonise``)."""
 
     play: str
-    word: str
+    word: str = ""
     target: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"play": self.play, "word": self.word}
+        d: dict[str, Any] = {"play": self.play}
+        if self.word:
+            d["word"] = self.word
         if self.target is not None:
             d["target"] = self.target
         return d
@@ -112,7 +120,13 @@ def action_from_dict(data: TurnAction | Mapping[str, Any]) -> TurnAction:
         play, word, target = m.get("play"), m.get("word"), m.get("target")
         if play not in PLAYS:
             raise IllegalMoveError(f"move {k}: play must be one of {', '.join(PLAYS)}, got {play!r}")
-        if not isinstance(word, str) or not word:
+        if play in OWNER_PLAYS:
+            if word not in (None, ""):
+                raise IllegalMoveError(f"move {k}: {play} takes no word, only the target colony")
+            if target is None:
+                raise IllegalMoveError(f"move {k}: {play} needs the target colony, e.g. {{\"play\": \"{play}\", \"target\": 0}}")
+            word = ""
+        elif not isinstance(word, str) or not word:
             raise IllegalMoveError(f"move {k}: word must be a non-empty string")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise IllegalMoveError(f"move {k}: target must be a table group number")
@@ -215,13 +229,17 @@ class Referee:
         """Judge the moves one after another; (judged moves, table, hand, scores) or IllegalMoveError."""
         p = state.current
         table, hand, scores = state.table, state.hands[p], list(state.scores)
+        words = sum(1 for spec in moves if spec.play not in OWNER_PLAYS)
+        if words > self.rules.max_turn_moves:
+            raise IllegalMoveError(f"a turn builds at most {self.rules.max_turn_moves} words (rule max_turn_moves), got {words}")
         judged = []
         for k, spec in enumerate(moves):
             pos = ColoniiPosition(table, hand, p, state.n_players)
             try:
                 move = judge(pos, spec.play, spec.target, spec.word, self.rules, self.lexicon)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {k} ({spec.play} {spec.word!r}): {exc}") from None
+                what = f"{spec.play} {spec.word!r}" if spec.word else f"{spec.play} group {spec.target}"
+                raise IllegalMoveError(f"move {k} ({what}): {exc}") from None
             table = apply_move(table, move, self.rules)
             hand = remove_cards(hand, move.cards)
             scores = [s + d for s, d in zip(scores, move.deltas)]
@@ -238,7 +256,7 @@ class Referee:
         log = list(state.log)
         if act.type == "turn":
             judged, table, hand, scores = self.judge_turn(state, act.moves)
-            passes = 0
+            passes = 0 if any(m.kind.builds for m in judged) else state.passes + 1  # declarations alone build nothing
             for m in judged:
                 log += [(state.turn, f"player {p}: {n}") for n in m.notes]
         else:

@@ -1,9 +1,10 @@
 """Word colonies (colonii) in the game protocol (:mod:`kubasolve.games.protocol`), over the referee, solver and AIs.
 
 An action is a whole turn. ``legal_moves`` lists the best combined turn (the best-turn search, within the budget),
-the best single moves (each a turn of one move), pass, and one exchange (the whole hand, as far as the deck allows)
-when the deck is not empty: an exchange is allowed exactly when that entry is there. Turns of several moves are
-legal too, so the list is complete only when no two moves can be combined.
+the best single moves (each a turn of one move), the owner's actions open now (each a turn of one ``declare`` or
+``decolonise`` move: the owner chooses them, on their own turn), pass, and one exchange (the whole hand, as far as
+the deck allows) when the deck is not empty: an exchange is allowed exactly when that entry is there. Turns of
+several moves are legal too, so the list is complete only when no two moves can be combined.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ __all__ = ["Colonii", "turn_text"]
 
 
 def turn_text(action: dict[str, Any]) -> str:
-    """``new ZIAR + extend #0 CALORIFER``, ``exchange XZ`` or ``pass`` for a colonii action's JSON form."""
+    """``new ZIAR + extend #0 CALORIFER``, ``declare #2``, ``exchange XZ`` or ``pass`` for a colonii action's JSON form."""
     if action.get("type") == "turn":
-        return " + ".join(f"{m['play']}{'' if m.get('target') is None else ' #' + str(m['target'])} {m['word'].upper()}"
+        return " + ".join(" ".join(part for part in (m["play"], "" if m.get("target") is None else f"#{m['target']}",
+                                                     str(m.get("word", "")).upper()) if part)
                           for m in action.get("moves", []))
     if action.get("type") == "exchange":
         return f"exchange {str(action.get('cards', '')).upper()}"
@@ -43,6 +45,8 @@ class Colonii(Game):
   n WORD             build a new word from your cards
   e GROUP WORD       extend the word of table group GROUP (e.g. e 0 calorifer)
   c GROUP WORD       chain a perpendicular word from the last letter of group GROUP
+  s GROUP            declare your colony GROUP a supercolony (at 5 words; +5, once)
+  d GROUP            decolonise your colony GROUP (at 10 words: its first word scores again)
                      e.g. n ziar; e 0 calorifer   (two moves in one turn)
   x CARDS            exchange cards (they go under the deck; you draw as many)
   p                  pass"""
@@ -78,9 +82,12 @@ class Colonii(Game):
         position = native.position()
         meter = budget.meter(TurnBudget)
         scored: list[LegalMove] = []
-        table = solver.move_table(position)  # every legal single move (as solver.all_moves, generated once)
+        table = solver.move_table(position)  # every legal word move (as solver.all_moves, generated once)
         n_singles = len(table)
         singles = solver.moves(table, position, np.argsort(-table.keys("gain"), kind="stable")[:top]) if n_singles else []
+        owner = solver.owner_moves(position)  # declare / decolonise: no cards, outside max_turn_moves
+        singles = sorted(owner + singles, key=lambda m: -m.gain)[:top]  # stable: the owner's actions first on ties
+        n_singles += len(owner)
         if singles:  # the best so far, for progress reports, until the best-turn search improves on it
             first = {"type": "turn", "moves": [MoveSpec.from_move(singles[0]).to_dict()]}
             meter.best = {"action": first, "text": turn_text(first), "score": singles[0].gain}
@@ -98,7 +105,8 @@ class Colonii(Game):
         if exchanges:
             cards = hand[: len(deck)]
             fixed.append(LegalMove({"type": "exchange", "cards": cards}, f"exchange {cards.upper()}", None, {"exchanges": exchanges}))
-        combined = self.rules.max_turn_moves > 1 and n_singles > 1
+        # two moves combine unless both build a word and a turn builds one word at most
+        combined = n_singles > 1 and (self.rules.max_turn_moves > 1 or bool(owner))
         count = None if combined else n_singles + exchanges + 1
         complete = not combined and len(singles) == n_singles and exchanges <= 1
         proven = best is None or best.proven_optimal
@@ -131,6 +139,8 @@ class Colonii(Game):
                 moves.append({"play": "new", "word": w[1]})
             elif len(w) == 3 and w[0].lower() in ("e", "c") and w[1].isascii() and w[1].isdigit():
                 moves.append({"play": "extend" if w[0].lower() == "e" else "chain", "target": int(w[1]), "word": w[2]})
+            elif len(w) == 2 and w[0].lower() in ("s", "d") and w[1].isascii() and w[1].isdigit():
+                moves.append({"play": "declare" if w[0].lower() == "s" else "decolonise", "target": int(w[1])})
             else:
                 return None
         return {"type": "turn", "moves": moves}

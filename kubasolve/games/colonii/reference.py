@@ -8,25 +8,25 @@ and by ``kubasolve bench colonii`` as the same-run baseline. Every candidate goe
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 
 from kubasolve.errors import IllegalMoveError
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import (
+    OWNER_PLAYS,
     ColoniiMove,
     ColoniiPosition,
     Group,
-    MoveKind,
+    apply_move,
+    cards_of,
     judge,
+    remove_cards,
 )
 from kubasolve.lexicon import Lexicon
 
 
-def reference_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules, assume_own: bool = False) -> list[ColoniiMove]:
-    """Every legal move; ``assume_own`` judges as if the mover owned a group (a new word built first)."""
-    pos = position
-    if assume_own and not position.has_own():
-        pos = ColoniiPosition(position.table + (Group(("\0",), position.mover),), position.hand, position.mover, position.n_players)
+def reference_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules) -> list[ColoniiMove]:
+    """Every legal move: every lexicon word as every play on every target, and the owner's ``declare`` and
+    ``decolonise`` on every group, each kept when :func:`judge` accepts it."""
     hand = Counter(position.hand)
     out = []
     for word in lexicon:
@@ -34,11 +34,19 @@ def reference_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiR
         for i in range(len(position.table)):
             candidates += [("extend", i), ("chain", i)]
         for play, target in candidates:
-            cards = word if play == "new" else word[1:]  # quick reject only; judge decides
-            if play == "chain" and Counter(cards) - hand:
-                continue
+            group = None if target is None else position.table[target]
+            if play == "extend" and group is not None and not word.startswith(group.words[0]):
+                continue  # quick reject only; judge decides
+            if Counter(cards_of(play, group, word)) - hand:
+                continue  # the same card check judge makes
             try:
-                out.append(judge(pos, play, target, word, rules, lexicon))
+                out.append(judge(position, play, target, word, rules, lexicon))
+            except IllegalMoveError:
+                continue
+    for target in range(len(position.table)):
+        for play in OWNER_PLAYS:
+            try:
+                out.append(judge(position, play, target, "", rules, lexicon))
             except IllegalMoveError:
                 continue
     return out
@@ -91,24 +99,29 @@ def turn_key(moves: tuple[ColoniiMove, ...] | list[ColoniiMove], objective: str 
 
 def reference_best_turn(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules, objective: str = "gain",
                         max_moves: int = 3) -> tuple[int, int]:
-    """Key (objective, tie-break) of the best set of up to ``max_moves`` moves on disjoint cards and
-    distinct targets, by trying every set; moves on others count only with an own group or a new word."""
-    moves = [m for m in reference_moves(position, lexicon, rules, assume_own=True) if turn_key([m], objective) > (0, 0)]
-    hand = Counter(position.hand)
-    has_own = position.has_own()
-    best = (0, 0)
-    for k in range(1, max_moves + 1):
-        for combo in combinations(moves, k):
-            targets = [m.target for m in combo if m.target is not None]
-            if len(set(targets)) < len(targets):
+    """Key (objective, tie-break) of the best turn, by trying every legal sequence of moves as the referee
+    plays a turn: each move is any move :func:`reference_moves` finds on the table the previous ones left,
+    at most ``max_moves`` of them words (the owner's actions any number of times the rules allow).
+    Keys add up over a sequence, so the best continuation of a (table, hand, words left) is computed once."""
+    memo: dict[tuple[tuple[Group, ...], str, int], tuple[int, int]] = {}
+
+    def best_from(table: tuple[Group, ...], hand: str, words_left: int) -> tuple[int, int]:
+        key = (table, "".join(sorted(hand)), words_left)
+        if key in memo:
+            return memo[key]
+        best = (0, 0)
+        pos = ColoniiPosition(table, hand, position.mover, position.n_players)
+        for move in reference_moves(pos, lexicon, rules):
+            builds = move.kind.builds
+            if builds and not words_left:
                 continue
-            if Counter("".join(m.cards for m in combo)) - hand:
-                continue
-            if not has_own and any(m.target is not None and position.table[m.target].owner != position.mover for m in combo) \
-                    and not any(m.kind is MoveKind.NEW for m in combo):
-                continue
-            best = max(best, turn_key(combo, objective))
-    return best
+            rest = best_from(apply_move(table, move, rules), remove_cards(hand, move.cards), words_left - builds)
+            here = turn_key([move], objective)
+            best = max(best, (here[0] + rest[0], here[1] + rest[1]))
+        memo[key] = best
+        return best
+
+    return best_from(position.table, position.hand, max_moves)
 
 
 __all__ = ["reference_best_turn", "reference_moves", "scan_moves", "turn_key"]

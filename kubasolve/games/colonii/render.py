@@ -35,7 +35,8 @@ def group_text(group: Group, names: Sequence[str]) -> str:
 
 def _action_text(action: TurnAction) -> str:
     if action.type == "turn":
-        return ", ".join(f"{m.play} {m.word.upper()}" + ("" if m.target is None else f" on [{m.target}]") for m in action.moves)
+        return ", ".join((f"{m.play} {m.word.upper()}" if m.word else m.play) + ("" if m.target is None else f" on [{m.target}]")
+                         for m in action.moves)
     if action.type == "exchange":
         return f"exchanged {len(action.cards)} cards"
     return "passed"

@@ -21,6 +21,12 @@ from kubasolve.games.settings import checked_settings, read_toml_table, with_cha
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 END_MODES = ("target", "deck")
+MAX_TURN_MOVES = 30
+"""Largest ``max_turn_moves``: every word move takes at least one card and a hand holds at most 30, so 30
+is the rulebook's "any number of words"."""
+SEARCH_MOVES = 3
+"""Longest turn the exact best-turn search covers; with ``max_turn_moves`` above it the search answers the
+best turn of up to 3 word moves, proven best only when no longer turn can score more."""
 
 
 @cache
@@ -79,7 +85,7 @@ class ColoniiRules:
         check_int("supercolony_bonus", 0, 1000)
         check_int("decolonisation_words", 3, 100)
         check_int("target_score", 1, 100_000)
-        check_int("max_turn_moves", 1, 3)
+        check_int("max_turn_moves", 1, MAX_TURN_MOVES)
         if self.decolonisation_words <= self.supercolony_words:
             raise RulesError("decolonisation_words must exceed supercolony_words")
         if self.end not in END_MODES:
@@ -144,4 +150,4 @@ class ColoniiRules:
         return cls.from_dict(read_toml_table(source, "colonii"))
 
 
-__all__ = ["END_MODES", "ColoniiRules"]
+__all__ = ["END_MODES", "MAX_TURN_MOVES", "SEARCH_MOVES", "ColoniiRules"]

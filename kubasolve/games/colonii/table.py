@@ -5,13 +5,18 @@ words, each starting with the previous word's last letter). A group keeps its in
 the game (new words are appended; a word that becomes a colony, or a colony that decolonises, is
 replaced in place), so moves name their target by index.
 
-Three plays exist (what a player does with the cards); the referee works out which move it is:
+Three plays build with cards (the referee works out which move each is):
 
 * ``new``: a word from the hand;
 * ``extend``: letters added at the end of an individual word (an *extension*, or *conquest A* when
   the new letters are worth more than another player's word);
 * ``chain``: a perpendicular word starting with the last letter of a group's last word (a *colony
   start* on one's own word, *conquest B* on another player's word, a *colony addition* on a colony).
+
+Two plays are the owner's actions on their own turn, with no cards: ``declare`` (a colony of
+``supercolony_words`` or more words becomes a supercolony, +``supercolony_bonus``, once) and
+``decolonise`` (a colony of ``decolonisation_words`` or more words: the owner scores its first word
+again, the last word stays as a protected individual word). Neither happens by itself.
 
 :func:`judge` is the single statement of the rules (the referee and the slow reference movegen use
 it); :func:`apply_move` updates the table.
@@ -30,7 +35,11 @@ from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_word
 
-PLAYS = ("new", "extend", "chain")
+WORD_PLAYS = ("new", "extend", "chain")
+"""Plays that build a word with cards (``max_turn_moves`` counts these)."""
+OWNER_PLAYS = ("declare", "decolonise")
+"""The owner's actions on a colony, without cards: the supercolony declaration and the decolonisation."""
+PLAYS = WORD_PLAYS + OWNER_PLAYS
 
 
 class MoveKind(StrEnum):
@@ -42,6 +51,8 @@ class MoveKind(StrEnum):
     COLONY_START = "colony-start"
     CONQUEST_B = "conquest-b"
     COLONY_ADD = "colony-add"
+    SUPERCOLONY = "supercolony"
+    DECOLONISATION = "decolonisation"
 
     @property
     def play(self) -> str:
@@ -50,7 +61,16 @@ class MoveKind(StrEnum):
             return "new"
         if self in (MoveKind.EXTEND, MoveKind.CONQUEST_A):
             return "extend"
+        if self is MoveKind.SUPERCOLONY:
+            return "declare"
+        if self is MoveKind.DECOLONISATION:
+            return "decolonise"
         return "chain"
+
+    @property
+    def builds(self) -> bool:
+        """Does this move build a word (with cards)? The owner's declarations do not."""
+        return self not in (MoveKind.SUPERCOLONY, MoveKind.DECOLONISATION)
 
 
 @dataclass(frozen=True)
@@ -59,7 +79,7 @@ class Group:
 
     ``stake``: the points the owner holds for an individual word (what it takes from them when
     conquered). ``protected``: the word a decolonisation leaves; it can no longer be conquered.
-    ``supercolony``: the supercolony bonus has been paid for this colony.
+    ``supercolony``: the owner has declared this colony a supercolony (its bonus is paid).
     """
 
     words: tuple[str, ...]
@@ -156,8 +176,9 @@ class ColoniiPosition:
                     raise PositionError(f"colony {i}: {b!r} does not start with the last letter of {a!r}")
             if len(set(g.words)) != len(g.words):
                 raise PositionError(f"colony {i} repeats a word")
-            if len(g.words) >= rules.decolonisation_words:
-                raise PositionError(f"colony {i} has {len(g.words)} words; it decolonises at {rules.decolonisation_words}")
+            if g.supercolony and len(g.words) < rules.supercolony_words:
+                raise PositionError(f"colony {i} is declared a supercolony with {len(g.words)} words "
+                                    f"(a supercolony has at least {rules.supercolony_words})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": [g.to_dict() for g in self.table], "hand": self.hand, "mover": self.mover, "n_players": self.n_players}
@@ -219,13 +240,50 @@ class ColoniiMove:
 
 
 def cards_of(play: str, target_group: Group | None, word: str) -> str:
-    """Cards a play takes from the hand: the whole word, the added suffix, or all but the shared letter."""
+    """Cards a play takes from the hand: the whole word, the added suffix, all but the shared letter, or none."""
     if play == "new":
         return word
     if play == "extend":
         assert target_group is not None
         return word[len(target_group.words[0]):]
+    if play in OWNER_PLAYS:
+        return ""
     return word[1:]
+
+
+def _target(position: ColoniiPosition, target: object) -> Group:
+    if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(position.table):
+        raise IllegalMoveError(f"target {target!r} is not a group on the table (0..{len(position.table) - 1})")
+    return position.table[target]
+
+
+def judge_owner_play(position: ColoniiPosition, play: str, target: int | None, rules: ColoniiRules) -> ColoniiMove:
+    """The supercolony declaration or the decolonisation of group ``target`` by the mover, or
+    :class:`IllegalMoveError` with the reason. Both are the owner's actions on their own turn
+    ("doar pe runda jucătorului care deține Supercolonia"), neither is automatic."""
+    group = _target(position, target)
+    assert target is not None
+    mover = position.mover
+    if group.owner != mover:
+        raise IllegalMoveError(f"group {target} is player {group.owner}'s: only its owner may {play} it, on their own turn")
+    if not group.is_colony:
+        raise IllegalMoveError(f"group {target} is an individual word, not a colony")
+    deltas = [0] * position.n_players
+    size = len(group.words)
+    if play == "declare":
+        if group.supercolony:
+            raise IllegalMoveError(f"group {target} is already a supercolony (its bonus is paid once)")
+        if size < rules.supercolony_words:
+            raise IllegalMoveError(f"group {target} has {size} words; a supercolony needs {rules.supercolony_words}")
+        deltas[mover] = rules.supercolony_bonus
+        note = f"declares a supercolony: +{rules.supercolony_bonus}"
+        return ColoniiMove(MoveKind.SUPERCOLONY, target, "", "", deltas[mover], tuple(deltas), mover, (note,))
+    if size < rules.decolonisation_words:
+        raise IllegalMoveError(f"group {target} has {size} words; decolonisation needs {rules.decolonisation_words}")
+    first = rules.value(group.words[0])
+    deltas[mover] = first
+    note = f"decolonises: doubles {group.words[0]!r} (+{first}); only {group.last!r} stays, protected"
+    return ColoniiMove(MoveKind.DECOLONISATION, target, "", "", first, tuple(deltas), mover, (note,))
 
 
 def judge(position: ColoniiPosition, play: str, target: int | None, word: str, rules: ColoniiRules, lexicon: Lexicon,
@@ -235,8 +293,11 @@ def judge(position: ColoniiPosition, play: str, target: int | None, word: str, r
     Rulebook rules applied here (quoted in ``docs/colonii.md``): words are built from the hand; an
     extension adds letters at a word's end and scores only them; playing on others' words or
     colonies needs an own word on the table; conquest A and B need added letters worth more than the
-    word; colony words are unique and cannot be conquered; the supercolony and decolonisation bonuses.
+    word; colony words are unique and cannot be conquered. The owner's ``declare`` and
+    ``decolonise`` take no word (``word`` is ignored): see :func:`judge_owner_play`.
     """
+    if play in OWNER_PLAYS:
+        return judge_owner_play(position, play, target, rules)
     word = normalize_word(word) if isinstance(word, str) else word
     if not isinstance(word, str) or not word:
         raise IllegalMoveError("a move needs a word")
@@ -252,9 +313,7 @@ def judge(position: ColoniiPosition, play: str, target: int | None, word: str, r
         if target is not None:
             raise IllegalMoveError("a new word has no target")
     else:
-        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(position.table):
-            raise IllegalMoveError(f"target {target!r} is not a group on the table (0..{len(position.table) - 1})")
-        group = position.table[target]
+        group = _target(position, target)
     cards = cards_of(play, group, word)
     if check_hand:
         short = Counter(cards) - Counter(position.hand)
@@ -304,14 +363,6 @@ def judge(position: ColoniiPosition, play: str, target: int | None, word: str, r
             deltas[group.owner] -= group.stake
             notes.append(f"conquers {last!r} from player {group.owner}")
         return ColoniiMove(kind, target, word, cards, deltas[mover], tuple(deltas), mover, tuple(notes))
-    size = len(group.words) + 1
-    if size == rules.supercolony_words and not group.supercolony:
-        deltas[group.owner] += rules.supercolony_bonus
-        notes.append(f"supercolony: player {group.owner} scores +{rules.supercolony_bonus}")
-    if size == rules.decolonisation_words:
-        first = rules.value(group.words[0])
-        deltas[group.owner] += first
-        notes.append(f"decolonisation: player {group.owner} doubles {group.words[0]!r} (+{first}); only {word!r} stays")
     return ColoniiMove(MoveKind.COLONY_ADD, target, word, cards, deltas[mover], tuple(deltas), mover, tuple(notes))
 
 
@@ -332,13 +383,28 @@ def apply_move(table: tuple[Group, ...], move: ColoniiMove, rules: ColoniiRules)
         groups[move.target] = Group((move.word,), mover, g.stake + added)
     elif move.kind in (MoveKind.COLONY_START, MoveKind.CONQUEST_B):
         groups[move.target] = Group((g.words[0], move.word), mover, 0)
-    else:  # colony addition
-        words = g.words + (move.word,)
-        if len(words) >= rules.decolonisation_words:
-            groups[move.target] = Group((move.word,), g.owner, rules.value(move.word), protected=True)
-        else:
-            groups[move.target] = replace(g, words=words, supercolony=g.supercolony or len(words) >= rules.supercolony_words)
+    elif move.kind is MoveKind.COLONY_ADD:
+        groups[move.target] = replace(g, words=g.words + (move.word,))
+    elif move.kind is MoveKind.SUPERCOLONY:
+        groups[move.target] = replace(g, supercolony=True)
+    else:  # decolonisation: the first words leave play, the last stays as the owner's protected word
+        groups[move.target] = Group((g.last,), g.owner, rules.value(g.last), protected=True)
     return tuple(groups)
+
+
+def owner_actions(position: ColoniiPosition, rules: ColoniiRules) -> list[tuple[str, int]]:
+    """The owner's actions open to the mover now, as (play, target): ``declare`` for each own colony of
+    ``supercolony_words`` or more words not yet declared, ``decolonise`` for each own colony of
+    ``decolonisation_words`` or more words. Declaring before decolonising keeps the supercolony bonus."""
+    out: list[tuple[str, int]] = []
+    for i, g in enumerate(position.table):
+        if g.owner != position.mover or not g.is_colony:
+            continue
+        if not g.supercolony and len(g.words) >= rules.supercolony_words:
+            out.append(("declare", i))
+        if len(g.words) >= rules.decolonisation_words:
+            out.append(("decolonise", i))
+    return out
 
 
 def remove_cards(hand: str, cards: str) -> str:
@@ -349,4 +415,5 @@ def remove_cards(hand: str, cards: str) -> str:
     return "".join(left)
 
 
-__all__ = ["PLAYS", "ColoniiMove", "ColoniiPosition", "Group", "MoveKind", "apply_move", "cards_of", "judge", "remove_cards"]
+__all__ = ["OWNER_PLAYS", "PLAYS", "WORD_PLAYS", "ColoniiMove", "ColoniiPosition", "Group", "MoveKind", "apply_move", "cards_of", "judge",
+           "judge_owner_play", "owner_actions", "remove_cards"]

@@ -26,16 +26,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from kubasolve.ai.crossword_leaves import LeaveValues, RackLeaves, rack_leave_values
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 
 __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
-AI_NAMES = ("score", "equity", "sim")
+AI_NAMES = ("score", "equity", "sim", "equity2", "sim2")
 ENDGAME_MODES = ("exact", "bounded")
-DEFAULT_ENDGAME_NODES = 3000
-"""Node budget of the exact endgame solver per turn (about 0.3 s here; deterministic, unlike a time budget)."""
+DEFAULT_ENDGAME_NODES = 200_000
+"""Node budget of the exact endgame solver per turn (deterministic, unlike a time budget): 0.1-0.5 s here; it
+proves about half the fresh bag-empty endgames, and nearly all a turn or two later (docs/crossword.md)."""
 LEAVES_DIR = Path(__file__).resolve().parent / "data"
 VOWELS = frozenset("AEIOU")
 
@@ -153,6 +157,75 @@ def equity_candidates(referee: Referee, state: CrosswordState, leaves: LeaveTabl
     return out[:top] if top else out
 
 
+@dataclass(frozen=True)
+class RackOptions:
+    """Every placement of one rack on one board valued by score + leave, from the move generator's arrays
+    (no Python object per move): ``equity[i]`` of move row ``i`` of ``meta``/``tiles``, and the leave
+    value of every set of tiles an exchange could give back (``sub.values[key]``, key 0 = give nothing)."""
+
+    meta: np.ndarray
+    tiles: np.ndarray
+    played: np.ndarray
+    """Key (:class:`RackLeaves` mixed radix) of the tiles each move plays."""
+    equity: np.ndarray
+    sub: RackLeaves
+
+    def best_placement(self) -> int:
+        """Row of the placement with the highest equity (ties: the higher score, then the first), -1 if none."""
+        if not len(self.equity):
+            return -1
+        best = self.equity.max()
+        rows = np.flatnonzero(self.equity >= best - 1e-9)
+        return int(rows[np.argmax(self.meta[rows, 3])])
+
+
+def rack_options(referee: Referee, board: Any, rack: str, leaves: LeaveValues) -> RackOptions:
+    """:class:`RackOptions` of ``rack`` on ``board`` (one full move generation, vectorised valuation)."""
+    from kubasolve.games.crossword.movegen import move_arrays
+
+    sub = rack_leave_values(leaves, rack)
+    meta, arr = move_arrays(board, rack, referee.lexicon, referee.layout, referee.tiles, bingo_bonus=referee.rules.bingo_bonus)
+    weights = np.zeros(128, np.int64)
+    alpha = referee.lexicon.alphabet
+    for kind, w in zip(sub.kinds, sub.weights.tolist(), strict=True):
+        if kind == BLANK:
+            weights[64:127] = w
+        else:
+            weights[alpha.code(kind.lower())] = w
+    played = weights[np.where(arr < 0, 127, arr)].sum(axis=1) if len(meta) else np.zeros(0, np.int64)
+    equity = meta[:, 3] + sub.values[played] if len(meta) else np.zeros(0)
+    return RackOptions(meta, arr, played, equity, sub)
+
+
+def fast_candidates(referee: Referee, state: CrosswordState, leaves: LeaveValues, top: int | None = 1,
+                    opts: RackOptions | None = None) -> list[Candidate]:
+    """The ``top`` best placements and exchanges (when the bag allows) by score + leave value, best first
+    (the same ranking as :func:`equity_candidates`, without a Python object per move)."""
+    from kubasolve.games.crossword.movegen import decode_move
+
+    rack = state.rack()
+    o = opts if opts is not None else rack_options(referee, state.board, rack, leaves)
+    n = len(o.equity)
+    values = [o.equity]
+    can_exchange = len(state.bag) >= referee.rules.exchange_min_bag and not (state.last_play is not None and state.last_play.went_out)
+    if can_exchange:
+        values.append(o.sub.values[1:])  # keys 1..: give those tiles back, keep the rest
+    equity = np.concatenate(values)
+    scores = np.concatenate([o.meta[:, 3], np.zeros(len(equity) - n, o.meta.dtype)])
+    order = np.lexsort((-scores, -equity))
+    chosen = order[:top] if top else order
+    out = []
+    for i in chosen.tolist():
+        if i < n:
+            m = decode_move(state.board, o.meta[i], o.tiles[i], referee.lexicon, referee.layout, referee.tiles)
+            out.append(Candidate(CrosswordAction.place(m), m.score, o.sub.leaves[int(o.played[i])], float(equity[i])))
+        else:
+            key = i - n + 1
+            give = take_from_rack(rack, o.sub.leaves[key])
+            out.append(Candidate(CrosswordAction("exchange", letters=give), 0, o.sub.leaves[key], float(equity[i])))
+    return out
+
+
 @dataclass
 class EquityPolicy:
     """Score + leave value; exchanges when keeping a better leave is worth more; endgame search when the bag is empty."""
@@ -166,6 +239,10 @@ class EquityPolicy:
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     endgame_time: float | None = None
     """Seconds per endgame turn at most (then the result depends on the machine's speed)."""
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """The endgame solver's time budget per turn in ms (overrides ``endgame_time``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
@@ -175,11 +252,17 @@ class EquityPolicy:
         if forced is not None:
             return forced
         if not state.bag and self.endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time)
+            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
+
+
+def _endgame_budget(max_nodes: int | None, movetime_ms: float | None, nodes: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+    """(nodes, seconds) of an endgame turn: ``max_nodes`` / ``movetime_ms`` when set, else the older fields."""
+    return (max_nodes if max_nodes is not None else nodes), (movetime_ms / 1000 if movetime_ms is not None else seconds)
 
 
 def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
@@ -223,6 +306,10 @@ class SimPolicy:
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms, of the simulation and of the endgame solver (overrides ``time_limit``)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
@@ -232,7 +319,8 @@ class SimPolicy:
         if forced is not None:
             return forced
         if not state.bag:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
             return action
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
@@ -264,7 +352,8 @@ class SimPolicy:
                     value += leaves.value(c.leave)
                 totals[i] += value
             done += 1
-            if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
+            seconds = self.movetime_ms / 1000 if self.movetime_ms is not None else self.time_limit
+            if seconds is not None and time.perf_counter() - t0 > seconds:
                 break
         best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
         return cands[best].action
@@ -326,7 +415,8 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 
 # ------------------------------------------------------------------------------------------------ factory
 def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
-    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``."""
+    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``
+    (equity2 and sim2 likewise) and ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation)."""
     base, _, arg = text.strip().lower().partition(":")
     if base not in AI_NAMES:
         raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
@@ -337,8 +427,13 @@ def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
         raise RulesError(f"the score AI takes no option, got {text!r}")
     if arg == "bounded":
         return base, {"endgame_mode": "bounded"}
+    if arg.endswith("ms") and arg[:-2].isdigit():
+        if not 1 <= int(arg[:-2]) <= 600_000:
+            raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
+        return base, {"movetime_ms": float(arg[:-2])}
     if not arg.isdigit() or not 1 <= int(arg) <= 100_000_000:
-        raise RulesError(f"{base}:{arg}: the option is 'bounded' or an endgame node budget from 1 to 100000000")
+        raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000 "
+                         "or a time budget per turn such as 100ms")
     return base, {"endgame_mode": "exact", "endgame_nodes": int(arg)}
 
 
@@ -358,4 +453,9 @@ def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
         return ScorePolicy()
     if base == "equity":
         return EquityPolicy(name=name.strip().lower(), **{**parsed, **options})
-    return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
+    if base == "sim":
+        return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
+    from kubasolve.ai.crossword_sim import Equity2Policy, Sim2Policy
+
+    cls = Equity2Policy if base == "equity2" else Sim2Policy
+    return cls(name=name.strip().lower(), seed=seed, **{**parsed, **options})

@@ -32,6 +32,7 @@ are built only for the answer and the principal variation.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,11 +121,14 @@ class _Moves:
         return self._order
 
 
-class EndgameSolver:
-    """Exact endgame search for two players with an empty bag (see the module docstring)."""
+class LegacyEndgameSolver:
+    """The first exact endgame search (Python loop, a full move generation per node; see the module
+    docstring): kept as an independent implementation to check the compiled one against and as the
+    baseline of the speed measurements (``python -m kubasolve.games.crossword.endgame --compare``)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
-                 max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000) -> None:
+                 max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000,
+                 clock: Any = time.perf_counter) -> None:
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
             raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
         if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
@@ -135,6 +139,8 @@ class EndgameSolver:
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.max_depth = max_depth or MAX_DEPTH
+        self.clock = clock
+        """The clock of ``time_limit`` (as :class:`EndgameSolver`'s: ``time.thread_time`` for CPU budgets)."""
         self.tt_limit = tt_limit
         self.move_cache_limit = move_cache_limit
         lex, layout, tiles = referee.lexicon, referee.layout, referee.tiles
@@ -281,7 +287,7 @@ class EndgameSolver:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _OutOfBudget
         self.nodes += 1
-        if self.time_limit is not None and (self.nodes & 15) == 0 and time.perf_counter() > self._deadline:
+        if self.time_limit is not None and (self.nodes & 15) == 0 and self.clock() > self._deadline:
             raise _OutOfBudget
 
     def _pass_ends(self, scoreless: int) -> bool:
@@ -383,7 +389,7 @@ class EndgameSolver:
         if state.over:
             raise RulesError("the game is over")
         t0 = time.perf_counter()
-        self._deadline = t0 + (self.time_limit or 0.0)
+        self._deadline = self.clock() + (self.time_limit or 0.0)
         self.nodes = 0
         board = (np.ascontiguousarray(state.board.letters.reshape(-1)).copy(), np.ascontiguousarray(state.board.blank.reshape(-1)).copy())
         bkey = self.board_key(*board)
@@ -436,9 +442,346 @@ class EndgameSolver:
         return tuple(out)
 
 
+class _Workspace:
+    """The compiled search's arrays for one (lexicon, layout, tiles): the fixed tables (GADDAG,
+    geometry, Zobrist keys) and the buffers (transposition table, line-move cache and arena, move
+    buffer, frames). Made once per thread and kept: the line cache stays valid across solves (its keys
+    are exact hashes of a line's contents and a rack), the transposition table is cleared per solve
+    so a node budget gives the same answer whatever was solved before."""
+
+    def __init__(self, referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int) -> None:
+        from kubasolve.games.crossword.movegen import _setup
+        from kubasolve.kernels import crossword_endgame as k
+
+        self.k = k
+        lex, layout, tiles = referee.lexicon, referee.layout, referee.tiles
+        s = _setup(lex, layout, tiles)
+        geo = grid_geometry(layout.rows, layout.cols)
+        self.geo = geo
+        self.nl = nl = len(lex.alphabet.letters)
+        self.rack_size = tiles.rack_size
+        width = int(geo.lines.shape[1])
+        n_cells, n_lines = geo.n_cells, int(geo.lines.shape[0])
+        rng = np.random.default_rng(20240724)
+
+        def rand(*shape: int) -> np.ndarray:
+            return rng.integers(1, 2**63 - 1, size=shape, dtype=np.int64) * rng.choice(np.array([-1, 1], np.int64), size=shape)
+
+        self.static = (
+            s.nodes, geo.lines, geo.line_len, geo.line_dir, geo.cell_line, geo.cell_pos,
+            s.letter_mult, s.word_mult, s.values,
+            rand(n_cells, 2 * nl), rand(nl + 1, self.rack_size + 1), rand(nl + 1, self.rack_size + 1), rand(128), rand(n_lines),
+        )
+        self.values = s.values
+        max_ply = MAX_DEPTH + 2
+        self.letters = np.full(n_cells, -1, np.int8)
+        self.blank = np.zeros(n_cells, np.bool_)
+        self.vob = np.zeros(n_cells, np.int64)
+        self.xmask = np.zeros((n_cells, 2), np.int64)
+        self.xscore = np.full((n_cells, 2), -1, np.int64)
+        self.lh = np.zeros((max_ply + 1, n_lines), np.int64)
+        self.bkey = np.zeros(max_ply + 1, np.int64)
+        self.undo = np.zeros((64 * max_ply, 5), np.int64)
+        self.cnt = np.zeros((2, nl + 1), np.int64)
+        self.rs = np.zeros((2, 4), np.int64)
+        self.fr = np.zeros((max_ply + 1, k.F_SIZE), np.int64)
+        self.tt = np.zeros((1 << tt_bits, 2), np.int64)
+        self.cache = (np.zeros((1 << cache_bits, 4), np.int64), np.zeros((max_ply + 1, n_lines), np.int64),
+                      np.zeros((arena_moves, 4), np.int32), np.full((arena_moves, width), -1, np.int8),
+                      np.zeros((arena_moves, 2), np.int64))
+        self.sc = np.zeros(k.SC_SIZE, np.int64)
+        self.movegen = (np.ones(n_cells, np.bool_), np.zeros((n_lines, 7, width), np.int64), np.zeros((n_lines * width + 1, 4), np.int64),
+                        np.full(width, -1, np.int64), np.zeros(20, np.int64), np.zeros((1, 1), np.int64), np.zeros((width + 2, 16), np.int64),
+                        np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
+                        np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
+        self._no_choices = np.zeros(0, np.int64)
+        self.generation = 0
+        """The table's generation (1-31) of the current solve."""
+        self.salts = rand(32)
+        self.set_move_buffer(1 << 16)
+
+    def set_move_buffer(self, moves: int) -> None:
+        """The move buffer (the lists of the nodes on the current line): (line, start, end, score) rows, (gain,
+        tiles placed, arena row) rows, the order of the search, the root moves' ordering keys."""
+        self.moves = (np.zeros((moves, 4), np.int32), np.zeros((moves, 3), np.int64), np.zeros(moves, np.int64), np.zeros(moves, np.int64))
+
+    def listed(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``start .. start + n - 1`` of the move buffer as the move generator's arrays (meta, tiles); valid
+        right after the list was made (the tiles are read from the line cache's arena)."""
+        meta = self.moves[0][start : start + n].copy()
+        return meta, self.cache[3][self.moves[1][start : start + n, 2]].copy()
+
+    def load(self, state: CrosswordState, letter_filter: int) -> None:
+        """The root position into the board arrays (player 0 = the mover), with cross-sets, keys, racks."""
+        from kubasolve.kernels.board_movegen import cross_sets
+
+        k, nl = self.k, self.nl
+        g, lines, line_len, line_dir, cell_line, cell_pos, _, _, val, zb, zrm, zrw, _, _ = self.static
+        self.letters[:] = state.board.letters.reshape(-1)
+        self.blank[:] = state.board.blank.reshape(-1)
+        self.vob[:] = np.where((self.letters >= 0) & ~self.blank, val[np.maximum(self.letters, 0)], 0)
+        xm, xs = cross_sets(self.letters, self.vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+        self.xmask[:] = xm
+        self.xscore[:] = xs
+        self.lh[0] = k.line_hashes(self.letters, self.blank, self.xmask, self.xscore, lines, line_len, line_dir, zb, nl)
+        cells = np.nonzero(self.letters >= 0)[0]
+        self.bkey[0] = np.bitwise_xor.reduce(zb[cells, self.letters[cells] + np.where(self.blank[cells], nl, 0)]) if len(cells) else 0
+        codes = {ch.upper(): i for i, ch in enumerate(state.board.alphabet.letters)}
+        self.cnt[:] = 0
+        self.rs[:] = 0
+        for who, rack in enumerate((state.rack(), state.racks[1 - state.current])):
+            for ch in rack:
+                slot = nl if ch == BLANK else codes[ch]
+                n = self.cnt[who, slot]
+                self.rs[who, k.R_HASH_MOVE] ^= zrm[slot, n]
+                self.rs[who, k.R_HASH_WAIT] ^= zrw[slot, n]
+                self.cnt[who, slot] = n + 1
+                self.rs[who, k.R_N] += 1
+                if slot < nl:
+                    self.rs[who, k.R_VALUE] += int(val[slot])
+
+    def run(self, mode: int, choices: np.ndarray | None = None) -> int:
+        """One call of the kernel in ``mode`` (``MODE_SEARCH`` / ``MODE_LIST``); ``sc[SC_RESULT]``."""
+        self.sc[self.k.SC_MODE] = mode
+        self.k.search(*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
+                      self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
+                      self._no_choices if choices is None else choices)
+        return int(self.sc[self.k.SC_RESULT])
+
+
+_WORKSPACES = threading.local()
+
+
+def _workspace(referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int) -> _Workspace:
+    """This thread's workspace for the referee's (lexicon, layout, tiles) and sizes (one kept per thread)."""
+    key = (id(referee.lexicon), id(referee.layout), id(referee.tiles), tt_bits, cache_bits, arena_moves)
+    held = getattr(_WORKSPACES, "held", None)
+    if held is not None and held[0] == key and held[2] == (referee.lexicon, referee.layout, referee.tiles):
+        return held[1]
+    ws = _Workspace(referee, tt_bits, cache_bits, arena_moves)
+    _WORKSPACES.held = (key, ws, (referee.lexicon, referee.layout, referee.tiles))
+    return ws
+
+
+class EndgameSolver:
+    """Exact endgame search for two players with an empty bag, compiled
+    (:mod:`kubasolve.kernels.crossword_endgame`; see the module docstrings)."""
+
+    SLICE = 0.02
+    """Seconds of search per kernel call between two looks at the clock (the nodes per call follow the
+    speed measured so far, from 200)."""
+
+    def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
+                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
+                 options: int = 3, jump: int = 6, clock: Any = time.perf_counter) -> None:
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
+            raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+        if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
+            raise RulesError(f"node_limit must be an integer >= 1, got {node_limit!r}")
+        if max_depth is not None and not (isinstance(max_depth, int) and 1 <= max_depth <= MAX_DEPTH):
+            raise RulesError(f"max_depth must be an integer from 1 to {MAX_DEPTH}, got {max_depth!r}")
+        self.referee = referee
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.max_depth = max_depth or MAX_DEPTH
+        self.limit = referee.rules.scoreless_limit(2)
+        self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
+        self.options = options
+        self.jump = jump
+        self.clock = clock
+        """The clock of ``time_limit`` (wall time; ``time.thread_time`` gives CPU budgets for measurements on a shared machine)."""
+        self.stats: dict[str, Any] = {}
+
+    def _letter_filter(self, state: CrosswordState) -> int:
+        """The letters either rack can place (all when a blank is about): cross-sets need no others."""
+        racks = state.racks[0] + state.racks[1]
+        if BLANK in racks:
+            return (1 << self.ws.nl) - 1
+        codes = {ch.upper(): i for i, ch in enumerate(state.board.alphabet.letters)}
+        mask = 0
+        for ch in set(racks):
+            mask |= 1 << codes[ch]
+        return mask
+
+    def _prepare(self, state: CrosswordState) -> tuple[np.ndarray, ...]:
+        """Load ``state`` into the kernel's arrays and reset the search context and the table; the root
+        position's arrays (to put back after a search stopped inside the tree)."""
+        ws, k = self.ws, self.ws.k
+        letter_filter = self._letter_filter(state)
+        ws.load(state, letter_filter)
+        root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
+        # a new generation of the table instead of clearing it (see the kernel's _tt_store); cleared when the
+        # 5-bit generation wraps
+        ws.generation = ws.generation % 31 + 1
+        if ws.generation == 1:
+            ws.tt.fill(0)
+        sc = ws.sc
+        # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
+        used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
+        sc[:] = 0
+        sc[k.SC_CACHE_USED], sc[k.SC_ARENA] = used, arena
+        ws.fr[:] = 0
+        sc[k.SC_ACT] = k.ACT_ITER
+        sc[k.SC_DEPTH] = 1
+        sc[k.SC_MAX_DEPTH] = self.max_depth
+        sc[k.SC_LIMIT] = self.limit
+        sc[k.SC_NL] = ws.nl
+        sc[k.SC_RACK_SIZE] = ws.rack_size
+        sc[k.SC_BINGO] = self.referee.rules.bingo_bonus
+        sc[k.SC_ROOT_SL] = state.scoreless
+        sc[k.SC_FILTER] = letter_filter
+        sc[k.SC_OPTS] = self.options
+        sc[k.SC_JUMP] = self.jump
+        sc[k.SC_WIN_LO], sc[k.SC_WIN_HI] = -k.INF, k.INF
+        sc[k.SC_GEN], sc[k.SC_SALT] = ws.generation, ws.salts[ws.generation]
+        sc[k.SC_TILES] = int((ws.letters >= 0).sum())
+        sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
+        return root
+
+    def moves_after(self, state: CrosswordState, choices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The move list the search builds for the player to move after ``choices`` from ``state`` (each an
+        index in the then player's list, -1 a pass; players alternate), as the move generator's arrays
+        (``meta`` rows: line, start, end, score; ``tiles``): the incremental board the search keeps, made
+        visible for the tests. Empty arrays when a choice emptied a rack or was out of range."""
+        ws, k = self.ws, self.ws.k
+        self._prepare(state)
+        n = ws.run(k.MODE_LIST, np.array(choices, np.int64))
+        base = int(ws.sc[k.SC_ROOT_N])
+        if ws.sc[k.SC_LIST_OUT] or n < 0:
+            n = 0
+        return ws.listed(base, n)
+
+    def solve(self, state: CrosswordState) -> EndgameResult:
+        """The best move for the player to move in ``state`` (two players, empty bag)."""
+        if state.n_players != 2:
+            raise RulesError("the endgame solver is for two players")
+        if state.bag:
+            raise RulesError("the endgame solver needs an empty bag")
+        if state.over:
+            raise RulesError("the game is over")
+        t0 = time.perf_counter()
+        c0 = self.clock()
+        ws, k = self.ws, self.ws.k
+        root = self._prepare(state)
+        sc = ws.sc
+        deadline = c0 + self.time_limit if self.time_limit is not None else None
+        budget = self.node_limit if self.node_limit is not None else 2**62
+        chunk = 200
+        while True:
+            nodes_before, t_call = int(sc[k.SC_NODES]), self.clock()
+            sc[k.SC_STOP] = min(budget, nodes_before + chunk)
+            ws.run(k.MODE_SEARCH)
+            spent = self.clock() - t_call
+            chunk = max(100, min(1_000_000, int((int(sc[k.SC_NODES]) - nodes_before + 1) * self.SLICE / max(spent, 1e-4))))
+            status = int(sc[k.SC_STATUS])
+            if status == k.ST_ERROR:
+                if int(sc[k.SC_ERROR]) != k.ERR_MOVE_BUFFER:
+                    raise RuntimeError(f"endgame search: internal buffer error {int(sc[k.SC_ERROR])}")
+                # a longer move buffer, and the iteration again from the root (the table keeps what was found)
+                ws.set_move_buffer(4 * ws.moves[0].shape[0])
+                self._restore(root)
+                sc[k.SC_ERROR] = 0
+                sc[k.SC_ACT] = k.ACT_ITER
+                continue
+            if status == k.ST_DONE or int(sc[k.SC_NODES]) >= budget:
+                break
+            if deadline is not None and self.clock() >= deadline:
+                break
+        done_depth, proven = int(sc[k.SC_DONE_DEPTH]), bool(sc[k.SC_PROVEN])
+        root_n = int(sc[k.SC_ROOT_N])
+        best = int(sc[k.SC_BEST])
+        value = int(sc[k.SC_VALUE])
+        board = state.board
+        self._restore(root)
+        move = None
+        if best >= 0:
+            root_n = self._root_moves()
+            meta, tiles = ws.listed(best, 1)
+            move = self._placement(board, meta[0], tiles[0])
+        pv = self._pv(state, MAX_DEPTH if proven else done_depth) if done_depth else ()
+        self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
+                      "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
+                      "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
+                      "nodes_by_iteration": self._iterations(),
+                      "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
+        return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
+
+    def _iterations(self) -> list[list[int]]:
+        """[depth, nodes] of each completed iteration (depth 200: the one to the end of the game)."""
+        marks = self.ws.fr[:, self.ws.k.F_ITER_NODES]
+        done = [(d, int(marks[d])) for d in range(1, len(marks)) if marks[d] > 0]
+        return [[d, n - (done[i - 1][1] if i else 0)] for i, (d, n) in enumerate(done)]
+
+    def _restore(self, root: tuple[np.ndarray, ...]) -> None:
+        """The root position back in the board arrays (after a search stopped inside the tree)."""
+        ws, k = self.ws, self.ws.k
+        board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
+        for dst, src in zip(board, root, strict=True):
+            dst[...] = src
+        ws.sc[k.SC_UNDO] = 0
+        ws.sc[k.SC_PLY] = 0
+        ws.sc[k.SC_TILES] = int((ws.letters >= 0).sum())
+
+    def _root_moves(self) -> int:
+        """The root's move list into the move buffer (from index 0); its length."""
+        return self.ws.run(self.ws.k.MODE_LIST)
+
+    def _placement(self, board: Board, meta: np.ndarray, row: np.ndarray) -> Placement:
+        from kubasolve.games.crossword.movegen import _placement
+
+        text = board.flat()[2]
+        geo = self.ws.geo
+        return _placement(text, geo.line_cells, geo.line_dir, self.referee.layout.cols, meta.tolist(), row.tolist(),
+                          self.referee.rules.rack_size, self.referee.lexicon.alphabet.letters)
+
+    def _pv(self, state: CrosswordState, depth: int) -> tuple[str, ...]:
+        """The principal variation: the table's best move from the root on, as far as the table holds one
+        (at most ``depth`` moves: a proven line may be longer than the depth searched, since a pass forced
+        on a player without a placement costs no depth)."""
+        from kubasolve.games.crossword.notation import format_placement
+
+        ws, k = self.ws, self.ws.k
+        board = state.board
+        out: list[str] = []
+        choices: list[int] = []
+        sl = state.scoreless
+        for _ in range(depth):
+            ws.run(k.MODE_LIST, np.array(choices, np.int64))
+            if ws.sc[k.SC_LIST_OUT]:  # the last move emptied a rack: the game is over
+                break
+            mv, base = int(ws.sc[k.SC_LIST_TT]), int(ws.sc[k.SC_ROOT_N])
+            if mv == k.PASS:
+                out.append("pass")
+                if (sl + 1 >= self.limit) if self.limit else sl >= 1:
+                    break
+                sl += 1
+            elif mv >= 0:
+                meta, tiles = ws.listed(base + mv, 1)
+                p = self._placement(board, meta[0], tiles[0])
+                out.append(f"{format_placement(p.row, p.col, p.direction, p.word, p.tiles)} +{p.score}")
+                board = board.with_tiles(p.tiles)
+                sl = 0
+            else:
+                break
+            choices.append(mv)
+        return tuple(out)
+
+
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
-                  max_depth: int | None = None) -> EndgameResult:
-    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`."""
+                  max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None) -> EndgameResult:
+    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`.
+    ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
+    ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
+    if max_nodes is not None:
+        if node_limit is not None:
+            raise RulesError("give max_nodes or its older name node_limit, not both")
+        node_limit = max_nodes
+    if movetime_ms is not None:
+        if time_limit is not None:
+            raise RulesError("give movetime_ms or its older name time_limit (seconds), not both")
+        if not (isinstance(movetime_ms, (int, float)) and movetime_ms > 0):
+            raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
+        time_limit = movetime_ms / 1000
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
 
 

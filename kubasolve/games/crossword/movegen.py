@@ -248,6 +248,11 @@ def move_arrays(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, 
     return meta[:count], out_tiles[:count]
 
 
+def decode_move(board: Board, meta_row: np.ndarray, tile_row: np.ndarray, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet) -> Placement:
+    """The :class:`Placement` of one row of :func:`move_arrays`' output on ``board``."""
+    return _decode(board, grid_geometry(layout.rows, layout.cols), layout, meta_row, tile_row, tiles.rack_size, lexicon)
+
+
 def count_moves(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tiles: TileSet, *, bingo_bonus: int = 50) -> tuple[int, int | None]:
     """(number of distinct legal placements, highest score or None), without storing moves."""
     count, best, _, _, _ = _run(board, rack, lexicon, layout, tiles, bingo_bonus, 2, 1)

@@ -24,13 +24,14 @@ class Crossword(Game):
     """The crossword tile game (Dutch Scrabble-type rules; docs/crossword.md)."""
 
     name: ClassVar[str] = "crossword"
-    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim")
-    default_ai: ClassVar[str] = "equity"
+    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim", "equity2", "sim2")
+    default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
     ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "endgame")
-    """``sim``: opponent racks sampled per candidate, equity candidates simulated, plies (1 or 2); ``equity`` and
-    ``sim``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded search)."""
+    """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
+    ``sim2`` 2 or 3); all but ``score``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded
+    search)."""
 
     play_help: ClassVar[str] = """Crossword commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
   8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
@@ -108,16 +109,16 @@ class Crossword(Game):
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
         base, _, arg = ai.partition(":")
-        if base in ("equity", "sim"):  # equity:bounded / equity:NODES set these too; options and the budget win
-            if "endgame" in options:
-                settings["endgame_mode"] = options["endgame"]
+        if base != "score":  # equity:bounded / equity:NODES set these too; options and the budget win
+            if "endgame" in options or not arg:
+                settings["endgame_mode"] = options.get("endgame", "exact")
             if budget.max_nodes is not None:
                 settings["endgame_nodes"] = budget.max_nodes
             elif not arg:
                 settings["endgame_nodes"] = DEFAULT_ENDGAME_NODES
-        if base == "equity":
+        if base in ("equity", "equity2"):
             settings["endgame_time"] = seconds
-        if base == "sim":
+        if base in ("sim", "sim2"):
             settings["time_limit"] = seconds
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
         policy = make_policy(ai, seed, **settings)

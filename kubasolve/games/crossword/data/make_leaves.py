@@ -18,6 +18,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,7 @@ def samples(referee: Referee, games: int, seed: int) -> list[tuple[str, int]]:
     return out
 
 
-def fit(data: list[tuple[str, int]], letters: list[str], ridge: float = 1.0) -> LeaveTable:
+def fit(data: Sequence[tuple[str, float]], letters: list[str], ridge: float = 1.0) -> LeaveTable:
     x = np.array([[1.0, *features(leave, letters)] for leave, _ in data])
     y = np.array([s for _, s in data], float)
     penalty = ridge * np.eye(x.shape[1])

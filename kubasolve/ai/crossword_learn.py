@@ -1,0 +1,451 @@
+"""Learning a crossword leave table from self-play (``kubasolve crossword learn-leaves``).
+
+The recipe (Macondo/MAGPIE's and wolges' "superleave" method, re-implemented here):
+
+1. **Play**: seeded two-player games in which both sides play the best equity move (score + leave
+   value under the current table; an exchange when keeping a better leave is worth more). A game
+   stops when the bag is empty (the leave table is not used after that). At every turn with tiles in
+   the bag and on the board, record the full rack ``R`` and the equity of the best option ``v(R)``.
+2. **Summarise**: every distinct sub-multiset ``S`` of ``R`` with at most ``rack_size - 1`` tiles (127
+   of them for 7 distinct tiles) is a leave that rack could keep; add ``v(R)`` to ``S``'s tally. The
+   raw value of ``S`` is the mean ``v`` of the racks that held it minus the mean over all racks (the
+   empty leave is worth 0): what holding ``S`` is worth at the start of a turn.
+3. **Smooth**: a leave seen ``n`` times is shrunk toward its additive estimate from its sub-leaves
+   (mean over its distinct tiles ``t`` of ``value(S - t) + value(t)``, the same fallback the table uses
+   for leaves it does not hold): ``prior + n / (n + k) * (raw - prior)``, with ``k = sigma^2 / tau^2``
+   per leave size (empirical Bayes: ``sigma^2`` the variance of ``v``, ``tau^2`` the spread of the
+   well-sampled leaves around their priors beyond the sampling noise). Leaves whose value is within
+   ``prune`` points of that estimate are not stored (the fallback gives the same value).
+4. **Iterate**: the next generation plays with the new table and refits.
+
+**Held-out check**: games dealt from another seed stream, played by the same policy; after each
+placement or exchange with tiles left in the bag, the tiles kept and the same player's next score.
+Each model (no leave, the linear table of ``leaves_<tiles>.json``, a linear model refitted on the
+training games, the learnt table) predicts that score (and the sum of the next two) by
+``a + b * value(leave)`` with ``a, b`` fitted on the training games; the root-mean-square error on the
+held-out games is reported.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from kubasolve.ai.crossword_leaves import LearntLeaves, LeaveValues, canonical, fallback_value
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import LeaveTable, load_leaves, rack_options
+from kubasolve.games.crossword.game import CrosswordAction, Referee
+
+__all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "learn_leaves", "leave_stats", "play_learning_game"]
+
+BITS = 5
+"""Bits per tile in a packed leave key (tile codes 1..31)."""
+GAMES_PER_TASK = 25
+
+
+@dataclass
+class GameSamples:
+    """What learning games record (see the module docstring)."""
+
+    racks: list[str] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    next_scores: list[int] = field(default_factory=list)
+    """The same player's next score after keeping ``kept[i]`` (the bag still holding tiles)."""
+    next_values: list[float] = field(default_factory=list)
+    """The best equity of that next turn (score + leave value under the table played with)."""
+    next2_scores: list[float] = field(default_factory=list)
+    """The same player's next two scores, NaN when the bag ran out before the second."""
+    games: int = 0
+    turns: int = 0
+    exchanges: int = 0
+
+    def extend(self, other: GameSamples) -> None:
+        self.racks += other.racks
+        self.values += other.values
+        self.kept += other.kept
+        self.next_scores += other.next_scores
+        self.next_values += other.next_values
+        self.next2_scores += other.next2_scores
+        self.games += other.games
+        self.turns += other.turns
+        self.exchanges += other.exchanges
+
+
+def play_learning_game(referee: Referee, leaves: LeaveValues, seed: int, out: GameSamples | None = None) -> GameSamples:
+    """One two-player learning game by the best-equity policy under ``leaves``, up to the empty bag."""
+    from kubasolve.games.crossword.movegen import decode_move
+
+    out = out if out is not None else GameSamples()
+    state = referee.new_game(seed, 2)
+    pending: dict[int, str] = {}
+    second: dict[int, int] = {}
+    can_exchange_at = referee.rules.exchange_min_bag
+    while not state.over and state.bag:
+        p = state.current
+        rack = state.rack()
+        o = rack_options(referee, state.board, rack, leaves)
+        i = o.best_placement()
+        best = float(o.equity[i]) if i >= 0 else -math.inf
+        ex_key = int(np.argmax(o.sub.values[1:])) + 1 if len(state.bag) >= can_exchange_at and len(o.sub.values) > 1 else 0
+        score = 0
+        if ex_key and float(o.sub.values[ex_key]) > best:
+            best = float(o.sub.values[ex_key])
+            kept = o.sub.leaves[ex_key]
+            action = CrosswordAction("exchange", letters=_minus(rack, kept))
+            out.exchanges += 1
+        elif i >= 0:
+            move = decode_move(state.board, o.meta[i], o.tiles[i], referee.lexicon, referee.layout, referee.tiles)
+            action, kept, score = CrosswordAction.place(move), o.sub.leaves[int(o.played[i])], move.score
+        else:
+            action, kept = CrosswordAction("pass"), rack
+        if not state.board.is_empty() and best > -math.inf:
+            out.racks.append(rack)
+            out.values.append(best)
+        if p in second:
+            j = second.pop(p)
+            out.next2_scores[j] = out.next_scores[j] + score
+        if p in pending:
+            out.kept.append(pending.pop(p))
+            out.next_scores.append(score)
+            out.next_values.append(best if best > -math.inf else 0.0)
+            out.next2_scores.append(math.nan)
+            second[p] = len(out.next2_scores) - 1
+        state = referee.apply(state, action)
+        out.turns += 1
+        if state.bag and action.type != "pass":
+            pending[p] = kept
+    out.games += 1
+    return out
+
+
+def _minus(rack: str, kept: str) -> str:
+    c = Counter(rack)
+    c.subtract(kept)
+    return canonical("".join(c.elements()))
+
+
+def save_samples(path: Any, train: GameSamples, test: GameSamples) -> None:
+    """Write a generation's samples to ``path`` (``.npz``: racks, values, kept leaves, next scores; train and test)."""
+    arrays: dict[str, np.ndarray] = {}
+    for name, s in (("train", train), ("test", test)):
+        arrays[f"{name}_racks"] = np.array(s.racks, dtype="U")
+        arrays[f"{name}_values"] = np.array(s.values, np.float32)
+        arrays[f"{name}_kept"] = np.array(s.kept, dtype="U")
+        arrays[f"{name}_next"] = np.array(s.next_scores, np.int16)
+        arrays[f"{name}_next_values"] = np.array(s.next_values, np.float32)
+        arrays[f"{name}_next2"] = np.array(s.next2_scores, np.float32)
+        arrays[f"{name}_counts"] = np.array([s.games, s.turns, s.exchanges], np.int64)
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy stubs take the keywords for allow_pickle
+
+
+def load_samples(path: Any) -> tuple[GameSamples, GameSamples]:
+    """The (train, test) samples written by :func:`save_samples`."""
+    out = []
+    with np.load(path, allow_pickle=False) as z:
+        for name in ("train", "test"):
+            games, turns, exchanges = (int(x) for x in z[f"{name}_counts"])
+            n_pairs = len(z[f"{name}_next"])
+            extra = [z[f"{name}_{k}"].astype(float).tolist() if f"{name}_{k}" in z else [math.nan] * n_pairs for k in ("next_values", "next2")]
+            out.append(GameSamples(z[f"{name}_racks"].tolist(), z[f"{name}_values"].astype(float).tolist(), z[f"{name}_kept"].tolist(),
+                                   z[f"{name}_next"].astype(int).tolist(), extra[0], extra[1], games, turns, exchanges))
+    return out[0], out[1]
+
+
+# ------------------------------------------------------------------------------------------------ summarising
+@dataclass
+class LeaveStats:
+    """Per leave (packed key): how many racks held it, the sum and the sum of squares of their ``v``."""
+
+    order: str
+    """Tile codes: ``order[c - 1]`` is the tile of code ``c``."""
+    keys: np.ndarray
+    n: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+
+    def leave(self, key: int) -> str:
+        out = []
+        while key:
+            out.append(self.order[(key & ((1 << BITS) - 1)) - 1])
+            key >>= BITS
+        return "".join(out)
+
+
+def tile_order(tiles: Any) -> str:
+    """The tiles of a set in rack order (letters A-Z, blank last): their codes are 1, 2, ..."""
+    return canonical("".join(tiles.counts))
+
+
+@lru_cache(maxsize=4)
+def _masks(size: int) -> list[tuple[int, ...]]:
+    return [c for k in range(size) for c in combinations(range(size), k)]
+
+
+def leave_stats(racks: Sequence[str], values: Sequence[float], order: str, chunk: int = 50_000) -> LeaveStats:
+    """Tally every distinct sub-leave (at most rack size - 1 tiles) of each full rack with its ``v``."""
+    code = {ch: i + 1 for i, ch in enumerate(order)}
+    if len(order) >= 1 << BITS:
+        raise RulesError(f"leave learning packs at most {(1 << BITS) - 1} kinds of tile, the set has {len(order)}")
+    sizes = Counter(len(r) for r in racks)
+    size = max(sizes, key=lambda s: (sizes[s], s)) if sizes else 0
+    if size * BITS > 63:
+        raise RulesError("racks too large to pack")
+    keep = [i for i, r in enumerate(racks) if len(r) == size]
+    masks = _masks(size)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    vals_all = np.asarray(values, np.float64)
+    for start in range(0, len(keep), chunk):
+        idx = keep[start : start + chunk]
+        codes = np.array([[code[ch] for ch in canonical(racks[i])] for i in idx], np.int64).reshape(len(idx), size)
+        vals = vals_all[idx]
+        keys = np.zeros((len(idx), len(masks)), np.int64)
+        for m, positions in enumerate(masks):
+            for rank, pos in enumerate(positions):
+                keys[:, m] += codes[:, pos] << (BITS * rank)
+        keys.sort(axis=1)
+        first = np.ones(keys.shape, bool)
+        first[:, 1:] = keys[:, 1:] != keys[:, :-1]
+        flat = keys[first]
+        v = np.broadcast_to(vals[:, None], keys.shape)[first]
+        uniq, inv = np.unique(flat, return_inverse=True)
+        parts.append((uniq, np.bincount(inv).astype(np.int64), np.bincount(inv, weights=v), np.bincount(inv, weights=v * v)))
+    if not parts:
+        z = np.zeros(0)
+        return LeaveStats(order, z.astype(np.int64), z.astype(np.int64), z, z)
+    allk = np.concatenate([p[0] for p in parts])
+    uniq, inv = np.unique(allk, return_inverse=True)
+    return LeaveStats(order, uniq, np.bincount(inv, weights=np.concatenate([p[1] for p in parts])).astype(np.int64),
+                      np.bincount(inv, weights=np.concatenate([p[2] for p in parts])),
+                      np.bincount(inv, weights=np.concatenate([p[3] for p in parts])))
+
+
+# ------------------------------------------------------------------------------------------------ fitting
+def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, info: dict[str, Any] | None = None) -> tuple[LearntLeaves, dict[str, Any]]:
+    """The smoothed, pruned table of ``stats`` (module docstring, step 3) and a report per leave size."""
+    if not len(stats.keys) or stats.keys[0] != 0:
+        raise RulesError("no racks to learn from")
+    n0, s0, q0 = int(stats.n[0]), float(stats.total[0]), float(stats.squares[0])
+    mu0 = s0 / n0
+    sigma2 = max(q0 / n0 - mu0 * mu0, 1e-6)
+    leaves = [stats.leave(int(k)) for k in stats.keys]
+    raw = stats.total / np.maximum(stats.n, 1) - mu0
+    by_size: dict[int, list[int]] = {}
+    for j, s in enumerate(leaves):
+        if s:
+            by_size.setdefault(len(s), []).append(j)
+    runtime: dict[str, float] = {"": 0.0}
+
+    def value(s: str) -> float:
+        v = runtime.get(s)
+        if v is None:  # never seen (cannot happen for a sub-leave of a seen leave): the fallback
+            v = runtime[s] = fallback_value(s, value)
+        return v
+
+    kept_keys: list[str] = []
+    kept_values: list[float] = []
+    report: dict[str, Any] = {"racks": n0, "mean_rack_equity": round(mu0, 3), "sigma": round(math.sqrt(sigma2), 3), "sizes": {}}
+    for size in sorted(by_size):
+        js = by_size[size]
+        priors = np.array([fallback_value(leaves[j], value) for j in js])
+        n = stats.n[js].astype(np.float64)
+        dev = raw[js] - priors
+        well = n >= 50
+        # the spread of the true values around their priors: the well-sampled leaves' mean square deviation
+        # beyond their sampling noise
+        tau2 = max(float(np.mean(dev[well] ** 2) - np.mean(sigma2 / n[well])) if well.sum() >= 2 else min_tau2, min_tau2)
+        k = sigma2 / tau2
+        smooth = priors + n / (n + k) * dev
+        stored = 0
+        for j, prior, val in zip(js, priors.tolist(), smooth.tolist(), strict=True):
+            s = leaves[j]
+            if abs(val - prior) >= prune or size == 1:
+                runtime[s] = val
+                kept_keys.append(s)
+                kept_values.append(val)
+                stored += 1
+            else:
+                runtime[s] = prior
+        report["sizes"][str(size)] = {"seen": len(js), "stored": stored, "k": round(k, 2), "tau": round(math.sqrt(tau2), 3),
+                                      "median_count": float(np.median(n))}
+    keys = np.array([s.encode("ascii") for s in kept_keys], dtype=f"S{max((len(s) for s in kept_keys), default=1)}")
+    table = LearntLeaves(keys, np.array(kept_values, np.float32), {**(info or {}), "fit": report})
+    return table, report
+
+
+# ------------------------------------------------------------------------------------------------ held-out check
+def _linear_refit(kept: Sequence[str], scores: Sequence[float], order: str) -> LeaveTable:
+    """The linear leave model of ``leaves_<tiles>.json`` (per-tile values, repeated tiles, vowel balance)
+    refitted on these pairs by the same ridge least squares."""
+    from kubasolve.games.crossword.data.make_leaves import fit
+
+    return fit(list(zip(kept, scores, strict=True)), list(order))
+
+
+HELDOUT_TARGETS = ("next_score", "next_two_scores")
+
+
+def heldout_errors(train: GameSamples, test: GameSamples, models: dict[str, LeaveValues | None], order: str) -> dict[str, Any]:
+    """For each target (the same player's next score; their next two scores) and each model: ``a, b``
+    fitted on ``train`` (target ~ a + b * value(kept)) and the root-mean-square error on ``test``;
+    ``None`` is the model without leaves (the mean); ``linear-refit`` (the linear model refitted on the
+    training pairs of that target) is added."""
+    out: dict[str, Any] = {"train_pairs": len(train.kept), "test_pairs": len(test.kept)}
+    memos: dict[str, dict[str, float]] = {}
+
+    def values(name: str, model: LeaveValues, kept: Sequence[str]) -> np.ndarray:
+        memo = memos.setdefault(name, {})
+        res = []
+        for s in kept:
+            v = memo.get(s)
+            if v is None:
+                v = memo[s] = model.value(s)
+            res.append(v)
+        return np.array(res)
+
+    for target, y_tr, y_te in (("next_score", train.next_scores, test.next_scores), ("next_two_scores", train.next2_scores, test.next2_scores)):
+        y_train, y_test = np.asarray(y_tr, np.float64), np.asarray(y_te, np.float64)
+        ok_tr, ok_te = np.isfinite(y_train), np.isfinite(y_test)
+        kept_tr = [k for k, ok in zip(train.kept, ok_tr, strict=True) if ok]
+        kept_te = [k for k, ok in zip(test.kept, ok_te, strict=True) if ok]
+        y_train, y_test = y_train[ok_tr], y_test[ok_te]
+        rows: dict[str, Any] = {"train_pairs": len(y_train), "test_pairs": len(y_test)}
+        candidates = dict(models)
+        if len(kept_tr) > len(order) + 3:
+            candidates["linear-refit"] = _linear_refit(kept_tr, y_train.tolist(), order)
+        for name, model in candidates.items():
+            if model is None or not len(y_train):
+                a, b = float(y_train.mean()) if len(y_train) else 0.0, 0.0
+                pred = np.full(len(y_test), a)
+            else:
+                x_train = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_tr)
+                x_test = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_te)
+                b, a = np.polyfit(x_train, y_train, 1) if len(x_train) > 1 and np.ptp(x_train) > 0 else (0.0, float(y_train.mean()))
+                pred = a + b * x_test
+            rmse = float(np.sqrt(np.mean((y_test - pred) ** 2))) if len(y_test) else float("nan")
+            rows[name] = {"a": round(float(a), 3), "b": round(float(b), 4), "rmse": round(rmse, 4)}
+        out[target] = rows
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ the run
+def table_digest(table: LearntLeaves) -> str:
+    """A short hash of a table's keys and values (the same table gives the same digest)."""
+    return hashlib.sha256(table.keys.tobytes() + table.values.tobytes()).hexdigest()[:16]
+
+
+def learning_seed(master: int, generation: int, k: int, held_out: bool = False) -> int:
+    """Deal seed of game ``k`` of a generation (held-out games come from their own stream)."""
+    return random.Random(f"crossword-leaves:{master}:{generation}:{'h' if held_out else 't'}:{k}").randrange(2**62)
+
+
+Setting = tuple[dict[str, Any] | None, str | None]
+
+
+@lru_cache(maxsize=4)
+def _table_from(blob: bytes | str) -> LeaveValues:
+    if isinstance(blob, bytes):
+        return LearntLeaves.from_npz(blob)
+    if blob == "none":
+        return LeaveTable({})
+    return load_leaves(blob)
+
+
+@functools.cache
+def _lexicon_named(name: str) -> Any:
+    """One lexicon object per name or path in a process (the referee cache is keyed by the object)."""
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon(name)
+
+
+def referee_for(setting: Setting) -> Any:
+    """The cached referee of (rules dict, lexicon name or path)."""
+    from kubasolve.games.crossword.game import default_referee
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    rules, lexicon = setting
+    return default_referee(CrosswordRules.from_dict(rules) if rules else None, _lexicon_named(lexicon) if lexicon else None)
+
+
+def _play_task(task: tuple[Setting, bytes | str, list[int]]) -> GameSamples:
+    """Worker: play the learning games of ``task`` (setting, table (npz bytes, or a linear table's tiles
+    name, or ``none``), seeds)."""
+    setting, table, seeds = task
+    referee = referee_for(setting)
+    leaves = _table_from(table)
+    out = GameSamples()
+    for s in seeds:
+        play_learning_game(referee, leaves, s, out)
+    return out
+
+
+def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, workers: int = 1, backend: str = "local",
+                 address: str | None = None, rules: dict[str, Any] | None = None, lexicon: str | None = None,
+                 start: str | LearntLeaves = "linear", prune: float = 0.1,
+                 on_progress: Callable[[str, int, int], None] | None = None,
+                 on_samples: Callable[[int, GameSamples, GameSamples], None] | None = None) -> tuple[LearntLeaves, list[dict[str, Any]]]:
+    """Learn a leave table over ``len(games)`` generations of ``games[g]`` training games (plus ``held_out``
+    games per generation); generation 0 plays with ``start`` (``linear``: the shipped linear table,
+    ``none``: no leave values, or a table), each next one with the table just fitted. Returns the last
+    table and a report per generation. ``on_progress(stage, done, total)`` after each batch of games;
+    ``on_samples(generation, train, test)`` receives each generation's samples."""
+    from kubasolve.scale.runner import run_ordered
+
+    setting: Setting = (dict(rules) if rules else None, lexicon)
+    referee = referee_for(setting)
+    order = tile_order(referee.tiles)
+    current: bytes | str = start.to_npz() if isinstance(start, LearntLeaves) else ("none" if start == "none" else referee.tiles.name)
+    if isinstance(current, str) and current != "none" and start != "linear":
+        raise RulesError(f"start must be 'linear', 'none' or a leave table, got {start!r}")
+    reports: list[dict[str, Any]] = []
+    table: LearntLeaves | None = None
+    baseline = load_leaves(referee.tiles.name)
+    for g, n_games in enumerate(games):
+        t0 = time.perf_counter()
+        train, test = GameSamples(), GameSamples()
+        jobs: list[tuple[Setting, bytes | str, list[int]]] = []
+        kinds: list[bool] = []
+        for held, count in ((False, n_games), (True, held_out)):
+            seeds = [learning_seed(seed, g, k, held) for k in range(count)]
+            for i in range(0, len(seeds), GAMES_PER_TASK):
+                jobs.append((setting, current, seeds[i : i + GAMES_PER_TASK]))
+                kinds.append(held)
+        done = 0
+        for held, res in zip(kinds, run_ordered(_play_task, jobs, workers=workers, backend=backend, address=address), strict=True):
+            (test if held else train).extend(res)
+            done += res.games
+            if on_progress is not None:
+                on_progress(f"generation {g + 1}/{len(games)}", done, n_games + held_out)
+        play_s = time.perf_counter() - t0
+        if on_samples is not None:
+            on_samples(g + 1, train, test)
+        stats = leave_stats(train.racks, train.values, order)
+        info = {"tiles": referee.tiles.name, "lexicon": lexicon or "nl", "seed": seed, "generation": g + 1,
+                "games": n_games, "racks": len(train.racks),
+                "played_with": "linear table" if current == referee.tiles.name else ("no leaves" if current == "none" else "learnt table"),
+                "prune": prune}
+        table, fit_report = fit_table(stats, prune=prune, info=info)
+        used: LeaveValues | None = _table_from(current)
+        models: dict[str, LeaveValues | None] = {"none": None, "linear": baseline, "played-with": used, "learnt": table}
+        check = heldout_errors(train, test, models, order) if held_out else {}
+        reports.append({**info, "seconds_play": round(play_s, 1), "seconds_total": round(time.perf_counter() - t0, 1),
+                        "turns": train.turns, "exchanges": train.exchanges,
+                        "exchange_rate": round(train.exchanges / train.turns, 4) if train.turns else 0.0,
+                        "leaves_seen": int(len(stats.keys) - 1), "leaves_stored": len(table), "fit": fit_report,
+                        "held_out": {"games": held_out, **check},
+                        "digest": table_digest(table)})
+        current = table.to_npz()
+    assert table is not None
+    return table, reports

@@ -1,0 +1,334 @@
+"""The crossword AIs on learnt leaves: ``equity2`` (static) and ``sim2`` (Monte-Carlo look-ahead), with a
+pre-endgame for the last tiles of the bag.
+
+- **equity2**: score + the learnt leave value (:mod:`kubasolve.ai.crossword_leaves`) of every placement
+  and every exchange (the same table values both), ranked from the move generator's arrays; the bag
+  holding 1-6 tiles: the pre-endgame below; the bag empty: the exact endgame solver.
+- **pre-endgame** (two players, bag 1 to ``rack_size - 1`` tiles): the best equity candidates, the
+  best-scoring move, the best move that empties the bag, the best that does not, and a pass, each
+  played out over the opponent's possible racks (every distinct split of the unseen tiles into the
+  opponent's rack and the bag when there are few, weighted by how many ways they are drawn; else a
+  seeded sample): after the candidate both sides play their best equity move until the bag is empty,
+  then the exact endgame solver (within a small node budget) values the rest. So a play that empties
+  the bag hands the opponent the first endgame move with their rack known to both, a play that keeps
+  one tile in the bag lets the opponent empty it or not, and the candidate is chosen by the mean final
+  spread of these playouts.
+- **sim2** (bag at least ``rack_size``): the ``candidates`` best equity options (exchanges included),
+  each followed, on the same sampled opponent racks and bag orders, by the opponent's best equity reply
+  (an exchange when that is their best option) and, with ``plies = 3``, our own best next equity play
+  on the leave refilled from the bag; the value of an iteration is our points - theirs + our final
+  leave value - theirs. After ``min_iterations`` a candidate whose mean difference to the leader (the
+  same racks for both, so the difference is paired) is more than ``prune_z`` standard errors below 0 is
+  dropped; the run stops at ``iterations``, when one candidate is left, or at ``time_limit`` seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from kubasolve.ai.crossword_leaves import LeaveValues, load_learnt_leaves
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import (
+    DEFAULT_ENDGAME_NODES,
+    Candidate,
+    _endgame_budget,
+    fast_candidates,
+    forced_reply,
+    load_leaves,
+    rack_options,
+    solved_endgame_turn,
+)
+from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack, take_from_rack
+
+__all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice"]
+
+PREENDGAME_NODES = 2000
+"""Node budget of each endgame solve inside a pre-endgame playout."""
+
+
+def default_leaves(referee: Referee) -> LeaveValues:
+    """The learnt table of the referee's tile set, or the linear table when none ships for it."""
+    try:
+        return load_learnt_leaves(referee.tiles.name)
+    except RulesError:
+        return load_leaves(referee.tiles.name)
+
+
+def best_option(referee: Referee, board: Any, rack: str, leaves: LeaveValues, bag_size: int) -> tuple[float, int, Any, str]:
+    """(equity, score, action or None for a pass, leave) of the best equity option of ``rack`` on ``board``:
+    a placement, or an exchange when the bag holds at least ``exchange_min_bag`` tiles and it is better."""
+    from kubasolve.games.crossword.movegen import decode_move
+
+    if not rack:
+        return 0.0, 0, None, ""
+    o = rack_options(referee, board, rack, leaves)
+    i = o.best_placement()
+    best = float(o.equity[i]) if i >= 0 else -math.inf
+    if bag_size >= referee.rules.exchange_min_bag and len(o.sub.values) > 1:
+        k = int(np.argmax(o.sub.values[1:])) + 1
+        if float(o.sub.values[k]) > best:
+            kept = o.sub.leaves[k]
+            return float(o.sub.values[k]), 0, CrosswordAction("exchange", letters=take_from_rack(rack, kept)), kept
+    if i < 0:
+        return float(leaves.value(rack)), 0, None, rack
+    move = decode_move(board, o.meta[i], o.tiles[i], referee.lexicon, referee.layout, referee.tiles)
+    return best, move.score, CrosswordAction.place(move), o.sub.leaves[int(o.played[i])]
+
+
+# ------------------------------------------------------------------------------------------------ pre-endgame
+def opponent_deals(unseen: str, rack_size: int, limit: int, rng: random.Random) -> list[tuple[str, str, float]]:
+    """(opponent rack, bag, weight) splits of the ``unseen`` tiles: every distinct bag (with its number of
+    draws as weight) when there are at most ``limit``, else ``limit`` seeded random deals of weight 1.
+    The bag's order is shuffled by ``rng``."""
+    size = min(rack_size, len(unseen))
+    counts = Counter(unseen)
+    kinds = sorted(counts)
+    bags: list[tuple[str, float]] = []
+
+    def enumerate_bags(i: int, left: int, parts: str, ways: float) -> bool:
+        """Every bag of ``left`` more tiles from kinds ``i``..; False once there are more than ``limit``."""
+        if i == len(kinds):
+            if left == 0:
+                bags.append((parts, ways))
+            return len(bags) <= limit
+        for k in range(min(left, counts[kinds[i]]) + 1):
+            if not enumerate_bags(i + 1, left - k, parts + kinds[i] * k, ways * math.comb(counts[kinds[i]], k)):
+                return False
+        return True
+
+    out = []
+    if enumerate_bags(0, len(unseen) - size, "", 1.0):
+        for bag_tiles, ways in bags:
+            bag = list(bag_tiles)
+            rng.shuffle(bag)
+            out.append((take_from_rack(sort_rack(unseen), bag_tiles), "".join(bag), ways))
+        return out
+    pool = list(unseen)
+    for _ in range(limit):
+        rng.shuffle(pool)
+        out.append((sort_rack("".join(pool[:size])), "".join(pool[size:]), 1.0))
+    return out
+
+
+def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValues, nodes: int, max_plies: int = 8) -> float:
+    """Both sides play their best equity option until the bag is empty, then the exact endgame solver
+    (``nodes``) finishes; the final spread change for player ``me`` (from ``state``'s scores)."""
+    from kubasolve.games.crossword.endgame import solve_endgame
+
+    plies = 0
+    while not state.over and state.bag and plies < max_plies:
+        _, _, action, _ = best_option(referee, state.board, state.rack(), leaves, len(state.bag))
+        state = referee.apply(state, action if action is not None else CrosswordAction("pass"))
+        plies += 1
+    spread = state.scores[me] - state.scores[1 - me]
+    if state.over or state.bag:
+        return float(spread)
+    res = solve_endgame(referee, state, node_limit=nodes)
+    return float(spread + (res.value if state.current == me else -res.value))
+
+
+def preendgame_candidates(referee: Referee, state: CrosswordState, leaves: LeaveValues, top: int) -> list[CrosswordAction]:
+    """The pre-endgame's candidates: the ``top`` best equity placements, the best-scoring one, the best that
+    empties the bag and the best that does not (by equity), and a pass; without repeats."""
+    from kubasolve.games.crossword.movegen import decode_move
+
+    o = rack_options(referee, state.board, state.rack(), leaves)
+    picks: list[int] = []
+    if len(o.equity):
+        order = np.lexsort((-o.meta[:, 3], -o.equity))
+        picks += order[:top].tolist()
+        picks.append(int(np.argmax(o.meta[:, 3])))
+        n_played = (o.tiles >= 0).sum(axis=1)
+        for mask in (n_played >= len(state.bag), n_played < len(state.bag)):
+            rows = np.flatnonzero(mask)
+            if len(rows):
+                picks.append(int(rows[np.argmax(o.equity[rows])]))
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for i in picks:
+        action = CrosswordAction.place(decode_move(state.board, o.meta[i], o.tiles[i], referee.lexicon, referee.layout, referee.tiles))
+        if action.tiles not in seen:
+            seen.add(action.tiles)
+            out.append(action)
+    out.append(CrosswordAction("pass"))
+    return out
+
+
+def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValues, *, seed: int = 0, candidates: int = 5,
+                      deals: int = 12, nodes: int = PREENDGAME_NODES, time_limit: float | None = None) -> tuple[CrosswordAction, list[tuple[CrosswordAction, float]]]:
+    """The pre-endgame move (module docstring) and the mean final spread of each candidate."""
+    me = state.current
+    rng = random.Random(f"crossword-peg:{seed}:{state.seed}:{state.turn}")
+    splits = opponent_deals(state.unseen(), referee.rules.rack_size, deals, rng)
+    cands = preendgame_candidates(referee, state, leaves, candidates)
+    totals = [0.0] * len(cands)
+    weight = 0.0
+    t0 = time.perf_counter()
+    for opp, bag, w in splits:
+        racks = list(state.racks)
+        racks[1 - me] = opp
+        hypo = replace(state, racks=tuple(racks), bag=bag)
+        for i, action in enumerate(cands):
+            totals[i] += w * _playout(referee, referee.apply(hypo, action), me, leaves, nodes)
+        weight += w
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            break
+    base = state.scores[me] - state.scores[1 - me]
+    means = [t / weight - base for t in totals]
+    best = max(range(len(cands)), key=lambda i: (means[i], -i))
+    return cands[best], list(zip(cands, means, strict=True))
+
+
+def in_preendgame(referee: Referee, state: CrosswordState) -> bool:
+    """Two players and 1 to ``rack_size - 1`` tiles in the bag."""
+    return state.n_players == 2 and 0 < len(state.bag) < referee.rules.rack_size
+
+
+# ------------------------------------------------------------------------------------------------ policies
+@dataclass
+class Equity2Policy:
+    """Score + learnt leave value (placements and exchanges); pre-endgame playouts with 1-6 tiles in the bag;
+    the exact endgame solver with the bag empty."""
+
+    name: str = "equity2"
+    seed: int = 0
+    leaves: LeaveValues | None = None
+    endgame: bool = True
+    endgame_mode: str = "exact"
+    endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
+    endgame_time: float | None = None
+    preendgame: bool = True
+    preendgame_deals: int = 12
+    preendgame_nodes: int = PREENDGAME_NODES
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms of the endgame solver and the pre-endgame (overrides ``endgame_time``)."""
+    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        self.last_endgame = None
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced
+        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
+        if not state.bag and self.endgame:
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
+            return action
+        leaves = self.leaves or default_leaves(referee)
+        if self.preendgame and in_preendgame(referee, state):
+            return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
+                                     time_limit=seconds)[0]
+        cands = fast_candidates(referee, state, leaves, top=1)
+        return cands[0].action if cands else CrosswordAction("pass")
+
+
+@dataclass
+class Sim2Policy:
+    """Monte-Carlo look-ahead on learnt leaves with pruning and a time budget (module docstring)."""
+
+    name: str = "sim2"
+    seed: int = 0
+    candidates: int = 10
+    iterations: int = 48
+    min_iterations: int = 8
+    prune_z: float = 2.5
+    plies: int = 2
+    time_limit: float | None = None
+    leaves: LeaveValues | None = None
+    endgame_mode: str = "exact"
+    endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
+    preendgame_deals: int = 12
+    preendgame_nodes: int = PREENDGAME_NODES
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms of the simulation, the pre-endgame and the endgame solver (overrides ``time_limit``)."""
+    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
+    last_stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The last simulated turn: iterations done and candidates left."""
+
+    def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
+        self.last_endgame = None
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced
+        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
+        if not state.bag:
+            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
+            return action
+        leaves = self.leaves or default_leaves(referee)
+        if in_preendgame(referee, state):
+            return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
+                                     time_limit=seconds)[0]
+        cands = fast_candidates(referee, state, leaves, top=self.candidates)
+        if len(cands) <= 1 or state.n_players != 2:
+            return cands[0].action if cands else CrosswordAction("pass")
+        values = self.simulate(referee, state, cands, leaves, seconds)
+        return cands[int(np.argmax(values))].action
+
+    def simulate(self, referee: Referee, state: CrosswordState, cands: list[Candidate], leaves: LeaveValues,
+                 seconds: float | None = None) -> list[float]:
+        """Mean value of each candidate (pruned ones: their mean when dropped, minus a large constant); at
+        most ``seconds`` (checked after each iteration)."""
+        rng = random.Random(f"crossword-sim2:{self.seed}:{state.seed}:{state.turn}")
+        unseen = list(state.unseen())
+        size = min(referee.rules.rack_size, len(unseen))
+        rack_size = referee.rules.rack_size
+        boards = [state.board.with_tiles(c.action.tiles) if c.action.type == "place" else state.board for c in cands]
+        leave_values = [leaves.value(c.leave) for c in cands]
+        samples: list[list[float]] = [[] for _ in cands]
+        active = list(range(len(cands)))
+        t0 = time.perf_counter()
+        done = 0
+        for it in range(self.iterations):
+            rng.shuffle(unseen)
+            opp = sort_rack("".join(unseen[:size]))
+            bag = unseen[size:]
+            for i in active:
+                c = cands[i]
+                n_draw = rack_size - len(c.leave)
+                drawn, rest = bag[:n_draw], bag[n_draw:]
+                if c.action.type == "exchange":
+                    rest = rest + list(c.action.letters)
+                opp_eq, opp_score, opp_action, opp_leave = best_option(referee, boards[i], opp, leaves, len(rest))
+                value = c.score - opp_score - (opp_eq - opp_score)
+                if self.plies >= 3:
+                    board2 = boards[i].with_tiles(opp_action.tiles) if opp_action is not None and opp_action.type == "place" else boards[i]
+                    mine = sort_rack(c.leave + "".join(drawn))
+                    n_opp = rack_size - len(opp_leave)
+                    my_eq, _, _, _ = best_option(referee, board2, mine, leaves, max(0, len(rest) - n_opp))
+                    value += my_eq
+                else:
+                    value += leave_values[i]
+                samples[i].append(value)
+            done = it + 1
+            if done >= self.min_iterations and len(active) > 1:
+                active = self._prune(active, samples, done)
+            if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds):
+                break
+        self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands)}
+        means = [float(np.mean(s)) if s else -math.inf for s in samples]
+        return [m if i in active else m - 1e6 for i, m in enumerate(means)]
+
+    def _prune(self, active: list[int], samples: list[list[float]], n: int) -> list[int]:
+        """Drop the candidates whose paired mean difference to the leader is ``prune_z`` standard errors below 0."""
+        leader = max(active, key=lambda i: (sum(samples[i][:n]), -i))
+        lead = np.array(samples[leader][:n])
+        keep = []
+        for i in active:
+            if i == leader:
+                keep.append(i)
+                continue
+            d = np.array(samples[i][:n]) - lead
+            se = float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+            if float(d.mean()) + self.prune_z * se >= 0:
+                keep.append(i)
+        return keep

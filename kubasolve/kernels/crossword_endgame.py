@@ -1,0 +1,1086 @@
+"""Exact two-player crossword endgame search (bag empty, both racks known), all in one compiled loop.
+
+The value of a position is the spread still to come for the player to move (their points minus the
+opponent's until the game ends, rack adjustments included): a placement that empties the mover's rack
+ends the game with ``score + 2 x opponent's rack``; a pass is a scoreless turn and the
+``limit``-th in a row ends the game with each player losing their own rack (``limit = 0``: two passes
+in a row end it); any placement resets the count.
+
+Search: negamax alpha-beta (fail-soft, principal variation search) with iterative deepening on plies,
+as an explicit-stack state machine (no recursion: the compiled code caches, and the search can stop
+after any node and resume, which is how the caller applies a time budget). One frame per ply (row of
+``fr``). Per node:
+
+1. **Transposition table** (flat arrays, 2-slot buckets: one depth-preferred, one always replaced),
+   keyed on the board's Zobrist key, both racks (each by its role: to move / waiting) and the
+   scoreless count; an entry holds a bound, the depth searched, whether its subtree met the depth
+   horizon (``hit``; an entry without it is the game's value whatever the depth) and the best move.
+2. **Moves** from the move generator's own walk (:mod:`kubasolve.kernels.board_movegen`), *one line
+   at a time*, cached per (line contents, rack): a placement changes a handful of the 30 lines, so the
+   siblings of a node and the positions the search meets again reuse the other lines' moves. The
+   line key is a Zobrist-like hash of the line's tiles and of the cross-sets of its empty squares,
+   kept up to date incrementally: a placement recomputes only the cross-sets of the squares at the
+   ends of the runs it extends (``cross_set_of``), and undoes them from a log.
+3. **Terminal options first**: going out (``score + 2 x opponent's rack``) and a pass that ends the
+   game are exact; when one reaches ``beta`` the node is cut without a horizon.
+4. **Ordering**: the table's move, then by gain (score + value of the tiles played: shedding heavy
+   tiles first), by selection (a cut-off usually comes early); at the root by the values of the
+   previous iteration. The pass last.
+5. **Horizon**: at depth 0 the rack difference (opponent's rack value - mover's); at depth 1 every
+   move valued at once (going out exact, others ``gain - own rack + opponent's rack``: the score and
+   then each player paying their rack); at depth 2 a move whose ``gain - own + opponent's rack``
+   cannot beat alpha is skipped (the opponent could pass at the horizon), and so are the moves
+   after it (they come in decreasing gain).
+
+An iteration whose tree never met the horizon (``hit`` false at the root) has the exact value: the
+search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 6) the iterations after
+depth ``J`` are replaced by one without a horizon (to the end of the game): the shallow iterations order
+the moves and fill the table, and the deep ones would mostly repeat work (measured: fewer nodes to
+prove on the long endgames).
+
+Between solves the table is not cleared: each solve salts its keys (``sc[SC_SALT]``) and tags its
+entries with a 5-bit generation; a slot of another generation counts as free. A node's move list holds
+rows of the line cache's arena (not copies of the tiles); when the cache is refilled mid-search, a list
+made before is listed again (the same order, so the same indices) before one of its moves is played.
+
+Counters (``sc``): nodes (positions entered, as the old search counted them), leaves valued at the
+depth-1 horizon, line generations, line-cache hits, table cut-offs.
+
+Caveat of numba's cache: a compiled kernel is not invalidated when a function it calls from another
+module changes (here ``board_movegen``'s walk); clear the numba cache after editing that module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kubasolve.kernels.board_movegen import (
+    C_BEST,
+    C_BINGO,
+    C_CAP,
+    C_COUNT,
+    C_MODE,
+    C_NL,
+    C_NRACK,
+    C_OTHER_I,
+    C_OUT_I,
+    C_RACKSIZE,
+    MODE_ALL,
+    _fill_line,
+    _line_anchors,
+    _walk_anchors,
+    cross_set_of,
+)
+
+INF = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+PASS = -1
+NO_MOVE = -2
+
+# slots of the search context ``sc``
+(SC_NODES, SC_STOP, SC_STATUS, SC_PLY, SC_ACT, SC_DEPTH, SC_MAX_DEPTH, SC_DONE_DEPTH, SC_VALUE, SC_BEST, SC_PROVEN,
+ SC_LIMIT, SC_NL, SC_RACK_SIZE, SC_BINGO, SC_ROOT_MOVER, SC_ROOT_SL, SC_RET_V, SC_RET_H, SC_ARENA, SC_CACHE_USED,
+ SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
+ SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
+ SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX, SC_WIN_LO, SC_WIN_HI, SC_RESEARCHES, SC_GEN, SC_SALT) = range(51)
+SC_SIZE = 51
+OPT_FORCED_PASS_FREE = 1
+OPT_PLACE_TABLE = 2
+OPT_ASPIRATION = 4
+ASPIRATION = 16
+"""Half-width of the root window of the iteration to the end of the game (around the last iteration's value)."""
+PLACE_KEY = 127
+"""``zs[PLACE_KEY]`` marks the table entries of the placements alone (the best placement does not depend on the
+scoreless count: after a placement it is 0): a position met again after passes searches only its pass."""
+MODE_SEARCH, MODE_LIST = 0, 1
+# values of sc[SC_STATUS]
+ST_RUNNING, ST_PAUSED, ST_DONE, ST_ERROR = 0, 1, 2, 3
+# errors (sc[SC_ERROR])
+ERR_MOVE_BUFFER, ERR_ARENA, ERR_PLIES, ERR_UNDO = 1, 2, 3, 4
+# the state machine's next action (sc[SC_ACT])
+ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
+
+# frame columns
+(F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
+ F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
+ F_FORCED, F_ITER_NODES, F_EPOCH) = range(29)
+F_SIZE = 29
+"""(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
+
+# per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
+# ``pm_aux`` also the move's row in the arena (where its tiles are: a node's list holds no tiles)
+A_GAIN, A_NTILES, A_SRC = 0, 1, 2
+
+# columns of the rack state ``rs[player]``
+R_N, R_VALUE, R_HASH_MOVE, R_HASH_WAIT = 0, 1, 2, 3
+
+K1 = np.int64(-7046029254386353131)  # odd 64-bit constants (splitmix64 / murmur3 finaliser)
+K2 = np.int64(-49064778989728563)
+K3 = np.int64(-4265267296055464877)
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    """A 64-bit finaliser (murmur3's, with logical shifts written for signed integers)."""
+    x = (x ^ ((x >> 33) & 0x7FFFFFFF)) * K2
+    x = (x ^ ((x >> 33) & 0x7FFFFFFF)) * K3
+    return x ^ ((x >> 33) & 0x7FFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _empty_hash(cell, d, m, s):
+    """Hash of an empty square's cross-set ``m`` and cross-score ``s`` for direction ``d``."""
+    return _mix(m * K1 + (s + 2) * K2 + (2 * cell + d + 1) * K3)
+
+
+@njit(cache=True)
+def line_hashes(letters, blank, xmask, xscore, lines, line_len, line_dir, zb, n_letters):
+    """The key of every line: its tiles (``zb[cell, code (+ n_letters for a blank)]``) and the cross-set of
+    each of its empty squares for the line's direction."""
+    out = np.zeros(lines.shape[0], np.int64)
+    for k in range(lines.shape[0]):
+        d = line_dir[k]
+        h = np.int64(0)
+        for p in range(line_len[k]):
+            cell = lines[k, p]
+            if letters[cell] >= 0:
+                h ^= zb[cell, letters[cell] + (n_letters if blank[cell] else 0)]
+            else:
+                h ^= _empty_hash(cell, d, xmask[cell, d], xscore[cell, d])
+        out[k] = h
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ tables
+@njit(cache=True, inline="always")
+def _tt_find(tt, key):
+    """The slot of ``key`` in its bucket (two slots), or -1."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
+        return i
+    if tt[i + 1, 0] == key:
+        return i + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _tt_value(info):
+    return (info << 32) >> 32
+
+
+@njit(cache=True, inline="always")
+def _tt_move(info):
+    return ((info >> 32) & 0xFFFF) - 2
+
+
+@njit(cache=True, inline="always")
+def _tt_depth(info):
+    return (info >> 48) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _tt_flag(info):
+    return (info >> 56) & 3
+
+
+@njit(cache=True, inline="always")
+def _tt_hit(info):
+    return (info >> 58) & 1
+
+
+@njit(cache=True, inline="always")
+def _tt_gen(info):
+    return (info >> 59) & 31
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
+    """Store in the bucket's slot holding ``key``, else in the depth-preferred slot when the new entry
+    is worth at least as much (no horizon beats any depth) or that slot is free, else in the
+    always-replaced slot. An entry is the key and one word: value (32 bits), move + 2 (16; a move past
+    65533 is not kept), depth (8), flag (2), horizon met (1), generation (5). A slot of another
+    generation (an earlier solve: its keys carry another salt, so never match) counts as free, so the
+    table behaves as a cleared one without being cleared."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
+        s = i
+    elif tt[i + 1, 0] == key:
+        s = i + 1
+    else:
+        new_rank = depth if hit else 255
+        old = tt[i, 1]
+        old_rank = _tt_depth(old) if _tt_hit(old) else 255
+        free = tt[i, 0] == 0 or _tt_gen(old) != gen
+        s = i if (free or new_rank >= old_rank) else i + 1
+    if mv > 65533:
+        mv = NO_MOVE
+    tt[s, 0] = key
+    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58) | (gen << 59)
+
+
+@njit(cache=True, inline="always")
+def _pass_ends(sl, limit):
+    return sl + 1 >= limit if limit > 0 else sl >= 1
+
+
+# ------------------------------------------------------------------------------------------------ racks
+@njit(cache=True, inline="always")
+def _rack_take(player, slot, cnt, rs, val, zrm, zrw, nl):
+    n = cnt[player, slot]
+    rs[player, R_HASH_MOVE] ^= zrm[slot, n - 1]
+    rs[player, R_HASH_WAIT] ^= zrw[slot, n - 1]
+    cnt[player, slot] = n - 1
+    rs[player, R_N] -= 1
+    if slot < nl:
+        rs[player, R_VALUE] -= val[slot]
+
+
+@njit(cache=True, inline="always")
+def _rack_give(player, slot, cnt, rs, val, zrm, zrw, nl):
+    n = cnt[player, slot]
+    rs[player, R_HASH_MOVE] ^= zrm[slot, n]
+    rs[player, R_HASH_WAIT] ^= zrw[slot, n]
+    cnt[player, slot] = n + 1
+    rs[player, R_N] += 1
+    if slot < nl:
+        rs[player, R_VALUE] += val[slot]
+
+
+# ------------------------------------------------------------------------------------------------ board
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _update_cross(cell, d, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl, letter_filter,
+                  lh, undo, sc):
+    """Recompute the cross-set of empty ``cell`` for direction ``d`` (logged for undo; the key of its
+    direction-``d`` line in ``lh[p1]`` follows)."""
+    m, s = cross_set_of(cell, d, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+    om = xmask[cell, d]
+    os_ = xscore[cell, d]
+    if m == om and s == os_:
+        return
+    u = sc[SC_UNDO]
+    undo[u, 0] = 1
+    undo[u, 1] = cell
+    undo[u, 2] = d
+    undo[u, 3] = om
+    undo[u, 4] = os_
+    sc[SC_UNDO] = u + 1
+    k = cell_line[cell, d]
+    lh[p1, k] ^= _empty_hash(cell, d, om, os_) ^ _empty_hash(cell, d, m, s)
+    xmask[cell, d] = m
+    xscore[cell, d] = s
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
+          cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc):
+    """Play move ``jg`` of the move buffer (its tiles in the arena) for ``mover`` at ply ``p``: the board,
+    the mover's rack, the cross-sets next to the new tiles (all logged from ``sc[SC_UNDO]``), and ply
+    ``p + 1``'s line keys and board key."""
+    nl = sc[SC_NL]
+    letter_filter = sc[SC_FILTER]
+    p1 = p + 1
+    for line in range(lh.shape[1]):
+        lh[p1, line] = lh[p, line]
+    key = bkey[p]
+    k = np.int64(pm_meta[jg, 0])
+    st = np.int64(pm_meta[jg, 1])
+    en = np.int64(pm_meta[jg, 2])
+    dd = np.int64(line_dir[k])
+    src = pm_aux[jg, A_SRC]
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t < 0:
+            continue
+        cell = lines[k, q]
+        code = t & 63
+        isb = (t & 64) != 0
+        zi = code + (nl if isb else 0)
+        for d in range(2):
+            lh[p1, cell_line[cell, d]] ^= _empty_hash(cell, d, xmask[cell, d], xscore[cell, d]) ^ zb[cell, zi]
+        letters[cell] = code
+        blank[cell] = isb
+        vob[cell] = 0 if isb else val[code]
+        key ^= zb[cell, zi]
+        u = sc[SC_UNDO]
+        undo[u, 0] = 0
+        undo[u, 1] = cell
+        undo[u, 2] = t
+        sc[SC_UNDO] = u + 1
+        sc[SC_TILES] += 1
+        _rack_take(mover, nl if isb else code, cnt, rs, val, zrm, zrw, nl)
+    bkey[p1] = key
+    n = line_len[k]
+    # the squares at the ends of the main word: their cross word (along this line) changed
+    if st > 0:
+        _update_cross(np.int64(lines[k, st - 1]), 1 - dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
+                      letter_filter, lh, undo, sc)
+    if en + 1 < n:
+        _update_cross(np.int64(lines[k, en + 1]), 1 - dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
+                      letter_filter, lh, undo, sc)
+    # the squares at the ends of the perpendicular run through each new tile
+    for q in range(st, en + 1):
+        if ar_tiles[src, q] < 0:
+            continue
+        cell = lines[k, q]
+        pk = cell_line[cell, 1 - dd]
+        pp = cell_pos[cell, 1 - dd]
+        pn = line_len[pk]
+        lo = pp
+        while lo > 0 and letters[lines[pk, lo - 1]] >= 0:
+            lo -= 1
+        hi = pp
+        while hi + 1 < pn and letters[lines[pk, hi + 1]] >= 0:
+            hi += 1
+        if lo > 0:
+            _update_cross(np.int64(lines[pk, lo - 1]), dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
+                          letter_filter, lh, undo, sc)
+        if hi + 1 < pn:
+            _update_cross(np.int64(lines[pk, hi + 1]), dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
+                          letter_filter, lh, undo, sc)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _unmake(mover, undo_to, letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc):
+    """Take back the last move of ``mover``: the log down to ``undo_to`` (cross-sets, tiles; the tiles go
+    back to the rack)."""
+    nl = sc[SC_NL]
+    u = sc[SC_UNDO]
+    while u > undo_to:
+        u -= 1
+        cell = undo[u, 1]
+        if undo[u, 0] == 1:
+            xmask[cell, undo[u, 2]] = undo[u, 3]
+            xscore[cell, undo[u, 2]] = undo[u, 4]
+        else:
+            letters[cell] = -1
+            blank[cell] = False
+            vob[cell] = 0
+            sc[SC_TILES] -= 1
+            t = undo[u, 2]
+            _rack_give(mover, nl if (t & 64) else (t & 63), cnt, rs, val, zrm, zrw, nl)
+    sc[SC_UNDO] = u
+
+
+# ------------------------------------------------------------------------------------------------ moves
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
+              ar_meta, ar_tiles, ar_aux, ci, slot, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+              d_ab, d_rvals, d_scratch, sc):
+    """Generate the placements of ``mover``'s rack on line ``k`` into the arena from ``sc[SC_ARENA]``;
+    the number written, or -1 when the arena is full. ``ci[slot, 3]`` gets the line's summary (best score
+    of a move that empties the rack, its index in the line's list, best gain of the others, its index)."""
+    nl = sc[SC_NL]
+    lin = lin_all[k]
+    _fill_line(k, lines, line_len, line_dir, letters, vob, xmask, xscore, lmult, wmult, all_anchor, lin)
+    centre = sc[SC_CENTRE]
+    empty = sc[SC_TILES] == 0
+    if empty and cell_line[centre, line_dir[k]] != k:
+        n_work = 0  # an empty board: only the lines through the centre square have moves
+    else:
+        n_work = _line_anchors(k, lin, line_len[k], empty, cell_pos[centre, line_dir[k]], work, 0)
+    ci[slot, 3] = 0
+    if n_work == 0:
+        return 0
+    mask = np.int64(0)
+    for x in range(nl):
+        rackbuf[x] = cnt[mover, x]
+        if rackbuf[x] > 0:
+            mask |= np.int64(1) << x
+    rackbuf[nl] = cnt[mover, nl]
+    rackbuf[nl + 1] = mask
+    start = sc[SC_ARENA]
+    mctx[C_MODE] = MODE_ALL
+    mctx[C_COUNT] = start
+    mctx[C_CAP] = ar_meta.shape[0]
+    mctx[C_BEST] = -1
+    mctx[C_RACKSIZE] = sc[SC_RACK_SIZE]
+    mctx[C_BINGO] = sc[SC_BINGO]
+    mctx[C_NL] = nl
+    mctx[C_NRACK] = rs[mover, R_N]
+    mctx[C_OUT_I] = -1
+    mctx[C_OTHER_I] = -1
+    _walk_anchors(arange_, n_work, work, d_ub, d_ab, lin_all, line_dir, line_len, g, rackbuf, word, mctx, val, bound,
+                  ar_meta, ar_tiles, mframes, np.int64(0), d_rvals, d_scratch)
+    end = mctx[C_COUNT]
+    if end > ar_meta.shape[0]:
+        return -1
+    n_rack = rs[mover, R_N]
+    os_ = np.int64(0)
+    oi = np.int64(-1)
+    gs = np.int64(0)
+    gi = np.int64(-1)
+    for i in range(start, end):
+        score = ar_meta[i, 3]
+        gain = score
+        nt = 0
+        for q in range(ar_meta[i, 1], ar_meta[i, 2] + 1):
+            t = ar_tiles[i, q]
+            if t >= 0:
+                nt += 1
+                if t < 64:
+                    gain += val[t]
+        ar_aux[i, A_GAIN] = gain
+        ar_aux[i, A_NTILES] = nt
+        if nt == n_rack:
+            if oi < 0 or score > os_:
+                os_ = score
+                oi = i - start
+        elif gi < 0 or gain > gs:
+            gs = gain
+            gi = i - start
+    # the line's summary, 16 bits each (+1): best going-out score, its index, best other gain, its index
+    ci[slot, 3] = (os_ + 1) | ((oi + 1) << 16) | ((gs + 1) << 32) | ((gi + 1) << 48)
+    sc[SC_ARENA] = end
+    sc[SC_LINE_GENS] += 1
+    return end - start
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
+             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all, work, word, mctx, bound,
+             mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+    """:func:`_collect_once`, again when the line cache had to be refilled while a list was being copied (the
+    lines taken before then point into the arena that was started again)."""
+    for _ in range(3):
+        clears = sc[SC_CACHE_CLEARS]
+        n = _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                          wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all,
+                          work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+        if n < 0 or not copy or sc[SC_CACHE_CLEARS] == clears:
+            return n
+    sc[SC_ERROR] = ERR_ARENA
+    return -1
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
+                  val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all, work, word, mctx,
+                  bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+    """The placements of ``mover``'s rack at ply ``p``, line by line (line order, each line as the move
+    generator lists it: the generator's own list), each line's from the cache when it holds (line key,
+    rack), else generated. ``copy``: into the move buffer from ``base``; else only the facts a node one
+    ply above the horizon needs, from the lines' summaries, into ``sc[SC_F_OUT_SCORE:SC_F_GAIN_I + 1]``
+    (best going-out score and its index, best other gain and its index; -1 indices: none). Returns the
+    count, or -1 (``sc[SC_ERROR]`` says why)."""
+    if copy:
+        sc[SC_ASSEMBLIES] += 1
+    cap = pm_meta.shape[0]
+    slots = ci.shape[0]
+    smask = slots - 1
+    rack_hash = rs[mover, R_HASH_MOVE]
+    os_ = np.int64(0)
+    oi = np.int64(-1)
+    gs = np.int64(0)
+    gi = np.int64(-1)
+    n = np.int64(0)
+    for k in range(lines.shape[0]):
+        ck = lh[p, k] ^ rack_hash ^ zline[k]
+        if sc[SC_TILES] == 0:
+            ck = _mix(ck + 1)  # an empty board's lines list other moves than the same lines elsewhere
+        if ck == 0:
+            ck = 1
+        i = lslot[p, k]
+        if ci[i, 0] == ck:
+            sc[SC_CACHE_HITS] += 1  # the slot this ply's previous node used (a sibling: most lines are the same)
+        else:
+            i = ck & smask
+            found = False
+            while ci[i, 0] != 0:
+                if ci[i, 0] == ck:
+                    found = True
+                    break
+                i = (i + 1) & smask
+            if found:
+                sc[SC_CACHE_HITS] += 1
+            else:
+                if 2 * (sc[SC_CACHE_USED] + 1) > slots:
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                off = sc[SC_ARENA]
+                c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
+                              val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx, bound, mframes,
+                              rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+                if c < 0:
+                    # the arena is full: start it again (the lines already taken are in the move buffer)
+                    _clear_cache(ci, sc)
+                    i = ck & smask
+                    off = 0
+                    c = _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                                  wmult, val, cnt, rs, ar_meta, ar_tiles, ar_aux, ci, i, all_anchor, lin_all, work, word, mctx,
+                                  bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+                    if c < 0:
+                        sc[SC_ERROR] = ERR_ARENA
+                        return -1
+                ci[i, 0] = ck
+                ci[i, 1] = off
+                ci[i, 2] = c
+                sc[SC_CACHE_USED] += 1
+            lslot[p, k] = i
+        c = ci[i, 2]
+        if copy:
+            off = ci[i, 1]
+            if base + n + c > cap:
+                sc[SC_ERROR] = ERR_MOVE_BUFFER
+                return -1
+            for a in range(c):
+                src = off + a
+                dst = base + n + a
+                for col in range(4):
+                    pm_meta[dst, col] = ar_meta[src, col]
+                pm_aux[dst, A_GAIN] = ar_aux[src, A_GAIN]
+                pm_aux[dst, A_NTILES] = ar_aux[src, A_NTILES]
+                pm_aux[dst, A_SRC] = src
+        else:
+            w = ci[i, 3]
+            li = ((w >> 16) & 0xFFFF) - 1
+            if li >= 0 and (oi < 0 or (w & 0xFFFF) - 1 > os_):
+                os_ = (w & 0xFFFF) - 1
+                oi = n + li
+            li = ((w >> 48) & 0xFFFF) - 1
+            if li >= 0 and (gi < 0 or ((w >> 32) & 0xFFFF) - 1 > gs):
+                gs = ((w >> 32) & 0xFFFF) - 1
+                gi = n + li
+        n += c
+    sc[SC_F_OUT_SCORE] = os_
+    sc[SC_F_OUT_I] = oi
+    sc[SC_F_GAIN] = gs
+    sc[SC_F_GAIN_I] = gi
+    return n
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _clear_cache(ci, sc):
+    for i in range(ci.shape[0]):
+        ci[i, 0] = 0
+    sc[SC_CACHE_USED] = 0
+    sc[SC_ARENA] = 0
+    sc[SC_CACHE_CLEARS] += 1
+
+
+# ------------------------------------------------------------------------------------------------ search
+@njit(cache=True)
+def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
+           letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
+           ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
+           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices):
+    """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
+    root and list the moves after them (:func:`_play_and_list`; the principal variation and the tests
+    use it). Otherwise run (or resume) the iterative-deepening search until ``sc[SC_NODES]`` reaches ``sc[SC_STOP]``
+    (status paused), an iteration proves the value or reaches ``sc[SC_MAX_DEPTH]`` (done), or a
+    buffer is too small (error). The deepest completed iteration: ``sc[SC_DONE_DEPTH]``,
+    ``sc[SC_VALUE]``, ``sc[SC_BEST]`` (index in the root's move list, -1 pass), ``sc[SC_PROVEN]``."""
+    if sc[SC_MODE] == MODE_LIST:
+        sc[SC_RESULT] = _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs,
+                                       zline, letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta,
+                                       pm_aux, ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
+                                       all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
+                                       d_rvals, d_scratch, sc, choices)
+    else:
+        _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
+                     letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
+                     ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
+                     all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
+                 letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
+                 ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
+                 all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+    """The search proper (see :func:`search`); no reference counting, no allocation."""
+    limit = sc[SC_LIMIT]
+    max_ply = fr.shape[0] - 1
+    sc[SC_STATUS] = ST_RUNNING
+    while True:
+        act = sc[SC_ACT]
+        p = sc[SC_PLY]
+        if act == ACT_ITER:
+            if sc[SC_NODES] >= sc[SC_STOP]:
+                sc[SC_STATUS] = ST_PAUSED
+                return
+            fr[0, F_ALPHA] = sc[SC_WIN_LO]
+            fr[0, F_BETA] = sc[SC_WIN_HI]
+            fr[0, F_DEPTH] = sc[SC_DEPTH]
+            fr[0, F_SL] = sc[SC_ROOT_SL]
+            fr[0, F_MOVER] = sc[SC_ROOT_MOVER]
+            fr[0, F_MBASE] = 0
+            sc[SC_PLY] = 0
+            sc[SC_PLY_MAX] = 0
+            sc[SC_ACT] = ACT_ENTER
+            continue
+
+        if act == ACT_ENTER:
+            if sc[SC_NODES] >= sc[SC_STOP]:
+                sc[SC_STATUS] = ST_PAUSED
+                return
+            sc[SC_NODES] += 1
+            if p > sc[SC_PLY_MAX]:
+                sc[SC_PLY_MAX] = p
+            mover = fr[p, F_MOVER]
+            other = 1 - mover
+            sl = fr[p, F_SL]
+            depth = fr[p, F_DEPTH]
+            alpha = fr[p, F_ALPHA]
+            beta = fr[p, F_BETA]
+            vm = rs[mover, R_VALUE]
+            vo = rs[other, R_VALUE]
+            key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
+            fr[p, F_KEY] = key
+            ttmv = NO_MOVE
+            slot = _tt_find(tt, key)
+            if slot >= 0:
+                info = tt[slot, 1]
+                e_hit = _tt_hit(info)
+                if p > 0 and (e_hit == 0 or _tt_depth(info) >= depth):
+                    e_flag = _tt_flag(info)
+                    e_val = _tt_value(info)
+                    if e_flag == EXACT or (e_flag == LOWER and e_val >= beta) or (e_flag == UPPER and e_val <= alpha):
+                        sc[SC_TT_CUTS] += 1
+                        sc[SC_RET_V] = e_val
+                        sc[SC_RET_H] = e_hit
+                        sc[SC_ACT] = ACT_RETURN
+                        continue
+                ttmv = _tt_move(info)
+            if depth <= 0:
+                sc[SC_RET_V] = vo - vm
+                sc[SC_RET_H] = 1
+                sc[SC_ACT] = ACT_RETURN
+                continue
+            n_rack = rs[mover, R_N]
+            pass_ends = _pass_ends(sl, limit)
+            n = 1
+            os_, oi, gs, gi = 0, -1, 0, -1
+            if depth == 1:
+                # every move valued at the horizon: going out exactly, others as score then racks paid
+                n = _collect(p, mover, fr[p, F_MBASE], False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
+                             wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+                             d_ab, d_rvals, d_scratch, sc)
+                if n < 0:
+                    sc[SC_STATUS] = ST_ERROR
+                    return
+                os_, oi, gs, gi = sc[SC_F_OUT_SCORE], sc[SC_F_OUT_I], sc[SC_F_GAIN], sc[SC_F_GAIN_I]
+            if depth == 1 and not (n == 0 and not pass_ends and sc[SC_OPTS] & OPT_FORCED_PASS_FREE):
+                if p == 0:
+                    sc[SC_ROOT_N] = n
+                best = vo - vm
+                bestmv = PASS
+                hit = 0 if pass_ends else 1
+                if oi >= 0 and os_ + 2 * vo > best:
+                    best = os_ + 2 * vo
+                    bestmv = oi
+                if gi >= 0:
+                    hit = 1
+                    if gs - vm + vo > best:
+                        best = gs - vm + vo
+                        bestmv = gi
+                sc[SC_LEAVES] += n + 1
+                flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+                _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit), sc[SC_GEN])
+                fr[p, F_BESTMV] = bestmv
+                sc[SC_RET_V] = best
+                sc[SC_RET_H] = hit
+                sc[SC_ACT] = ACT_RETURN
+                continue
+            base = fr[p, F_MBASE]
+            fr[p, F_ALPHA0] = alpha
+            # the placements' own entry (independent of the scoreless count), when a pass led here
+            pkey = key ^ zs[sl] ^ zs[PLACE_KEY]
+            place_known = False
+            pbest = np.int64(-INF)
+            pmv = np.int64(NO_MOVE)
+            phit = np.int64(0)
+            if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE:
+                pslot = _tt_find(tt, pkey)
+                if pslot >= 0:
+                    info = tt[pslot, 1]
+                    e_hit = _tt_hit(info)
+                    if e_hit == 0 or _tt_depth(info) >= depth:
+                        e_flag = _tt_flag(info)
+                        e_val = _tt_value(info)
+                        if e_flag == LOWER and e_val >= beta:
+                            _tt_store(tt, key, depth, np.int64(LOWER), np.int64(e_val),
+                                      np.int64(_tt_move(info)), np.int64(e_hit), sc[SC_GEN])
+                            sc[SC_TT_CUTS] += 1
+                            sc[SC_RET_V] = e_val
+                            sc[SC_RET_H] = e_hit
+                            sc[SC_ACT] = ACT_RETURN
+                            continue
+                        if e_flag == EXACT or (e_flag == UPPER and e_val <= alpha):
+                            place_known = True
+                            pbest = np.int64(e_val)
+                            pmv = np.int64(_tt_move(info))
+                            phit = np.int64(e_hit)
+            if place_known:
+                n = 0
+                nord = 0
+                best = int(pbest)
+                bestmv = int(pmv)
+                forced = pbest == -INF
+            else:
+                n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
+                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
+                             d_rvals, d_scratch, sc)
+                if n < 0:
+                    sc[SC_STATUS] = ST_ERROR
+                    return
+                fr[p, F_EPOCH] = sc[SC_CACHE_CLEARS]
+                if p == 0:
+                    sc[SC_ROOT_N] = n
+                forced = n == 0
+                # going out first (exact values, no child)
+                best = -INF
+                bestmv = NO_MOVE
+                nord = 0
+                for j in range(n):
+                    jg = base + j
+                    if pm_aux[jg, A_NTILES] == n_rack:
+                        v = pm_meta[jg, 3] + 2 * vo
+                        if v > best:
+                            best = v
+                            bestmv = j
+                    else:
+                        pm_ord[base + nord] = j
+                        nord += 1
+                pbest = np.int64(best)
+                pmv = np.int64(bestmv)
+                if best >= beta:
+                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
+                    fr[p, F_BESTMV] = bestmv
+                    sc[SC_RET_V] = best
+                    sc[SC_RET_H] = 0
+                    sc[SC_ACT] = ACT_RETURN
+                    continue
+            fr[p, F_MN] = n
+            # a pass that ends the game is exact too
+            if pass_ends and vo - vm > best:
+                best = vo - vm
+                bestmv = PASS
+                if best >= beta:
+                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit), sc[SC_GEN])
+                    fr[p, F_BESTMV] = bestmv
+                    sc[SC_RET_V] = best
+                    sc[SC_RET_H] = phit
+                    sc[SC_ACT] = ACT_RETURN
+                    continue
+            if best > alpha:
+                alpha = best
+            fr[p, F_PALPHA0] = alpha if not place_known else fr[p, F_ALPHA0]
+            # the table's move first, then the rest by selection
+            nfixed = 0
+            if ttmv >= 0 and ttmv < n:
+                for a in range(nord):
+                    if pm_ord[base + a] == ttmv:
+                        pm_ord[base + a] = pm_ord[base]
+                        pm_ord[base] = ttmv
+                        nfixed = 1
+                        break
+            if p == 0 and sc[SC_DEPTH] <= 2:
+                # root ordering keys: the previous iteration's values (first iteration: the gain estimate)
+                for j in range(n):
+                    root_key[j] = pm_aux[base + j, A_GAIN] - vm + vo
+            fr[p, F_ALPHA] = alpha
+            fr[p, F_BEST] = best
+            fr[p, F_BESTMV] = bestmv
+            fr[p, F_HIT] = phit
+            fr[p, F_PBEST] = pbest
+            fr[p, F_PMV] = pmv
+            fr[p, F_PHIT] = phit
+            fr[p, F_PLACEDONE] = 1 if place_known else 0
+            fr[p, F_FORCED] = 1 if forced else 0
+            fr[p, F_NORD] = nord
+            fr[p, F_NPICK] = 0
+            fr[p, F_NFIXED] = nfixed
+            fr[p, F_PASSDONE] = 1 if pass_ends else 0
+            fr[p, F_NSEARCHED] = 0
+            sc[SC_ACT] = ACT_NEXT
+            continue
+
+        if act == ACT_NEXT:
+            mover = fr[p, F_MOVER]
+            other = 1 - mover
+            depth = fr[p, F_DEPTH]
+            alpha = fr[p, F_ALPHA]
+            beta = fr[p, F_BETA]
+            base = fr[p, F_MBASE]
+            n = fr[p, F_MN]
+            nord = fr[p, F_NORD]
+            npick = fr[p, F_NPICK]
+            vm = rs[mover, R_VALUE]
+            vo = rs[other, R_VALUE]
+            descended = False
+            while npick < nord:
+                if npick >= fr[p, F_NFIXED]:
+                    # selection: the best remaining by the ordering key
+                    bi = npick
+                    if p == 0:
+                        bk = root_key[pm_ord[base + npick]]
+                        for a in range(npick + 1, nord):
+                            kv = root_key[pm_ord[base + a]]
+                            if kv > bk:
+                                bk = kv
+                                bi = a
+                    else:
+                        bk = pm_aux[base + pm_ord[base + npick], A_GAIN]
+                        for a in range(npick + 1, nord):
+                            kv = pm_aux[base + pm_ord[base + a], A_GAIN]
+                            if kv > bk:
+                                bk = kv
+                                bi = a
+                    if bi != npick:
+                        tmp = pm_ord[base + bi]
+                        pm_ord[base + bi] = pm_ord[base + npick]
+                        pm_ord[base + npick] = tmp
+                j = pm_ord[base + npick]
+                jg = base + j
+                npick += 1
+                if depth == 2:
+                    bound_v = pm_aux[jg, A_GAIN] - vm + vo
+                    if bound_v <= alpha:
+                        fr[p, F_HIT] = 1
+                        fr[p, F_PHIT] = 1
+                        if bound_v > fr[p, F_BEST]:
+                            fr[p, F_BEST] = bound_v
+                            fr[p, F_BESTMV] = j
+                        if bound_v > fr[p, F_PBEST]:
+                            fr[p, F_PBEST] = bound_v
+                            fr[p, F_PMV] = j
+                        if p > 0 and npick > fr[p, F_NFIXED]:
+                            npick = nord  # the rest have no higher gain
+                        continue
+                if p + 1 > max_ply:
+                    sc[SC_ERROR] = ERR_PLIES
+                    sc[SC_STATUS] = ST_ERROR
+                    return
+                if sc[SC_UNDO] + 64 > undo.shape[0]:
+                    sc[SC_ERROR] = ERR_UNDO
+                    sc[SC_STATUS] = ST_ERROR
+                    return
+                while fr[p, F_EPOCH] != sc[SC_CACHE_CLEARS]:
+                    # the line cache was refilled since this list was made: the moves' tiles are gone from the
+                    # arena; list them again (the same list, so the same indices)
+                    fr[p, F_EPOCH] = sc[SC_CACHE_CLEARS]
+                    if _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux,
+                                all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
+                                d_scratch, sc) < 0:
+                        sc[SC_STATUS] = ST_ERROR
+                        return
+                score = pm_meta[jg, 3]
+                fr[p, F_NPICK] = npick
+                fr[p, F_CUR] = j
+                fr[p, F_SCORE] = score
+                fr[p, F_UNDO] = sc[SC_UNDO]
+                _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir,
+                      cell_line, cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc)
+                c = p + 1
+                fr[c, F_MOVER] = other
+                fr[c, F_SL] = 0
+                fr[c, F_DEPTH] = depth - 1
+                fr[c, F_MBASE] = base + n
+                if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:
+                    fr[p, F_PHASE] = 0
+                    fr[c, F_ALPHA] = score - beta
+                    fr[c, F_BETA] = score - alpha
+                else:
+                    fr[p, F_PHASE] = 1
+                    fr[c, F_ALPHA] = score - alpha - 1
+                    fr[c, F_BETA] = score - alpha
+                sc[SC_PLY] = c
+                sc[SC_ACT] = ACT_ENTER
+                descended = True
+                break
+            if descended:
+                continue
+            fr[p, F_NPICK] = npick
+            if fr[p, F_PLACEDONE] == 0:
+                # every placement searched: their own entry (see PLACE_KEY)
+                fr[p, F_PLACEDONE] = 1
+                pb = fr[p, F_PBEST]
+                pflag = UPPER if pb <= fr[p, F_PALPHA0] else LOWER if pb >= beta else EXACT
+                _tt_store(tt, fr[p, F_KEY] ^ zs[fr[p, F_SL]] ^ zs[PLACE_KEY], depth,
+                          np.int64(pflag), pb, fr[p, F_PMV], fr[p, F_PHIT], sc[SC_GEN])
+            if fr[p, F_PASSDONE] == 0:
+                fr[p, F_PASSDONE] = 1
+                if p + 1 > max_ply:
+                    sc[SC_ERROR] = ERR_PLIES
+                    sc[SC_STATUS] = ST_ERROR
+                    return
+                fr[p, F_CUR] = PASS
+                fr[p, F_SCORE] = 0
+                c = p + 1
+                for k in range(lh.shape[1]):
+                    lh[c, k] = lh[p, k]
+                bkey[c] = bkey[p]
+                fr[c, F_MOVER] = other
+                fr[c, F_SL] = fr[p, F_SL] + 1
+                # a forced pass (no placement) costs no depth when asked (the scoreless count bounds runs of them)
+                fr[c, F_DEPTH] = depth if (fr[p, F_FORCED] and sc[SC_OPTS] & OPT_FORCED_PASS_FREE) else depth - 1
+                sc[SC_PASSES] += 1
+                fr[c, F_MBASE] = base + n
+                if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:
+                    fr[p, F_PHASE] = 0
+                    fr[c, F_ALPHA] = -beta
+                    fr[c, F_BETA] = -alpha
+                else:
+                    fr[p, F_PHASE] = 1
+                    fr[c, F_ALPHA] = -alpha - 1
+                    fr[c, F_BETA] = -alpha
+                sc[SC_PLY] = c
+                sc[SC_ACT] = ACT_ENTER
+                continue
+            # every child done: store and return
+            best = fr[p, F_BEST]
+            flag = UPPER if best <= fr[p, F_ALPHA0] else LOWER if best >= beta else EXACT
+            _tt_store(tt, fr[p, F_KEY], depth, np.int64(flag), best, fr[p, F_BESTMV], fr[p, F_HIT], sc[SC_GEN])
+            sc[SC_RET_V] = best
+            sc[SC_RET_H] = fr[p, F_HIT]
+            sc[SC_ACT] = ACT_RETURN
+            continue
+
+        # ACT_RETURN: the node at ply p has its value in sc[SC_RET_V] (and sc[SC_RET_H])
+        if p == 0:
+            rv = sc[SC_RET_V]
+            if (rv <= sc[SC_WIN_LO] and sc[SC_WIN_LO] > -INF) or (rv >= sc[SC_WIN_HI] and sc[SC_WIN_HI] < INF):
+                # outside the aspiration window: the same iteration again, the window open on that side
+                sc[SC_RESEARCHES] += 1
+                if rv <= sc[SC_WIN_LO]:
+                    sc[SC_WIN_LO] = -INF
+                    sc[SC_WIN_HI] = rv + 1
+                else:
+                    sc[SC_WIN_LO] = rv - 1
+                    sc[SC_WIN_HI] = INF
+                sc[SC_ACT] = ACT_ITER
+                continue
+            # an iteration to the end of the game (after a jump) reports the longest line it searched
+            sc[SC_DONE_DEPTH] = sc[SC_DEPTH] if sc[SC_DEPTH] < sc[SC_MAX_DEPTH] else min(sc[SC_DEPTH], sc[SC_PLY_MAX] + 1)
+            fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
+            sc[SC_VALUE] = sc[SC_RET_V]
+            sc[SC_BEST] = fr[0, F_BESTMV]
+            if sc[SC_RET_H] == 0:
+                sc[SC_PROVEN] = 1
+                sc[SC_STATUS] = ST_DONE
+                return
+            if sc[SC_DEPTH] >= sc[SC_MAX_DEPTH]:
+                sc[SC_STATUS] = ST_DONE
+                return
+            sc[SC_DEPTH] += 1
+            sc[SC_WIN_LO] = -INF
+            sc[SC_WIN_HI] = INF
+            if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
+                sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
+                if sc[SC_OPTS] & OPT_ASPIRATION:
+                    sc[SC_WIN_LO] = rv - ASPIRATION
+                    sc[SC_WIN_HI] = rv + ASPIRATION
+            sc[SC_ACT] = ACT_ITER
+            continue
+        q = p - 1
+        j = fr[q, F_CUR]
+        score = fr[q, F_SCORE]
+        v = score - sc[SC_RET_V]
+        alpha = fr[q, F_ALPHA]
+        beta = fr[q, F_BETA]
+        if fr[q, F_PHASE] == 1 and alpha < v < beta:
+            # the null window failed high inside the window: search the child again with it all
+            fr[q, F_PHASE] = 2
+            fr[p, F_ALPHA] = score - beta
+            fr[p, F_BETA] = score - alpha
+            sc[SC_ACT] = ACT_ENTER
+            continue
+        if j >= 0:
+            _unmake(fr[q, F_MOVER], fr[q, F_UNDO], letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc)
+        sc[SC_PLY] = q
+        if sc[SC_RET_H]:
+            fr[q, F_HIT] = 1
+        if q == 0:
+            if j >= 0:
+                root_key[j] = v
+            else:
+                sc[SC_ROOT_PASS_KEY] = v
+        fr[q, F_NSEARCHED] += 1
+        if v > fr[q, F_BEST]:
+            fr[q, F_BEST] = v
+            fr[q, F_BESTMV] = j
+            if v > alpha:
+                fr[q, F_ALPHA] = v
+        if j >= 0:
+            if sc[SC_RET_H]:
+                fr[q, F_PHIT] = 1
+            if v > fr[q, F_PBEST]:
+                fr[q, F_PBEST] = v
+                fr[q, F_PMV] = j
+        if v >= beta:
+            if j >= 0 and fr[q, F_PLACEDONE] == 0:
+                fr[q, F_PLACEDONE] = 1
+                _tt_store(tt, fr[q, F_KEY] ^ zs[fr[q, F_SL]] ^ zs[PLACE_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_PBEST],
+                          fr[q, F_PMV], fr[q, F_PHIT], sc[SC_GEN])
+            _tt_store(tt, fr[q, F_KEY], fr[q, F_DEPTH], np.int64(LOWER), fr[q, F_BEST],
+                      fr[q, F_BESTMV], fr[q, F_HIT], sc[SC_GEN])
+            sc[SC_RET_V] = fr[q, F_BEST]
+            sc[SC_RET_H] = fr[q, F_HIT]
+            sc[SC_ACT] = ACT_RETURN
+            continue
+        sc[SC_ACT] = ACT_NEXT
+
+
+@njit(cache=True)
+def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
+                   letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, pm_meta, pm_aux,
+                   ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
+                   all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc,
+                   choices):
+    """From the root the players (alternately, from the root's mover) play ``choices[r]`` (an index in
+    the assembled list, -1 a pass); then the moves of the player to move are listed. Returns their
+    count; the list is in the move buffer from ``sc[SC_ROOT_N]``; ``sc[SC_LIST_TT]`` is the table's
+    best move there (-2: no entry) and ``sc[SC_LIST_OUT]`` 1 when a choice emptied a rack (the rest
+    ignored). Every move is taken back afterwards."""
+    mover = sc[SC_ROOT_MOVER]
+    sl = sc[SC_ROOT_SL]
+    base = np.int64(0)
+    made = np.zeros(choices.shape[0], np.int64)
+    made_undo = np.zeros(choices.shape[0], np.int64)
+    made_mover = np.zeros(choices.shape[0], np.int64)
+    n_made = 0
+    p = np.int64(0)
+    sc[SC_LIST_OUT] = 0
+    for r in range(choices.shape[0]):
+        c = choices[r]
+        if c >= 0:
+            n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
+                          lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux,
+                          all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
+                          d_scratch, sc)
+            if c >= n:
+                break
+            jg = base + c
+            if pm_aux[jg, A_NTILES] == rs[mover, R_N]:
+                sc[SC_LIST_OUT] = 1
+                break
+            made[n_made] = jg
+            made_undo[n_made] = sc[SC_UNDO]
+            made_mover[n_made] = mover
+            n_made += 1
+            _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, xscore, lines, line_len, line_dir, cell_line,
+                  cell_pos, g, val, zb, lh, bkey, undo, cnt, rs, zrm, zrw, sc)
+            base += n
+            sl = np.int64(0)
+        else:
+            for k in range(lh.shape[1]):
+                lh[p + 1, k] = lh[p, k]
+            bkey[p + 1] = bkey[p]
+            sl += 1
+        p += 1
+        mover = 1 - mover
+    key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
+    slot = _tt_find(tt, key)
+    sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
+    n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
+                  lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor,
+                  lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+    sc[SC_ROOT_N] = base
+    for i in range(n_made - 1, -1, -1):
+        _unmake(made_mover[i], made_undo[i], letters, blank, vob, xmask, xscore, val, undo, cnt, rs, zrm, zrw, sc)
+    return n

@@ -1,0 +1,145 @@
+"""The compiled endgame search (kubasolve.kernels.crossword_endgame) against slow, obviously correct references.
+
+- The board the search keeps incrementally (tiles placed and taken back, cross-sets recomputed only next to
+  new tiles, moves cached per line and rack) gives, after any sequence of placements and passes, exactly the
+  move generator's list on a board built from scratch (hypothesis, on the stored bag-empty positions).
+- Every search option gives the brute-force minimax value (tests/crossword/test_endgame.py's reference).
+- The old solver (LegacyEndgameSolver, an independent implementation) proves the same values on real
+  self-play endgames.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubasolve.bench.crossword_scenarios import endgame_positions
+from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+from kubasolve.games.crossword.game import Referee, take_from_rack
+from kubasolve.games.crossword.movegen import move_arrays
+from kubasolve.games.crossword.rules import CrosswordRules
+from kubasolve.kernels import crossword_endgame as kernel
+from kubasolve.lexicon import Lexicon
+from tests.crossword.test_endgame import LETTERS, brute_spread, endgame_state
+
+
+@pytest.fixture(scope="module")
+def nl_referee(nl_lexicon):
+    return Referee(nl_lexicon)
+
+
+@pytest.fixture(scope="module")
+def stored():
+    return endgame_positions()
+
+
+def test_stored_positions_are_the_measured_set(nl_referee, stored):
+    """40 positions, two racks, an empty bag: the set the proof counts of docs/crossword.md refer to."""
+    assert len(stored) == 40 and [seed for seed, _ in stored] == list(range(100, 140))
+    for _, cgp in stored:
+        state = state_from_cgp(nl_referee, cgp)
+        assert not state.bag and len(state.racks[0]) == 7 and 1 <= len(state.racks[1]) <= 7
+
+
+@settings(max_examples=10, deadline=None)
+@given(index=st.integers(0, 39), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=6))
+def test_incremental_move_lists_equal_the_generator(nl_referee, stored, index, picks):
+    ref = nl_referee
+    state = state_from_cgp(ref, stored[index][1])
+    solver = EndgameSolver(ref)
+    board = state.board
+    racks = [state.racks[0], state.racks[1]]
+    choices: list[int] = []
+    for r, pick in enumerate(picks):
+        mover = r % 2
+        meta, tiles = solver.moves_after(state, choices)
+        want_meta, want_tiles = move_arrays(board, racks[mover], ref.lexicon, ref.layout, ref.tiles, bingo_bonus=ref.rules.bingo_bonus)
+        assert np.array_equal(meta, want_meta) and np.array_equal(tiles, want_tiles), (index, choices)
+        if pick % 5 == 0 or len(meta) == 0:
+            choices.append(-1)  # a pass
+            continue
+        j = pick % len(meta)
+        placed = solver._placement(board, meta[j], tiles[j])
+        if len(placed.tiles) == len(racks[mover]):
+            break  # going out ends the game
+        board = board.with_tiles(placed.tiles)
+        racks[mover] = take_from_rack(racks[mover], "".join(ch for _, _, ch in placed.tiles))
+        choices.append(j)
+
+
+def test_a_cache_that_overflows_keeps_the_lists_right(nl_referee, stored):
+    """A tiny line cache and arena, refilled from scratch many times within and between solves: the lists
+    the search sees stay the generator's, and consecutive solves keep proving the same values."""
+    ref = nl_referee
+    small = {"cache_bits": 10, "arena_moves": 6000}
+    for index in (9, 18):
+        state = state_from_cgp(ref, stored[index][1])
+        want = EndgameSolver(ref).solve(state)
+        for _ in range(3):
+            solver = EndgameSolver(ref, **small)
+            res = solver.solve(state)
+            assert solver.ws.sc[kernel.SC_CACHE_CLEARS] > 0
+            assert (res.proven, res.value, res.nodes) == (True, want.value, want.nodes)
+            meta, tiles = solver.moves_after(state, [])
+            want_meta, want_tiles = move_arrays(state.board, state.racks[0], ref.lexicon, ref.layout, ref.tiles)
+            assert np.array_equal(meta, want_meta) and np.array_equal(tiles, want_tiles)
+
+
+@pytest.fixture(scope="module")
+def word_pool(nl_lexicon):
+    allowed = set(LETTERS)
+    return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
+
+
+ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION
+
+
+@pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0), (ALL, 1), (ALL, 2)])
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
+def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
+    """The default is checked by test_endgame.py; here each option alone, none, and all with an early jump to
+    the end of the game (so the aspiration window of that iteration is used and re-searched)."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"kernel{seed}")
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, 2, (a, b), 0, False)
+    res = EndgameSolver(referee, options=options, jump=jump).solve(state)
+    assert res.proven and res.value == brute_spread(referee, state, {})
+
+
+@pytest.mark.parametrize("index", [9, 18])
+def test_old_and_new_solvers_prove_the_same_value(nl_referee, stored, index):
+    state = state_from_cgp(nl_referee, stored[index][1])
+    new = EndgameSolver(nl_referee).solve(state)
+    old = LegacyEndgameSolver(nl_referee).solve(state)
+    assert new.proven and old.proven and new.value == old.value
+    after = nl_referee.apply(state, new.action())  # the move is legal
+    assert after.turn == state.turn + 1
+
+
+def test_time_budget_in_cpu_seconds_and_stats(nl_referee, stored):
+    """A thread-CPU clock for measurements on a busy machine; the counters the bench reports."""
+    import time
+
+    solver = EndgameSolver(nl_referee, time_limit=0.2, clock=time.thread_time)
+    res = solver.solve(state_from_cgp(nl_referee, stored[0][1]))
+    assert not res.proven and res.depth >= 2 and res.nodes == solver.stats["nodes"]
+    assert solver.stats["move_lists"] > 0 and solver.stats["line_generations"] > 0 and solver.stats["root_moves"] > 0
+
+
+def test_table_generations_keep_budgeted_answers_identical(nl_referee, stored):
+    """The table is not cleared between solves (each solve salts its keys and writes its generation; a slot of
+    another generation counts as free) and is cleared when the 5-bit generation wraps: a node-budgeted answer
+    is the same whatever was solved before, over more than 31 solves."""
+    state = state_from_cgp(nl_referee, stored[0][1])
+    first = EndgameSolver(nl_referee, node_limit=3000).solve(state)
+    other = state_from_cgp(nl_referee, stored[5][1])
+    for i in range(33):
+        EndgameSolver(nl_referee, node_limit=500).solve(other if i % 2 else state)
+        res = EndgameSolver(nl_referee, node_limit=3000).solve(state)
+        assert (res.move, res.value, res.depth, res.nodes, res.pv) == (first.move, first.value, first.depth, first.nodes, first.pv)

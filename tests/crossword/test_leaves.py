@@ -1,0 +1,312 @@
+"""Learnt leave tables (kubasolve.ai.crossword_leaves / crossword_learn): the table format and its fallback,
+the vectorised valuation of every option against the slow per-move reference, the sub-leave tally
+against a brute-force count, the smoothing, and a small learning run end to end (CLI included)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubasolve.ai.crossword_learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
+from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
+from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
+
+
+@pytest.fixture(scope="module")
+def referee(nl_lexicon) -> Referee:  # type: ignore[no-untyped-def]
+    return Referee(nl_lexicon)
+
+
+@pytest.fixture(scope="module")
+def positions(referee):  # type: ignore[no-untyped-def]
+    """Every second state of a score-vs-score game while the bag holds tiles."""
+    rec = play_game([ScorePolicy(), ScorePolicy()], 33, referee)
+    state, out = referee.new_game(33, 2), []
+    for k, (_, action) in enumerate(rec.actions):
+        if state.bag and k % 2 == 0:
+            out.append(state)
+        state = referee.apply(state, action)
+    return out
+
+
+def small_table() -> LearntLeaves:
+    keys = np.array([b"?", b"E", b"Q", b"QU", b"U", b"EE"])
+    return LearntLeaves(keys, np.array([20.0, 2.0, -8.0, -1.0, -2.0, 1.0]), {"note": "test"})
+
+
+# ------------------------------------------------------------------------------------------------ the table
+def test_table_looks_up_stored_leaves_in_any_order_and_falls_back_to_sub_leaves():
+    t = small_table()
+    assert t.value("") == 0.0
+    assert t.value("UQ") == t.value("QU") == pytest.approx(-1.0)  # stored: the Q rescued by the U
+    assert t.value("Q") + t.value("U") == pytest.approx(-10.0)  # far worse than the stored pair
+    # not stored: mean over its distinct tiles t of value(leave - t) + value(t)
+    assert t.value("E?") == pytest.approx(22.0)
+    assert t.value("EQU") == pytest.approx(((-1.0 + 2.0) + (0.0 - 8.0) + (-6.0 - 2.0)) / 3)  # via QU+E, EU+Q, EQ+U
+    assert t.value("EQ") == pytest.approx(-6.0)
+    assert t.value("X") == 0.0  # an unknown single tile is worth nothing
+    assert fallback_value("EE", t.value) == pytest.approx(4.0)  # what the stored 1.0 overrides
+
+
+def test_table_round_trips_through_npz(tmp_path):
+    t = small_table()
+    path = tmp_path / "t.npz"
+    size = t.save(path)
+    assert size == path.stat().st_size < 2000
+    back = LearntLeaves.from_npz(path)
+    assert back.keys.tolist() == t.keys.tolist() and back.values.tolist() == t.values.tolist()
+    assert back.info == {"note": "test"} and table_digest(back) == table_digest(t)
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(RulesError, match="not a crossword leave table"):
+        LearntLeaves.from_npz(tmp_path / "bad.npz")
+    with pytest.raises(RulesError, match="same leave twice"):
+        LearntLeaves(np.array([b"E", b"E"]), np.array([1.0, 2.0]))
+
+
+def test_sub_racks_and_rack_leave_values_cover_every_split():
+    rack = "EEQ?"
+    subs = sub_racks(rack)
+    assert len(subs) == len(set(subs)) == 3 * 2 * 2 and "" in subs and "EEQ?" in subs
+    t = small_table()
+    rl = rack_leave_values(t, rack)
+    assert sorted(rl.leaves) == sorted(subs)
+    for key, kept in enumerate(rl.leaves):
+        # the played tiles of this key, by the mixed radix, plus the kept tiles make the rack
+        played = "".join(k * ((key // int(w)) % (Counter(rack)[k] + 1)) for k, w in zip(rl.kinds, rl.weights, strict=True))
+        assert Counter(played) + Counter(kept) == Counter(rack)
+        assert rl.values[key] == pytest.approx(t.value(kept))
+
+
+def test_fast_candidates_equal_the_per_move_reference(referee, positions):
+    leaves = load_leaves("nl")
+    for state in positions[::3]:
+        slow = equity_candidates(referee, state, leaves)
+        fast = fast_candidates(referee, state, leaves, top=None)
+        assert len(slow) == len(fast)
+        assert [round(c.equity, 6) for c in slow] == [round(c.equity, 6) for c in fast]
+        assert fast[0].equity == pytest.approx(slow[0].equity)
+        for c in fast[:20]:
+            played = "".join(ch for _, _, ch in c.action.tiles) if c.action.type == "place" else c.action.letters
+            assert c.leave == take_from_rack(state.rack(), played)
+            assert c.equity == pytest.approx(c.score + leaves.value(c.leave))
+    short = replace(positions[1], bag=positions[1].bag[:6])
+    assert not any(c.action.type == "exchange" for c in fast_candidates(referee, short, leaves, top=None))
+
+
+def test_equity2_exchanges_a_rack_its_leaves_call_terrible(referee, positions):
+    from kubasolve.ai.crossword_sim import Equity2Policy
+
+    state = positions[1]
+    bad = replace(state, racks=tuple("QQQQQQQ" if p == state.current else r for p, r in enumerate(state.racks)))
+    table = LearntLeaves(np.array([b"Q"]), np.array([-20.0]))
+    assert Equity2Policy(leaves=table).turn(referee, bad).type == "exchange"
+    assert EquityPolicy(leaves=LeaveTable({"Q": -20.0})).turn(referee, bad).type == "exchange"
+
+
+# ------------------------------------------------------------------------------------------------ learning
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.text("ABC?", min_size=4, max_size=4), st.integers(-50, 50)), min_size=1, max_size=12))
+def test_leave_stats_count_every_distinct_sub_leave_once_per_rack(data):
+    racks = ["".join(sorted(r, key=lambda ch: (ch == "?", ch))) for r, _ in data]
+    values = [float(v) for _, v in data]
+    stats = leave_stats(racks, values, "ABC?")
+    want: dict[str, list[float]] = {}
+    for rack, v in zip(racks, values, strict=True):
+        for sub in sub_racks(rack):
+            if len(sub) < len(rack):
+                want.setdefault(sub, []).append(v)
+    got = {stats.leave(int(k)): (int(n), float(s), float(q)) for k, n, s, q in zip(stats.keys, stats.n, stats.total, stats.squares, strict=True)}
+    assert set(got) == set(want)
+    for leave, vs in want.items():
+        assert got[leave] == (len(vs), pytest.approx(sum(vs)), pytest.approx(sum(v * v for v in vs)))
+
+
+def test_fit_values_leaves_by_the_racks_that_hold_them_and_shrinks_rare_ones():
+    rng = np.random.default_rng(5)
+    racks, values = [], []
+    for _ in range(4000):  # A helps, B hurts, AB together less so; noise sd 5
+        rack = "".join(sorted(rng.choice(list("ABCC"), 3)))
+        racks.append(rack)
+        values.append(30.0 + 10.0 * ("A" in rack) - 10.0 * ("B" in rack) + 5.0 * ("A" in rack and "B" in rack) + float(rng.normal(0, 5)))
+    racks += ["ACD", "BCD"]  # a tile seen twice, in racks worth +60
+    values += [90.0, 90.0]
+    v = np.array(values)
+    stats = leave_stats(racks, values, "ABCD")
+    table, report = fit_table(stats, prune=0.0)
+    assert report["racks"] == 4002
+    for leave in ("A", "B", "C", "AB", "AC", "CC"):  # well sampled: the mean of the racks holding it minus the mean
+        holds = np.array([Counter(leave) <= Counter(r) for r in racks])
+        assert holds.sum() > 300
+        assert table.value(leave) == pytest.approx(v[holds].mean() - v.mean(), abs=0.05)
+    raw_d = 90.0 - v.mean()
+    assert 0 < table.value("D") < raw_d / 2  # two racks: shrunk toward 0 (a single tile's prior)
+    prior_cd = fallback_value("CD", table.value)
+    assert prior_cd < table.value("CD") < prior_cd + (90.0 - v.mean())  # toward its sub-leaves' estimate
+    pruned, _ = fit_table(stats, prune=1.0)
+    assert len(pruned) < len(table)
+    for key in stats.keys[1:]:
+        leave = stats.leave(int(key))
+        stored = pruned.stored(leave)
+        # a leave is stored only when its value is 1 point or more away from what the fallback would give
+        assert stored is None or len(leave) == 1 or abs(stored - fallback_value(leave, pruned.value)) >= 1.0 - 1e-4
+
+
+def test_learning_games_record_full_racks_and_their_best_equity(referee):
+    leaves = load_leaves("nl")
+    s = play_learning_game(referee, leaves, 7)
+    assert s.games == 1 and len(s.racks) == len(s.values) > 5 and len(s.kept) == len(s.next_scores)
+    assert all(len(r) == 7 for r in s.racks)
+    assert all(len(k) < 7 for k in s.kept)
+    assert all(math.isfinite(v) for v in s.values)
+
+
+def test_learn_leaves_is_seeded_and_the_same_on_two_workers(tmp_path):
+    a, rep_a = learn_leaves([4], seed=3, held_out=2, workers=1)
+    b, _rep_b = learn_leaves([4], seed=3, held_out=2, workers=2)
+    assert table_digest(a) == table_digest(b) and len(a) > 27
+    r = rep_a[0]
+    assert r["games"] == 4 and r["racks"] > 20 and r["held_out"]["next_score"]["test_pairs"] > 0
+    assert {"none", "linear", "learnt", "linear-refit"} <= set(r["held_out"]["next_score"])
+    _c, rep_c = learn_leaves([3, 3], seed=3, start="none", held_out=0)
+    assert [g["played_with"] for g in rep_c] == ["no leaves", "learnt table"]
+
+
+def test_learn_leaves_cli(tmp_path, capsys):
+    from kubasolve.cli.main import main
+
+    out = tmp_path / "leaves.npz"
+    assert main(["crossword", "learn-leaves", "--games", "3", "--held-out", "1", "--seed", "2", "--out", str(out), "--json",
+                 "--samples", str(tmp_path / "s")]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["ok"] and payload["bytes"] == out.stat().st_size and payload["leaves"] == len(LearntLeaves.from_npz(out))
+    assert (tmp_path / "s-g1.npz").is_file()
+    assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(out), "--start", "nope.npz"]) == 2
+    assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(tmp_path / "no" / "x.npz")]) == 1
+
+
+# ------------------------------------------------------------------------------------------------ equity2, sim2, pre-endgame
+@pytest.fixture(scope="module")
+def preendgame_state(referee):  # type: ignore[no-untyped-def]
+    """The first state of a score-vs-score game with 1 to 6 tiles in the bag."""
+    for seed in range(40, 60):
+        state = referee.new_game(seed, 2)
+        while not state.over and len(state.bag) >= 7:
+            state = referee.apply(state, ScorePolicy().turn(referee, state))
+        if not state.over and 0 < len(state.bag) < 7:
+            return state
+    raise AssertionError("no pre-endgame position")
+
+
+def test_opponent_deals_enumerate_every_bag_with_its_draw_count_or_sample():
+    import random
+
+    from kubasolve.ai.crossword_sim import opponent_deals
+
+    unseen = "AABCDEFGH"
+    deals = opponent_deals(unseen, 7, 100, random.Random(1))
+    assert sum(w for _, _, w in deals) == math.comb(9, 2)  # every way to leave 2 of the 9 tiles in the bag
+    bags = {"".join(sorted(b)): w for _, b, w in deals}
+    assert len(bags) == len(deals) == 29  # 8 kinds: AA, 7 bags with one A, 21 without
+    for opp, bag, _ in deals:
+        assert len(opp) == 7 and len(bag) == 2 and Counter(opp) + Counter(bag) == Counter(unseen)
+    assert bags["AA"] == 1 and bags["AB"] == 2 and bags["BC"] == 1
+    sampled = opponent_deals(unseen, 7, 5, random.Random(1))
+    assert len(sampled) == 5 and all(w == 1 for _, _, w in sampled)
+
+
+def test_preendgame_plays_out_every_candidate_and_equity2_uses_it(referee, preendgame_state):
+    from kubasolve.ai.crossword_sim import Equity2Policy, preendgame_choice
+
+    leaves = load_leaves("nl")
+    action, scored = preendgame_choice(referee, preendgame_state, leaves, deals=4, nodes=100)
+    assert any(a.type == "pass" for a, _ in scored) and len(scored) >= 3
+    assert action == max(scored, key=lambda x: x[1])[0]
+    assert (action, scored) == preendgame_choice(referee, preendgame_state, leaves, deals=4, nodes=100)  # seeded
+    referee.apply(preendgame_state, action)  # legal
+    policy = Equity2Policy(leaves=leaves, preendgame_deals=4, preendgame_nodes=100)
+    assert policy.turn(referee, preendgame_state) == action
+    assert Equity2Policy(leaves=leaves, preendgame=False).turn(referee, preendgame_state) == fast_candidates(referee, preendgame_state, leaves)[0].action
+
+
+def test_sim2_prunes_clearly_worse_candidates_and_keeps_close_ones():
+    from kubasolve.ai.crossword_sim import Sim2Policy
+
+    rng = np.random.default_rng(2)
+    base = rng.normal(0, 30, 16)  # the shared luck of each iteration (same racks for every candidate)
+    samples = [list(base + 10), list(base + 9.5 + rng.normal(0, 1, 16)), list(base - 5 + rng.normal(0, 1, 16))]
+    assert Sim2Policy(prune_z=2.5)._prune([0, 1, 2], samples, 16) == [0, 1]
+
+
+def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
+    from kubasolve.games.crossword.ai import make_policy
+
+    leaves = load_leaves("nl")
+    state = positions[4]
+    a = make_policy("sim2", 5, leaves=leaves, iterations=10, candidates=5)
+    b = make_policy("sim2", 5, leaves=leaves, iterations=10, candidates=5)
+    assert a.turn(referee, state) == b.turn(referee, state)
+    referee.apply(state, a.turn(referee, state))
+    assert 1 <= a.last_stats["iterations"] <= 10 and 1 <= a.last_stats["left"] <= 5
+    quick = make_policy("sim2", 5, leaves=leaves, iterations=10, candidates=5, time_limit=1e-9)
+    quick.turn(referee, state)
+    assert quick.last_stats["iterations"] == 1
+    assert make_policy("equity2:700").endgame_nodes == 700 and make_policy("sim2:bounded").endgame_mode == "bounded"
+    assert make_policy("sim2:100ms").movetime_ms == 100.0 and make_policy("equity:250ms").movetime_ms == 250.0
+    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms"):
+        with pytest.raises(RulesError):
+            make_policy(bad)
+
+
+def test_ladder_stats_count_wins_spreads_and_exchanges(tmp_path, capsys):
+    from kubasolve.ai.crossword_ladder import ladder_stats, main
+
+    recs = [{"seats": ["a", "b"], "scores": [400, 350], "winners": [0], "actions": [[0, {"type": "exchange"}], [1, {"type": "pass"}], [0, {"type": "place"}]]},
+            {"seats": ["b", "a"], "scores": [300, 300], "winners": [0, 1], "actions": [[0, {"type": "place"}], [1, {"type": "place"}]]},
+            {"seats": ["b", "a"], "scores": [420, 380], "winners": [0], "actions": [[1, {"type": "exchange"}]]}]
+    s = ladder_stats(recs)
+    assert s["a"]["wins"] == 1.5 and s["b"]["wins"] == 1.5 and s["a"]["games"] == 3
+    assert s["a"]["spread"] == pytest.approx((50 + 0 - 40) / 3) and s["b"]["spread"] == pytest.approx(-s["a"]["spread"])
+    assert s["a"]["spread_low"] < s["a"]["spread"] < s["a"]["spread_high"]
+    assert (s["a"]["exchanges"], s["a"]["turns"], s["b"]["exchanges"], s["b"]["turns"]) == (2, 4, 0, 2)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    assert main([str(path)]) == 0 and "exchanges 2/4 (50.00%)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tiles", ["nl", "en"])
+def test_shipped_learnt_tables_are_sane(tiles):
+    """The shipped tables: learnt from thousands of games, sorted keys of at most 6 tiles, and the values a
+    player expects (a blank is worth a lot, two more, the Q hurts, repeated tiles hurt more than their parts)."""
+    table = load_learnt_leaves(tiles)
+    info = table.info
+    assert info["tiles"] == tiles and info["games"] >= 2_000 and info["racks"] > 40_000
+    assert len(table) > 100_000 and bool(np.all(table.keys[1:] > table.keys[:-1]))
+    assert max(len(k) for k in table.keys.tolist()) <= 6
+    v = table.value
+    assert v("??") > v("?") > 10 > v("S") > 0 > v("Q")
+    assert v("EE") < 2 * v("E") + 1 and v("EEE") < v("EE")
+    if tiles == "en":
+        assert v("QU") > v("Q") + v("U")  # the U rescues the Q
+
+
+def test_learnt_leaves_doc_example_runs(capsys):
+    """The Python example of docs/crossword.md's "Learnt leaves" section, as written."""
+    import re
+
+    from kubasolve.cli.docs import docs_dir
+
+    text = (docs_dir() / "crossword.md").read_text(encoding="utf-8")
+    section = text.split("### Learnt leaves", 1)[1].split("\n### ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    exec(compile(code, "docs/crossword.md", "exec"), {"__name__": "__doc_example__"})
+    out = capsys.readouterr().out.split()
+    assert int(out[0]) == len(load_learnt_leaves("nl")) and float(out[2]) > 10
