@@ -279,9 +279,9 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     import json
     import shlex
 
-    from kubasolve.ai.crossword_learn import learn_leaves, save_samples
-    from kubasolve.ai.crossword_leaves import LearntLeaves
     from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
+    from kubasolve.games.crossword.learn import learn_leaves, save_samples
+    from kubasolve.games.crossword.leaves import LearntLeaves
 
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")

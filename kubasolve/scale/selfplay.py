@@ -17,7 +17,6 @@ No game is imported here until a run names it.
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +26,7 @@ from typing import IO, Any
 from kubasolve.budget import Budget, StopFlag
 from kubasolve.errors import KubasolveError, RulesError, StateError
 from kubasolve.scale.runner import MAX_WORKERS, run_ordered
+from kubasolve.stats import wilson_interval
 
 __all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "game_seed", "labels", "replay_record", "simulate",
            "simulate_kubagram", "wilson_interval"]
@@ -38,17 +38,6 @@ MAX_GAMES = 10_000_000
 MAX_ACTIONS = 2_000
 """Actions after which a game that is not over is given up (recorded with ``"over": false``; real games take a few
 hundred at most; AIs held to a tiny node budget may find no move and pass for ever)."""
-
-
-def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% for z = 1.96)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def labels(players: Sequence[str]) -> list[str]:

@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword_leaves import LeaveValues, RackLeaves, rack_leave_values
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
+from kubasolve.games.crossword.leaves import LeaveValues, RackLeaves, rack_leave_values
 
 __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
@@ -455,7 +455,7 @@ def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
         return EquityPolicy(name=name.strip().lower(), **{**parsed, **options})
     if base == "sim":
         return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
-    from kubasolve.ai.crossword_sim import Equity2Policy, Sim2Policy
+    from kubasolve.games.crossword.sim import Equity2Policy, Sim2Policy
 
     cls = Equity2Policy if base == "equity2" else Sim2Policy
     return cls(name=name.strip().lower(), seed=seed, **{**parsed, **options})

@@ -42,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword_leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import LeaveTable, load_leaves, rack_options
 from kubasolve.games.crossword.game import CrosswordAction, Referee
+from kubasolve.games.crossword.leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 
 __all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "learn_leaves", "leave_stats", "play_learning_game"]
 

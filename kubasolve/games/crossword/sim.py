@@ -1,7 +1,7 @@
 """The crossword AIs on learnt leaves: ``equity2`` (static) and ``sim2`` (Monte-Carlo look-ahead), with a
 pre-endgame for the last tiles of the bag.
 
-- **equity2**: score + the learnt leave value (:mod:`kubasolve.ai.crossword_leaves`) of every placement
+- **equity2**: score + the learnt leave value (:mod:`kubasolve.games.crossword.leaves`) of every placement
   and every exchange (the same table values both), ranked from the move generator's arrays; the bag
   holding 1-6 tiles: the pre-endgame below; the bag empty: the exact endgame solver.
 - **pre-endgame** (two players, bag 1 to ``rack_size - 1`` tiles): the best equity candidates, the
@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword_leaves import LeaveValues, load_learnt_leaves
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import (
     DEFAULT_ENDGAME_NODES,
@@ -46,6 +45,7 @@ from kubasolve.games.crossword.ai import (
     solved_endgame_turn,
 )
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack, take_from_rack
+from kubasolve.games.crossword.leaves import LeaveValues, load_learnt_leaves
 
 __all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice"]
 
