@@ -234,7 +234,7 @@ def _root_phase(d, st, fr, r_ub, run_start, run_extra):
     the run's extra: each run is entered at the first root that can fit (binary search)."""
     fr[d, F_PHASE] = PH_ROOT
     nxt = st[d, S_NEXT]
-    run = 0
+    run = np.int64(0)
     while run < run_extra.shape[0] and run_start[run + 1] <= nxt:
         run += 1
     _enter_run(d, run, nxt, st, fr, r_ub, run_start, run_extra)

@@ -376,7 +376,7 @@ def _gen_line(k, mover, g, lines, line_len, line_dir, cell_line, cell_pos, lette
     centre = sc[SC_CENTRE]
     empty = sc[SC_TILES] == 0
     if empty and cell_line[centre, line_dir[k]] != k:
-        n_work = 0  # an empty board: only the lines through the centre square have moves
+        n_work = np.int64(0)  # an empty board: only the lines through the centre square have moves
     else:
         n_work = _line_anchors(k, lin, line_len[k], empty, cell_pos[centre, line_dir[k]], work, 0)
     ci[slot, 3] = 0

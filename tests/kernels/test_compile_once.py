@@ -18,9 +18,11 @@ import kubasolve.kernels
 
 KERNELS = Path(kubasolve.kernels.__file__).parent
 
-WANTED = {("word_search.py", "_search", "fast")}
+WANTED = {("word_search.py", "_search", "fast"), ("crossword_endgame.py", "_collect", "copy")}
 """Literals compiled in on purpose: (file, callee, parameter). ``_search``'s ``fast`` flag makes the
-all-words walk a specialisation of its own (9-11% faster, docs in word_search.py)."""
+all-words walk a specialisation of its own (9-11% faster, docs in word_search.py). The endgame's
+``_collect`` is compiled for ``copy`` True and False as measured by its branch (two copies: the horizon's
+count-only collection and the copying one); not re-measured as one runtime flag."""
 
 
 def _is_constant(node: ast.expr) -> bool:
