@@ -31,7 +31,9 @@ _EXPORTS: dict[str, str] = {
     "KubagramGameRules": "kubasolve.games.kubagram.game_rules",
     "KubagramGameState": "kubasolve.games.kubagram.state",
     "KubagramReferee": "kubasolve.games.kubagram.referee",
-    "simulate_kubagram": "kubasolve.games.kubagram.simulate",
+    "simulate_kubagram": "kubasolve.scale.selfplay",
+    "simulate": "kubasolve.scale.selfplay",
+    "replay_record": "kubasolve.scale.selfplay",
     "RummikubRules": "kubasolve.games.rummikub",
     "RummikubGame": "kubasolve.games.rummikub",
     "solve_rummikub": "kubasolve.games.rummikub",
@@ -70,6 +72,8 @@ __all__ = [
     "KubagramGameState",
     "KubagramReferee",
     "simulate_kubagram",
+    "simulate",
+    "replay_record",
     "RummikubRules",
     "RummikubGame",
     "solve_rummikub",
@@ -118,8 +122,8 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from kubasolve.games.kubagram.game_rules import KubagramGameRules
     from kubasolve.games.kubagram.referee import KubagramReferee
-    from kubasolve.games.kubagram.simulate import simulate_kubagram
     from kubasolve.games.kubagram.state import KubagramGameState
     from kubasolve.games.protocol import game_names, load_game, state_from_json
     from kubasolve.games.rummikub import RummikubGame, RummikubRules, solve_rummikub
     from kubasolve.lexicon import Alphabet, Lexicon, load_lexicon
+    from kubasolve.scale.selfplay import replay_record, simulate, simulate_kubagram

@@ -159,3 +159,22 @@ class WorkBudget:
 
 
 W = TypeVar("W", bound=WorkBudget)
+
+
+def meter_for(budget: Budget | W | None, kind: type[W], warm_up: Callable[[], None] | None = None) -> W | None:
+    """The meter a library search spends from its ``budget`` argument (every search takes either form):
+
+    - a :class:`Budget` spec: ``warm_up()`` first (the one-time set-up: the lexicon's tables, the kernels' load or
+      compilation, is no part of the budget), then a fresh meter of ``kind`` whose clock starts now;
+    - a meter (a :class:`WorkBudget`, e.g. ``budget.meter(kind)`` made by the caller): as it is, so the caller reads
+      its ``nodes`` and ``exhausted`` (not proven optimal) afterwards;
+    - None: no budget."""
+    if budget is None:
+        return None
+    if isinstance(budget, Budget):
+        if warm_up is not None:
+            warm_up()
+        return budget.meter(kind)
+    if not isinstance(budget, WorkBudget):
+        raise PositionError(f"budget must be a kubasolve.budget.Budget (or its meter), got {type(budget).__name__}")
+    return budget

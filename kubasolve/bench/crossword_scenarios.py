@@ -152,7 +152,7 @@ def endgame_positions() -> list[tuple[int, str]]:
 
 def _endgame_setup(legacy: bool) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
-        from kubasolve.ai.crossword_endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+        from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
         from kubasolve.games.crossword.game import Referee
         from kubasolve.lexicon import load_lexicon
 
@@ -174,7 +174,7 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     nodes per second (nodes as the old solver counted them: positions the search entered) and the median
     proof time; with ``legacy`` the ratios (new over old: nodes per second, proofs, and the median over the
     positions both prove of old proof time / new proof time)."""
-    from kubasolve.ai.crossword_endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+    from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.lexicon import load_lexicon
 
@@ -343,7 +343,7 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
 
 def _regenerate_endgames() -> None:
     """Print the endgame positions again from self-play (what :data:`ENDGAMES` holds, if nothing changed)."""
-    from kubasolve.ai.crossword_endgame import selfplay_endgames
+    from kubasolve.games.crossword.endgame import selfplay_endgames
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.notation import to_cgp
     from kubasolve.lexicon import load_lexicon

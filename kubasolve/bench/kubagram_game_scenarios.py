@@ -23,7 +23,7 @@ def _referee() -> Any:
 
 def greedy_game(n_players: int = 4) -> Callable[[], object]:
     """Setup: each call plays one whole seeded greedy game (seeds cycle through GAME_SEEDS)."""
-    from kubasolve.ai.kubagram import GreedyPolicy
+    from kubasolve.games.kubagram.ai import GreedyPolicy
     from kubasolve.games.kubagram.game import play_game
 
     ref = _referee()
@@ -33,7 +33,7 @@ def greedy_game(n_players: int = 4) -> Callable[[], object]:
 
 def turn_states(n: int = 40, seed: int = 100) -> list[Any]:
     """States at the start of turns spread over a seeded 2-player greedy game (the positions a planner meets)."""
-    from kubasolve.ai.kubagram import GreedyPolicy
+    from kubasolve.games.kubagram.ai import GreedyPolicy
     from kubasolve.games.kubagram.game import play_game, replay
 
     ref = _referee()
@@ -49,7 +49,7 @@ def policy_turn(name: str) -> Callable[[], Callable[[], object]]:
     """Setup factory: each call plans one turn with AI ``name`` on the next state of :func:`turn_states`."""
 
     def setup() -> Callable[[], object]:
-        from kubasolve.ai.kubagram import make_policy
+        from kubasolve.games.kubagram.ai import make_policy
 
         ref = _referee()
         states = itertools.cycle(turn_states())
@@ -68,7 +68,7 @@ def move_times(players: tuple[str, ...] = ("planner", "search"), games: int = 10
     import statistics
     import time
 
-    from kubasolve.ai.kubagram import _options, make_policy
+    from kubasolve.games.kubagram.ai import _options, make_policy
     from kubasolve.games.kubagram.game import play_game
 
     ref = _referee()
@@ -110,10 +110,10 @@ def simulation(workers: int) -> Callable[[], Callable[[], object]]:
     def setup() -> Callable[[], object]:
         import io
 
-        from kubasolve.games.kubagram.simulate import simulate
+        from kubasolve.scale.selfplay import simulate
 
         _referee()  # load the lexicon and compile kernels before forking
-        return lambda: simulate(SIM_GAMES, ["greedy", "planner"], seed=1, workers=workers, records=io.StringIO())
+        return lambda: simulate("kubagram", ["greedy", "planner"], SIM_GAMES, seed=1, workers=workers, records=io.StringIO())
 
     return setup
 

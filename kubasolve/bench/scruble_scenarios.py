@@ -63,7 +63,7 @@ def _planner_turn(movetime_ms: int | None) -> Callable[[], Callable[[], object]]
     ``movetime_ms``, or a roomy node budget (the unbudgeted turn, with its states counted)."""
 
     def setup() -> Callable[[], object]:
-        from kubasolve.ai.scruble import make_policy
+        from kubasolve.games.scruble.ai import make_policy
         from kubasolve.games.scruble.game import ScrubleGame
         from kubasolve.games.scruble.solver import StateBudget
 

@@ -1,8 +1,9 @@
-"""``kubasolve analyse FILE.jsonl --game GAME``: best moves of every position of a JSON-lines file.
+"""``kubasolve analyse FILE.jsonl --game KIND``: best moves of every position of a JSON-lines file.
 
-Each line holds one position, written as the ``params`` of the game's engine analysis command (see
-docs/scale.md); each answer is one JSON line on stdout (or ``-o FILE``), in input order; a bad line
-gets an error line. The summary goes to stderr; the exit code is 1 when any line failed.
+Each line holds one position: a saved state of the game (any game, a sixth one registered by ``--game-module``
+too), or the ``params`` of the game's engine analysis command (see docs/scale.md); each answer is one JSON line on
+stdout (or ``-o FILE``), in input order; a bad line gets an error line. The summary goes to stderr; the exit code
+is 1 when any line failed.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from kubasolve.cli.common import EXIT_DOMAIN
-from kubasolve.scale.analyse import ANALYSIS_COMMANDS
+from kubasolve.cli.common import EXIT_DOMAIN, UsageError
 from kubasolve.scale.runner import BACKENDS
 
 
@@ -25,7 +25,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Analyse a corpus of positions: one JSON position per line in, one JSON answer per line out.",
     )
     p.add_argument("file", help="JSON-lines file of positions ('-' = stdin)")
-    p.add_argument("--game", required=True, choices=sorted(ANALYSIS_COMMANDS), help="the game of the positions")
+    p.add_argument("--game", required=True, metavar="KIND", help="the game kind of the positions (kubagram, crossword, ...)")
+    p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
+                   help="import a module that registers more games (a dotted name or a .py path; repeatable)")
     p.add_argument("--workers", type=_positive, default=1, help="local processes or Ray actors (default 1)")
     p.add_argument("--backend", choices=BACKENDS, default="local", help="where to run (default local)")
     p.add_argument("--address", help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
@@ -41,11 +43,14 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kubasolve.cli.games import kind_of
+    from kubasolve.engine.batch import analyse_lines
     from kubasolve.errors import KubasolveError
-    from kubasolve.scale.analyse import analyse_lines, split_lines
+    from kubasolve.scale.analyse import split_lines
 
     if args.address is not None and args.backend != "ray":
-        raise KubasolveError("--address goes with --backend ray")
+        raise UsageError("--address goes with --backend ray")
+    kind_of(args)  # an unknown game kind is a usage error naming the known ones
     if args.file == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -60,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     ok = failed = 0
     start = time.perf_counter()
     try:
-        for answer in analyse_lines(lines, args.game, workers=args.workers, backend=args.backend, address=args.address):
+        for answer in analyse_lines(lines, args.game, workers=args.workers, backend=args.backend, address=args.address,
+                                    game_modules=args.game_module):
             out.write(json.dumps(answer, ensure_ascii=False) + "\n")
             if answer.get("ok"):
                 ok += 1

@@ -39,16 +39,16 @@ __all__ = [
     "EXIT_USAGE",
     "ProgressCallback",
     "UsageError",
+    "add_budget_arguments",
     "add_json_argument",
     "add_lexicon_argument",
     "add_rules_argument",
-    "add_show_command",
     "add_simulate_arguments",
     "backend_options",
+    "budget_of",
     "ascii_text",
     "check_output_path",
     "count",
-    "emit_rendering",
     "emit_summary",
     "error_payload",
     "exit_code",
@@ -57,9 +57,9 @@ __all__ = [
     "progress",
     "progress_enabled",
     "read_state_file",
+    "read_text_file",
     "seconds",
     "seed",
-    "show_saved_game",
     "summary_stream",
     "toml_file",
     "undecodable_argument",
@@ -219,9 +219,10 @@ def add_rules_argument(parser: argparse.ArgumentParser, doc: str) -> None:
 
 
 def add_lexicon_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--lexicon NAME|PATH``: a bundled lexicon (``nl``, ``ro``...) or a word-list file."""
-    parser.add_argument("--lexicon", default=default, metavar="NAME|PATH",
-                        help=f"bundled lexicon or word-list file (default {default})")
+    """``--lexicon NAME|PATH``: a bundled lexicon (``nl``, ``ro``...) or a word-list file (``default`` ``""``: the
+    game's own, left to the game: ``args.lexicon`` is None)."""
+    parser.add_argument("--lexicon", default=default or None, metavar="NAME|PATH",
+                        help=f"bundled lexicon or word-list file (default {default or 'the game s'})".replace("game s", "game's"))
 
 
 def add_json_argument(parser: argparse.ArgumentParser, what: str = "machine-readable output (one JSON document)") -> None:
@@ -232,7 +233,7 @@ def add_json_argument(parser: argparse.ArgumentParser, what: str = "machine-read
 def add_simulate_arguments(
     parser: argparse.ArgumentParser,
     *,
-    players: str,
+    players: str | None,
     players_help: str,
     rules_doc: str,
     lexicon: str | None,
@@ -240,15 +241,17 @@ def add_simulate_arguments(
     max_games: int = 1_000_000,
     max_workers: int = 256,
 ) -> None:
-    """The one set of ``simulate`` flags every game shares (``--backend``/``--address`` choose where it runs).
+    """The one set of ``simulate`` flags every game shares (``--backend``/``--address`` choose where it runs; the
+    AIs' budget: :func:`add_budget_arguments`).
 
-    ``players``: default seats (``"greedy,planner"``); ``players_help``: the AI names; ``rules_doc``: the
-    doc describing ``--rules``; ``lexicon``: default lexicon, or None for a game without words (then
-    there is no ``--lexicon``). ``--records -`` sends JSON lines to stdout and the summary to stderr.
+    ``players``: default seats (``"greedy,planner"``; None: the game's AIs); ``players_help``: the AI names;
+    ``rules_doc``: the doc describing ``--rules``; ``lexicon``: default lexicon (``""``: the game's), or None for a
+    game without words (then there is no ``--lexicon``). ``--records -`` sends JSON lines to stdout and the summary
+    to stderr.
     """
     parser.add_argument("--games", type=count(1, max_games), default=games, help=f"number of games (default {games})")
-    parser.add_argument("--players", type=player_list, default=player_list(players),
-                        help=f"comma-separated AIs, one per seat: {players_help} (default {players})")
+    parser.add_argument("--players", type=player_list, default=player_list(players) if players else None,
+                        help=f"comma-separated AIs, one per seat: {players_help} (default {players or 'the game AIs'})")
     parser.add_argument("--seed", type=seed, default=0, help="master seed; the same seed gives the same games (default 0)")
     parser.add_argument("--workers", type=count(1, max_workers), default=1, help="parallel worker processes (default 1)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -258,11 +261,34 @@ def add_simulate_arguments(
     parser.add_argument("--records", metavar="PATH", default=None,
                         help="write one JSON line per game to PATH ('-': stdout, then the summary goes to stderr)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+    add_budget_arguments(parser, "each AI move")
     add_rules_argument(parser, rules_doc)
     if lexicon is not None:
         add_lexicon_argument(parser, lexicon)
     add_json_argument(parser, "summary as one JSON document")
 
+
+MAX_MOVETIME_MS = 86_400_000
+"""Largest ``--movetime-ms`` (a day)."""
+MAX_NODES = 10**12
+"""Largest ``--max-nodes``."""
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, what: str, default: str = "none: exact") -> None:
+    """``--movetime-ms MS`` and ``--max-nodes N``: the one budget of every search (``what`` it bounds), the same
+    names as the library's :class:`~kubasolve.budget.Budget` and the engine's parameters. :func:`budget_of` reads
+    them back."""
+    parser.add_argument("--movetime-ms", type=count(1, MAX_MOVETIME_MS), default=None, metavar="MS",
+                        help=f"time budget of {what} in milliseconds (default {default}); then the best found so far")
+    parser.add_argument("--max-nodes", type=count(1, MAX_NODES), default=None, metavar="N",
+                        help=f"node budget of {what} (deterministic; default {default})")
+
+
+def budget_of(args: argparse.Namespace) -> Any:
+    """The :class:`~kubasolve.budget.Budget` of ``--movetime-ms``/``--max-nodes``."""
+    from kubasolve.budget import Budget
+
+    return Budget(getattr(args, "movetime_ms", None), getattr(args, "max_nodes", None))
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     """``backend``/``address`` keyword arguments for a game's ``simulate`` from the shared flags;
@@ -272,25 +298,21 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"backend": args.backend, "address": args.address}
 
 
-def add_show_command(sub: argparse._SubParsersAction, *, shows: str, saved: str, lexicon: str | None, func: Callable[..., int],
-                     state_help: str = "a saved game (JSON, as the game's state to_dict writes it)",
-                     metavar: str = "FILE") -> argparse.ArgumentParser:
-    """A game's ``show`` subcommand (``shows``: what it draws; ``saved``: what it reads) with the flags every
-    game's ``show`` has: the saved state FILE, ``--svg [PATH]`` (a picture instead of text, to stdout or
-    PATH), ``--names`` (seat names to print) and, for a game with words, ``--lexicon``."""
-    check = ("The state is checked by replaying its history over --lexicon (the one the game was played with)."
-             if lexicon is not None else "The state is checked by replaying its moves.")
-    parser = sub.add_parser("show", help=f"draw {shows} (text, or --svg)",
-                            description=f"Draw {saved}: text by default, an SVG picture with --svg (on stdout, or into PATH). {check}")
-    parser.add_argument("state", metavar=metavar, help=state_help)
-    parser.add_argument("--svg", nargs="?", const="-", default=None, metavar="PATH",
-                        help="draw an SVG picture instead of text: on stdout, or into PATH")
-    parser.add_argument("--names", type=player_list, default=None, metavar="NAME,NAME",
-                        help="seat names to show, comma-separated (default: the state's own, else player 0, player 1, ...)")
-    if lexicon is not None:
-        add_lexicon_argument(parser, lexicon)
-    parser.set_defaults(func=func)
-    return parser
+def read_text_file(path: str, what: str) -> str:
+    """The UTF-8 text of ``path`` (a ``what``), or a :class:`~kubasolve.errors.StateError` saying why it cannot be
+    read."""
+    from kubasolve.errors import StateError
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise StateError(f"{path} is a folder, not a {what}") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def read_state_file(path: str, what: str) -> Any:
@@ -298,16 +320,7 @@ def read_state_file(path: str, what: str) -> Any:
     saying why it cannot be read."""
     from kubasolve.errors import StateError
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise StateError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise StateError(f"{path} is a folder, not a saved {what} game") from None
-    except UnicodeDecodeError as exc:
-        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = read_text_file(path, f"saved {what} game")
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -315,34 +328,6 @@ def read_state_file(path: str, what: str) -> Any:
     if not isinstance(data, dict):
         raise StateError(f"{path} is not a saved {what} game: a JSON object is expected")
     return data
-
-
-def show_saved_game(args: argparse.Namespace, game: str, load: Callable[[dict[str, Any]], Any]) -> int:
-    """Handler body of ``GAME show``: the JSON of ``args.state`` made a state by ``load`` (which checks it),
-    drawn by ``kubasolve.games.GAME.render`` as text or SVG (:func:`emit_rendering`)."""
-    import importlib
-
-    render = importlib.import_module(f"kubasolve.games.{game}.render")
-    state = load(read_state_file(args.state, game))
-    return emit_rendering(args, state, render.render_text, render.render_svg)
-
-
-def emit_rendering(args: argparse.Namespace, state: Any, render_text: Callable[..., str], render_svg: Callable[..., str]) -> int:
-    """Print ``state`` drawn as text, or as SVG with ``--svg`` (on stdout, or into the file it names)."""
-    if args.svg is None:
-        print(render_text(state, args.names))
-        return EXIT_OK
-    picture = render_svg(state, args.names)
-    if args.svg == "-":
-        sys.stdout.write(picture)
-        return EXIT_OK
-    target = check_output_path(args.svg, "the SVG picture")
-    try:
-        target.write_text(picture, encoding="utf-8")
-    except OSError as exc:
-        raise KubasolveError(f"cannot write the SVG picture to {args.svg}: {exc.strerror or exc}") from None
-    print(f"wrote {target}", file=sys.stderr)
-    return EXIT_OK
 
 
 # ------------------------------------------------------------------------------------------------ streams

@@ -1,5 +1,5 @@
-"""``kubasolve crossword``: every legal move for a board and a rack, terminal play against the AIs,
-and AI self-play with confidence intervals. See ``docs/crossword.md``."""
+"""``kubasolve crossword``: every legal move for a board and a rack (``moves``) and the exact endgame (``endgame``);
+``play``, ``simulate`` and ``show`` are the generic ones of :mod:`kubasolve.cli.games`. See ``docs/crossword.md``."""
 
 from __future__ import annotations
 
@@ -7,39 +7,32 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
-
-PLAY_HELP = """commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
-  8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
-                     a blank as a lower-case letter (8H WOrD)
-  x LETTERS          exchange tiles (? for a blank), e.g. x QU?
-  p                  pass
-  c                  challenge the previous play (challenge mode)
-  h                  hints: the best moves by score and by equity
-  g                  print the game so far as GCG
-  q                  quit
-"""
+HELP = "crossword tile game (Dutch Scrabble-type rules): moves, endgame; play, simulate and show games"
+AI_HELP = "score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)"
+LEXICON = "nl"
+SIMULATE_PLAYERS = "score,equity"
+TILES_HELP = "tile set: nl (default), en or a TOML file"
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    from kubasolve.cli.common import (
-        add_json_argument,
-        add_lexicon_argument,
-        add_rules_argument,
-        add_show_command,
-        add_simulate_arguments,
-        count,
-        player_list,
-    )
+def add_rule_flags(p: argparse.ArgumentParser) -> None:
+    """``--tiles``: the rules' tile set (a shortcut for that one setting)."""
+    p.add_argument("--tiles", dest="rule_tiles", default=None, metavar="NAME|TOML", help=TILES_HELP)
+
+
+def add_play_flags(p: argparse.ArgumentParser) -> None:
+    """``--gcg FILE``: the older name of ``--resume`` for a GCG game."""
+    p.add_argument("--gcg", dest="resume", default=None, metavar="FILE", help=argparse.SUPPRESS)
+
+
+def add_commands(csub: argparse._SubParsersAction) -> None:
+    """``moves`` and ``endgame``."""
+    from kubasolve.cli.common import add_budget_arguments, add_json_argument, add_lexicon_argument, add_rules_argument, count
     from kubasolve.cli.common import seed as seed_type
-
-    p = sub.add_parser("crossword", help="crossword tile game (Dutch Scrabble-type rules): moves, play and simulate games")
-    csub = p.add_subparsers(dest="crossword_command", metavar="ACTION")
-    csub.required = True
 
     m = csub.add_parser("moves", help="every legal placement for a board and a rack, best first",
                         description="Every legal placement (the counting rule of docs/crossword.md), best first. "
@@ -51,22 +44,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--rack", default=None, help="the rack, e.g. EKNOW?? ('?' a blank); default the CGP's or GCG's")
     m.add_argument("--top", type=count(0, CROSSWORD_MAX_LISTED), default=20,
                    help=f"how many moves to list (default 20; 0 = all, up to {CROSSWORD_MAX_LISTED:,})")
-    m.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    m.add_argument("--tiles", default=None, metavar="NAME|TOML", help=TILES_HELP)
     add_rules_argument(m, RULES_DOC)
     add_lexicon_argument(m, "nl: or the CGP's lex / the GCG's #lexicon")
     add_json_argument(m)
     m.set_defaults(func=run_moves, lexicon=None)
-
-    g = csub.add_parser("play", help="play against the AIs in the terminal (with hints)")
-    g.add_argument("--players", type=player_list, default=player_list("human,equity2"),
-                   help="comma-separated seats: human, score, equity, sim, equity2, sim2 (default human,equity2)")
-    g.add_argument("--seed", type=seed_type, default=None, help="deal seed (default: random, printed)")
-    g.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
-    g.add_argument("--gcg", default=None, metavar="FILE",
-                   help="continue the game of a GCG file from its end (its players' seats: --players gives one per player)")
-    add_rules_argument(g, RULES_DOC)
-    add_lexicon_argument(g, "nl: or the GCG's #lexicon")
-    g.set_defaults(func=run_play, lexicon=None)
 
     e = csub.add_parser("endgame", help="solve a two-player endgame (empty bag) exactly, within a time or node budget",
                         description="The best move of an endgame (the bag empty, both racks known) by the exact solver of "
@@ -75,29 +57,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                     "unseen tile), or a GCG game stopped when the bag ran out (the racks of #rack1/#rack2, or else "
                                     "the unseen tiles).")
     e.add_argument("--board", required=True, metavar="FILE|CGP", help="a CGP string, a file holding one CGP line, or a GCG file")
-    et = e.add_mutually_exclusive_group()
-    et.add_argument("--movetime-ms", type=count(1, 86_400_000), default=None, metavar="MS",
-                    help="time budget in milliseconds (default 10000 unless --max-nodes)")
-    et.add_argument("--time-limit", type=float, default=None, metavar="S", help="the time budget in seconds (older name of --movetime-ms)")
-    en = e.add_mutually_exclusive_group()
-    en.add_argument("--max-nodes", type=count(1, 10**12), default=None, metavar="N", help="node budget (deterministic answers)")
-    en.add_argument("--nodes", type=count(1, 10**12), default=None, metavar="N", help="older name of --max-nodes")
-    e.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
+    add_budget_arguments(e, "the solver", "10 s unless --max-nodes")
+    e.add_argument("--time-limit", type=float, default=None, metavar="S", help=argparse.SUPPRESS)  # older: seconds
+    e.add_argument("--nodes", dest="old_nodes", type=count(1, 100_000_000), default=None, help=argparse.SUPPRESS)  # older --max-nodes
+    e.add_argument("--tiles", default=None, metavar="NAME|TOML", help=TILES_HELP)
     add_rules_argument(e, RULES_DOC)
     add_lexicon_argument(e, "nl: or the CGP's lex / the GCG's #lexicon")
     add_json_argument(e)
     e.set_defaults(func=run_endgame, lexicon=None)
-
-    add_show_command(csub, shows="a saved game: the board with its premium squares, racks, scores", lexicon="nl", func=run_show,
-                     saved="a saved crossword game (the JSON of CrosswordState.to_dict, as the engine's state holds it)")
-
-    s = csub.add_parser("simulate", help="AI self-play: win rates with 95%% confidence intervals")
-    add_simulate_arguments(s, players="score,equity",
-                           players_help="score, equity, sim, equity2, sim2; equity:bounded / equity:NODES choose the endgame search "
-                                        "(the others likewise); NAME:100ms a time budget per turn",
-                           rules_doc=RULES_DOC, lexicon="nl")
-    s.add_argument("--tiles", default=None, metavar="NAME|TOML", help="tile set: nl (default), en or a TOML file")
-    s.set_defaults(func=run_simulate)
 
     lv = csub.add_parser("learn-leaves", help="learn a leave table (a value per kept-tile multiset) by self-play",
                          description="Self-play games by the best-equity policy; every sub-leave of every full rack is credited "
@@ -258,17 +225,22 @@ def run_moves(args: argparse.Namespace) -> int:
 
 def run_endgame(args: argparse.Namespace) -> int:
     """Handler of ``crossword endgame``."""
-    from kubasolve.ai.crossword_endgame import solve_endgame, state_from_cgp
+    from kubasolve.cli.common import UsageError
     from kubasolve.cli.output import emit_json
     from kubasolve.errors import PositionError
+    from kubasolve.games.crossword.endgame import solve_endgame, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.notation import format_placement, state_from_gcg
     from kubasolve.lexicon import load_lexicon
 
     if args.time_limit is not None and not 0 < args.time_limit <= 86_400:
         raise PositionError(f"--time-limit must be a number of seconds from 0 to 86400, got {args.time_limit}")
-    max_nodes = args.max_nodes if args.max_nodes is not None else args.nodes
-    seconds = args.movetime_ms / 1000 if args.movetime_ms is not None else args.time_limit
+    if args.time_limit is not None and args.movetime_ms is not None:
+        raise UsageError("give --movetime-ms (milliseconds) or its older form --time-limit (seconds), not both")
+    if args.old_nodes is not None and args.max_nodes is not None:
+        raise UsageError("give --max-nodes or its older form --nodes, not both")
+    nodes = args.max_nodes if args.max_nodes is not None else args.old_nodes
+    movetime_s = args.movetime_ms / 1000 if args.movetime_ms is not None else args.time_limit
     rules = load_rules(args.rules, args.tiles)
     layout = rules.board_layout()
     board_in = read_board_input(args.board, layout.rows, layout.cols)
@@ -284,14 +256,15 @@ def run_endgame(args: argparse.Namespace) -> int:
             raise PositionError(f"the endgame solver needs two players and an empty bag; at the end of this GCG game the bag holds {len(state.bag)} tiles")
     else:
         state = state_from_cgp(referee, board_in.text)
-    if seconds is None and max_nodes is None:
-        seconds = 10.0
-    res = solve_endgame(referee, state, time_limit=seconds, node_limit=max_nodes)
+    seconds = movetime_s if movetime_s is not None else (None if nodes else 10.0)
+    res = solve_endgame(referee, state, time_limit=seconds, node_limit=nodes)
     m = res.move
     notation = "pass" if m is None else format_placement(m.row, m.col, m.direction, m.word, m.tiles, through="()")
     final = state.scores[0] - state.scores[1] + res.value
     if args.json:
-        emit_json({"ok": True, **res.to_dict(), "notation": notation, "racks": list(state.racks), "final_spread": final})
+        answer = res.to_dict()
+        answer["proven_optimal"] = bool(answer.pop("proven", res.proven))  # the one name of every answer
+        emit_json({"ok": True, **answer, "notation": notation, "racks": list(state.racks), "final_spread": final})
         return 0
     print(f"{notation}" + ("" if m is None else f" +{m.score}"))
     print(f"spread still to come {res.value:+d} (final spread {final:+d}), {'proven' if res.proven else 'not proven'}; "
@@ -301,29 +274,14 @@ def run_endgame(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_simulate(args: argparse.Namespace) -> int:
-    """Handler of ``crossword simulate``."""
-    from kubasolve.cli.common import backend_options, emit_summary, open_output, progress
-    from kubasolve.cli.output import simulation_summary
-    from kubasolve.games.crossword.simulate import simulate
-
-    rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
-    with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
-        res = simulate(args.games, args.players, seed=args.seed, workers=args.workers, **backend_options(args), records=records, rules=rules,
-                       on_game=on_game, lexicon=None if args.lexicon == "nl" else args.lexicon)
-    text = simulation_summary(res)
-    emit_summary(args, res.to_dict(), text)
-    return 0
-
-
 def run_learn_leaves(args: argparse.Namespace) -> int:
     """Handler of ``crossword learn-leaves``."""
     import json
     import shlex
 
-    from kubasolve.ai.crossword_learn import learn_leaves, save_samples
-    from kubasolve.ai.crossword_leaves import LearntLeaves
     from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
+    from kubasolve.games.crossword.learn import learn_leaves, save_samples
+    from kubasolve.games.crossword.leaves import LearntLeaves
 
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
@@ -371,148 +329,3 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_show(args: argparse.Namespace) -> int:
-    """Handler of ``crossword show``."""
-    from kubasolve.cli.common import show_saved_game
-    from kubasolve.games.crossword.game import CrosswordState, default_referee
-    from kubasolve.lexicon import load_lexicon
-
-    return show_saved_game(args, "crossword", lambda data: CrosswordState.from_dict(data, default_referee(None, load_lexicon(args.lexicon))))
-
-
-def render(state: Any, names: list[str], viewer: int | None = None) -> str:
-    """The board with coordinates, the scores and (for ``viewer``) the rack, as text."""
-    from kubasolve.games.crossword.notation import COLUMNS
-
-    rows = state.board.to_rows()
-    lines = ["    " + " ".join(COLUMNS[: len(rows[0])])]
-    for i, row in enumerate(rows):
-        lines.append(f"{i + 1:>3} " + " ".join(row))
-    lines.append(f"bag {len(state.bag)} tiles; scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, state.scores, strict=True)))
-    if viewer is not None:
-        lines.append("your rack: " + " ".join(state.racks[viewer]))
-    return "\n".join(lines)
-
-
-def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str] | None = None) -> int:
-    """Handler of ``crossword play``: humans type moves, AIs play their turns."""
-    import random
-
-    from kubasolve.ai.crossword import fast_candidates, make_policy
-    from kubasolve.ai.crossword_sim import default_leaves
-    from kubasolve.errors import KubasolveError, RulesError
-    from kubasolve.games.crossword.game import Referee
-    from kubasolve.games.crossword.movegen import generate_moves
-    from kubasolve.games.crossword.notation import format_placement, to_gcg
-    from kubasolve.lexicon import load_lexicon
-
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
-    seats = [p.strip().lower() for p in args.players]
-    rules = load_rules(args.rules, args.tiles)
-    if not rules.min_players <= len(seats) <= rules.max_players:
-        raise RulesError(f"give {rules.min_players} to {rules.max_players} seats, e.g. --players human,equity")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    policies = {i: make_policy(s, seed + i) for i, s in enumerate(seats) if s != "human"}
-    names = [f"{s}{i}" for i, s in enumerate(seats)]
-    game = None
-    gcg_path = getattr(args, "gcg", None)  # absent from a Namespace built by hand
-    if gcg_path is not None:
-        layout = rules.board_layout()
-        game = read_board_input(gcg_path, layout.rows, layout.cols).gcg
-        if game is None:
-            raise RulesError(f"--gcg {gcg_path}: not a GCG game (#player1 nick Name, then >nick: lines)")
-        if len(game.players) != len(seats):
-            raise RulesError(f"the GCG game has {len(game.players)} players: give as many seats with --players")
-        names = [f"{nick}({s})" for (nick, _), s in zip(game.players, seats, strict=True)]
-    referee = Referee(load_lexicon(file_lexicon(game.lexicon if game else None, args.lexicon, "GCG game")), rules)
-    if game is not None:
-        from kubasolve.games.crossword.notation import state_from_gcg
-
-        state = state_from_gcg(referee, game, seed)
-        if state.over:
-            raise RulesError(f"the game of {gcg_path} is over: nothing to continue")
-    else:
-        state = referee.new_game(seed, len(seats))
-
-    def say(text: str) -> None:
-        out.write(text + "\n")
-        out.flush()
-
-    def describe(entry: dict[str, Any]) -> str:
-        kind = entry["type"]
-        if kind == "place":
-            return f"{format_placement(entry['row'], entry['col'], entry['dir'], entry['word'], [tuple(t) for t in entry['tiles']], through='()')} +{entry['score']}"
-        if kind == "exchange":
-            return f"exchanged {len(entry['letters'])} tiles"
-        if kind == "challenge":
-            return f"challenged: {entry['result']}" + (f" ({', '.join(entry.get('invalid', []))})" if entry.get("invalid") else "")
-        return kind
-
-    if game is not None:
-        say(f"Crossword ({rules.tiles} tiles, seed {seed}): {', '.join(names)}, continuing {gcg_path} after {len(game.events)} "
-            f"events; {names[state.current]} to move (racks not in the file drawn from the unseen tiles).")
-    else:
-        draws = " / ".join(", ".join(f"{names[p]} {t}" for p, t in enumerate(r) if t) for r in state.start_draws)
-        say(f"Crossword ({rules.tiles} tiles, seed {seed}): {', '.join(names)}. Start draw: {draws}; {names[state.current]} starts.")
-    say("Type ? for help.")
-    shown = -1
-    while not state.over:
-        p = state.current
-        if p in policies:
-            action = policies[p].turn(referee, state)
-            state = referee.apply(state, action)
-            say(f"{names[p]}: {describe(next(e for e in reversed(state.log) if e['type'] != 'end'))}")
-            continue
-        if shown != state.turn:
-            say(render(state, names, p))
-            shown = state.turn
-        out.write(f"{names[p]}> ")
-        out.flush()
-        line = stdin.readline()
-        if not line:
-            say("\n(end of input: game abandoned)")
-            return 0
-        text = line.strip()
-        if not text:
-            continue
-        cmd = text.split()[0].lower()
-        try:
-            if cmd in ("?", "help"):
-                say(PLAY_HELP)
-            elif cmd == "q":
-                say("bye")
-                return 0
-            elif cmd == "g":
-                say(to_gcg(state, names))
-            elif cmd == "h":
-                ml = generate_moves(state.board, state.rack(), referee.lexicon, referee.layout, referee.tiles, top=5)
-                say(f"  {ml.count} legal placements; best by score:")
-                for m in ml.moves:
-                    say(f"    {format_placement(m.row, m.col, m.direction, m.word, m.tiles, through='()'):<24} {m.score}")
-                say("  best by equity (score + learnt leave value, as equity2 ranks them):")
-                for c in fast_candidates(referee, state, default_leaves(referee), top=5):
-                    what = c.action.letters if c.action.type == "exchange" else ""
-                    if c.action.type == "place":
-                        e = referee.judge_placement(state.board, state.rack(), c.action.tiles).placement
-                        what = format_placement(e.row, e.col, e.direction, e.word, e.tiles, through="()")
-                    else:
-                        what = f"exchange {what}"
-                    say(f"    {what:<24} {c.score:>4}  keep {c.leave or '-':<7} equity {c.equity:.1f}")
-            elif cmd == "p":
-                state = referee.apply(state, {"type": "pass"})
-            elif cmd == "c":
-                state = referee.apply(state, {"type": "challenge"})
-                say(describe(state.log[-1]))
-            elif cmd == "x":
-                state = referee.apply(state, {"type": "exchange", "letters": "".join(text.split()[1:])})
-            else:
-                state = referee.apply(state, {"type": "place", "move": text})
-                say(f"ok: {describe(next(e for e in reversed(state.log) if e['type'] != 'end'))}")
-        except KubasolveError as exc:
-            say(f"not allowed: {exc}")
-    say(render(state, names))
-    end = state.log[-1]
-    say("end of the game: rack adjustments " + ", ".join(f"{names[q]} {a:+d}" for q, a in enumerate(end["adjust"])))
-    say("winner: " + " and ".join(names[w] for w in state.winners()))
-    return 0

@@ -1,4 +1,5 @@
-"""``kubasolve kubagram``: best words, compounds and whole claims for a position (plus play/simulate)."""
+"""``kubasolve kubagram``: best words, compounds and whole claims for a position, and the analysis of a played game
+(``play``, ``simulate`` and ``show`` are the generic ones of :mod:`kubasolve.cli.games`)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,35 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from kubasolve.cli.common import UsageError, add_json_argument, add_lexicon_argument, add_rules_argument, ascii_text, count
+from kubasolve.cli.common import (
+    UsageError,
+    add_budget_arguments,
+    add_json_argument,
+    add_lexicon_argument,
+    add_rules_argument,
+    ascii_text,
+    budget_of,
+    count,
+)
 from kubasolve.errors import RulesError
 
+HELP = "Kubagram: best words, compounds, claims; play, simulate and analyse games"
+AI_HELP = "random, greedy, planner[:DEPTH], search[:NODES]"
+RULES_DOC = "docs/kubagram.md and docs/kubagram_game.md: scoring settings at top level or under [kubagram], game settings under [game]"
+LEXICON = "nl"
+SIMULATE_PLAYERS = "greedy,planner"
+ROTATIONS = ("0", "90", "180", "270", "bottom-left", "bottom-right", "top-right", "top-left")
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("kubagram", help="Kubagram: best words, compounds, claims; play and simulate games")
-    ksub = p.add_subparsers(dest="kubagram_command", metavar="ACTION")
-    ksub.required = True
+
+def add_play_flags(p: argparse.ArgumentParser) -> None:
+    """Kubagram's deal setting in ``play``: the board's rotation."""
+    p.add_argument("--rotation", dest="deal_rotation", default=None, metavar="TURN", choices=ROTATIONS,
+                   help="the last player's board turn: 0, 90, 180, 270 or the corner that becomes the start cube "
+                        "(bottom-left, bottom-right, top-right, top-left); default: seeded random")
+
+
+def add_commands(ksub: argparse._SubParsersAction) -> None:
+    """``best`` and ``analyse``."""
     b = ksub.add_parser(
         "best",
         help="ranked words from a central field, e.g. `kubasolve kubagram best kroegentoch --joker EYGR`",
@@ -28,10 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")
     b.add_argument("--top", type=count(0), default=10, help="how many moves to show (default 10; 0 = all, up to the engine's bound)")
     b.add_argument("--claim", action="store_true", help="also show the best whole claim (up to 3 words/compounds)")
-    b.add_argument("--movetime-ms", type=count(1, 600_000), default=None,
-                   help="time budget of the searches in ms (default none: exact); then the best found so far")
-    b.add_argument("--max-nodes", type=count(1, 10**10), default=None,
-                   help="node budget of the searches (deterministic; default none: exact)")
+    add_budget_arguments(b, "the searches (words, compounds, claim: one budget)")
     add_rules_argument(b, "docs/kubagram.md")
     add_lexicon_argument(b, "nl")
     add_json_argument(b)
@@ -39,22 +58,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     a = ksub.add_parser("analyse", help="per turn: best claim available vs the one made, words left to the next player",
                         description="Analyse a game from `kubagram simulate --records` (a JSON-lines file) or `kubagram play --save`.")
     a.add_argument("record", metavar="GAME", help="game record file")
-    a.add_argument("--game", type=count(0), default=None, help="which game of a records file (its `game` number; default the first)")
+    a.add_argument("--index", type=count(0), default=None, help="which game of a records file (its `index`; default the first)")
+    a.add_argument("--game", dest="index", type=count(0), default=None, help=argparse.SUPPRESS)  # the old name of --index
     add_rules_argument(a, "docs/kubagram_game.md")
     add_lexicon_argument(a, "nl")
     add_json_argument(a)
     a.set_defaults(func=run_analyse)
-    try:
-        from kubasolve.cli.kubagram_game import add_game_commands
-    except ImportError:  # pragma: no cover - game commands ship separately
-        return
-    add_game_commands(ksub)
 
 
 def run_best(args: argparse.Namespace) -> int:
     from kubasolve.cli.output import emit_json, format_table
-    from kubasolve.games.kubagram import KubagramPosition, solver_for
-    from kubasolve.games.kubagram.movegen import SearchBudget
+    from kubasolve.games.kubagram import KubagramPosition, SearchBudget, solver_for
     from kubasolve.games.kubagram.position import parse_table_spec
     from kubasolve.games.limits import KUBAGRAM_MAX_TOP, check_kubagram_request
     from kubasolve.lexicon import load_lexicon
@@ -71,11 +85,12 @@ def run_best(args: argparse.Namespace) -> int:
     if args.top > KUBAGRAM_MAX_TOP:
         raise UsageError(f"--top: at most {KUBAGRAM_MAX_TOP:,} (0 = all, up to that many)")
     solver = solver_for(lexicon, rules)
+    solver.warm_up()  # the one-time set-up, before the budget's clock starts
+    meter = budget_of(args).meter(SearchBudget)
     top = args.top or KUBAGRAM_MAX_TOP
-    budget = SearchBudget(args.max_nodes, args.movetime_ms) if args.max_nodes or args.movetime_ms else None
-    words = solver.best_words(position, top=top, budget=budget)
-    compounds = solver.compound_moves(position, top=top, budget=budget) if position.table else []
-    claim = solver.best_move(position, budget=budget) if args.claim else None
+    words = solver.best_words(position, top=top, budget=meter)
+    compounds = solver.compound_moves(position, top=top, budget=meter) if position.table else []
+    claim = solver.best_move(position, budget=meter) if args.claim else None
     if args.json:
         payload: dict[str, Any] = {
             "ok": True,
@@ -83,11 +98,11 @@ def run_best(args: argparse.Namespace) -> int:
             "rules": rules.to_dict(),
             "words": [w.to_dict() for w in words],
             "compounds": [c.to_dict() for c in compounds],
+            "proven_optimal": not meter.exhausted,
+            "nodes": meter.nodes,
         }
         if claim is not None:
             payload["best_claim"] = claim.to_dict()
-        if budget is not None:
-            payload.update(proven_optimal=not budget.exhausted, nodes=budget.nodes)
         emit_json(payload)
         return 0
     field = " ".join(t.label() for t in position.tiles) or "(empty)"
@@ -106,8 +121,8 @@ def run_best(args: argparse.Namespace) -> int:
         print()
         items = [w.word for w in claim.words] + [c.word for c in claim.compounds]
         print(f"best claim: {', '.join(items) if items else '(nothing)'}  gain {claim.gain}, taken from others {claim.taken}")
-    if budget is not None and budget.exhausted:
-        print("(the budget ran out: the best found so far, not proven)")
+    if meter.exhausted:
+        print(f"\n(the budget ran out after {meter.nodes} nodes: the best found so far, not proven)")
     return 0
 
 
@@ -117,7 +132,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     from kubasolve.lexicon import load_lexicon
 
     rules, game_rules = load_rules(args.rules)
-    analysis = analyse_file(args.record, args.game, rules, game_rules, load_lexicon(args.lexicon))
+    analysis = analyse_file(args.record, args.index, rules, game_rules, load_lexicon(args.lexicon))
     if args.json:
         emit_json({"ok": True, **analysis.to_dict()})
     else:

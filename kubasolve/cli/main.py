@@ -36,9 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Commands listed first, in this order; every other module of ``kubasolve.cli`` that defines
-# ``add_parser`` (a game's commands, say ``kubasolve/cli/crossword.py``) follows in name order.
-_FIRST = ("lexicon", "kubagram", "rummikub")
+# Commands listed first, in this order (``games`` adds one command per game kind, then play, simulate and show); every
+# other module of ``kubasolve.cli`` that defines ``add_parser`` follows in name order. A game's own module
+# (``kubasolve/cli/crossword.py``) defines ``add_commands`` instead: ``games`` calls it.
+_FIRST = ("lexicon", "games")
 _LAST = ("bench", "engine")
 
 

@@ -4,37 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
+
+from kubasolve.games.rendering import format_table
+
+__all__ = ["emit_json", "format_table", "simulation_summary"]
 
 
 def emit_json(payload: Any) -> None:
     """Write one JSON document to stdout (UTF-8, no ASCII escaping)."""
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-
-
-def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Render a plain-text table with right-aligned numbers and left-aligned text."""
-    cells = [[str(h) for h in headers]] + [[_fmt(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    numeric = [all(_is_number(row[i]) for row in rows) if rows else False for i in range(len(headers))]
-    lines = []
-    for k, row in enumerate(cells):
-        parts = [c.rjust(w) if numeric[i] else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  ".join(parts).rstrip())
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.3g}" if abs(v) < 1e-2 and v != 0 else f"{v:.3f}".rstrip("0").rstrip(".")
-    return str(v)
 
 
 def simulation_summary(res: Any) -> str:

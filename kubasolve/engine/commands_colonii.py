@@ -6,16 +6,17 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.commands_session import (
     SessionGame,
     V2Answer,
     adopt_game,
     call,
     declare_rules,
-    find_game,
     new_session_game,
     session_budget,
     v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     MAX_INT,
@@ -220,7 +221,7 @@ class AiMoveParams(GameParams):
 
 
 def _game(p: GameParams, session: Session) -> SessionGame:
-    return find_game(p.game, session, "colonii", key="params.game", hint="colonii.new-game")
+    return v2_game(p.game, session, "colonii")
 
 
 @command("colonii.new-game", NewGameParams, V2Answer)
@@ -295,3 +296,6 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if p.apply:
         sg.state = call(sg.game.apply, sg.state, chosen.action)
     return v2_answer(p.game, sg, p.state, action=chosen.action, proven_optimal=chosen.proven_optimal)
+
+
+declare_analysis("colonii", "colonii.best-turn")  # kubasolve analyse --game colonii: a line is this command's params

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.commands_session import (
     SessionGame,
     V2Answer,
     adopt_game,
     call,
     declare_rules,
-    find_game,
     lexicon_for,
     new_session_game,
     v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
@@ -182,7 +183,7 @@ class AiMoveParams(GameParams):
 def _budget(p: AiMoveParams) -> tuple[int, float]:
     """(endgame nodes, seconds for the move) from ``max_nodes``/``movetime_ms`` or their aliases ``endgame_nodes`` and
     ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused."""
-    from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES
+    from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES
 
     if p.max_nodes is not UNSET and p.endgame_nodes is not UNSET:
         raise KubasolveError("params: give max_nodes or its alias endgame_nodes, not both", key="params.endgame_nodes")
@@ -201,7 +202,7 @@ def _budget(p: AiMoveParams) -> tuple[int, float]:
 
 
 def _game(p: GameParams, session: Session) -> SessionGame:
-    return find_game(p.game, session, "crossword", key="params.game", hint="crossword.new-game")
+    return v2_game(p.game, session, "crossword")
 
 
 @command("crossword.new-game", NewGameParams, V2Answer)
@@ -292,3 +293,6 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         sg.state = call(sg.game.apply, sg.state, chosen.action)
     extra = {"proven_optimal": chosen.proven_optimal} if chosen.details.get("endgame") else {}
     return v2_answer(p.game, sg, p.state, action=chosen.action, **extra)
+
+
+declare_analysis("crossword", "crossword.moves")  # kubasolve analyse --game crossword: a line is this command's params

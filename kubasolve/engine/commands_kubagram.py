@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.registry import (
     UNSET,
     Answer,
@@ -224,3 +225,6 @@ def best_move(p: BestMoveParams, session: Session) -> dict[str, Any]:
     solver, position, budget = _setup(p, session, claim=True)
     claim = solver.best_move(position, objective=p.objective, max_words=p.max_words, budget=budget)
     return {"claim": claim.to_dict(), **budget_proof(budget)}
+
+
+declare_analysis("kubagram", "kubagram.best-move")  # kubasolve analyse --game kubagram: a line is this command's params

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
 from kubasolve.engine.commands_kubagram import (
@@ -13,9 +14,10 @@ from kubasolve.engine.commands_session import (
     adopt_game,
     call,
     declare_rules,
-    find_game,
     lexicon_for,
     rekeyed,
+    v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     MAX_INT,
@@ -110,17 +112,10 @@ class AiMoveParams(GameParams):
 
 
 def _game(p: GameParams, session: Session) -> SessionGame:
-    return find_game(p.game, session, "kubagram", key="params.game", hint="kubagram.new-game")
+    return v2_game(p.game, session, "kubagram")
 
 
-def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": gid, "players": sg.players, **extra}
-    s = sg.native
-    if with_state:
-        out["state"] = s.to_dict()
-    else:
-        out.update(current=s.current, phase=s.phase, turn=s.turn, taken=s.taken, scores=list(s.scores))
-    return out
+_answer = functools.partial(v2_answer, summary=("current", "phase", "turn", "taken", "scores"))
 
 
 class V2Answer(Answer):

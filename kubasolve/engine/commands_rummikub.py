@@ -7,18 +7,21 @@ Bounds: a rack holds at most ``MAX_RACK`` tiles, a table at most ``MAX_SETS`` se
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.commands_session import (
     SessionGame,
     adopt_game,
     call,
     declare_rules,
-    find_game,
     new_session_game,
     session_budget,
+    v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
@@ -37,7 +40,6 @@ from kubasolve.engine.registry import (
     WithState,
     command,
     given,
-    movetime_or_default,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, StateError
 
@@ -107,17 +109,10 @@ declare_rules("rummikub", RummikubRulesSpec, _check_size)
 
 
 def _game(gid: str, session: Session) -> SessionGame:
-    return find_game(gid, session, "rummikub", key="params.game", hint="rummikub.new-game")
+    return v2_game(gid, session, "rummikub")
 
 
-def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    game = sg.native
-    out: dict[str, Any] = {"game": gid, **extra}
-    if with_state:
-        out["state"] = game.to_dict()
-    else:
-        out.update(turn=game.turn, over=game.over, winner=game.winner, scores=game.scores)
-    return out
+_answer = functools.partial(v2_answer, summary=("turn", "over", "winner", "scores"), players=False)
 
 
 class V2Answer(Answer):
@@ -142,11 +137,6 @@ class SolveParams(Params):
     max_nodes: SolverNodes | None = None
 
 
-def _movetime(p: SolveParams | AiMoveParams) -> int | None:
-    """The request's time budget: ``movetime_ms``, or ``DEFAULT_MOVETIME_MS`` when no budget is given."""
-    return movetime_or_default(p.movetime_ms, p.max_nodes)
-
-
 class SolveAnswer(Answer):
     found: bool
     played: list[str]
@@ -158,6 +148,7 @@ class SolveAnswer(Answer):
     changed_sets: int
     jokers_played: int
     proven_optimal: bool
+    nodes: int
 
 
 @command("rummikub.solve", SolveParams, SolveAnswer)
@@ -173,19 +164,15 @@ def solve_cmd(p: SolveParams, session: Session) -> dict[str, Any]:
         game = _game(p.game, session).native
         # as game.best_move, with the request's method and budget
         first_meld = not game.melded[game.turn]
-        if p.movetime_ms is not None:
-            _warm_up(game.rules)  # one-time loading does not count against the budget
-        return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, minimise_changes=p.fewest_changes,
-                     method=p.method, max_nodes=p.max_nodes, time_limit_ms=_movetime(p)).to_dict()
+        return solve(game.table, game.rack, game.rules, p.objective, first_meld=first_meld, fewest_changes=p.fewest_changes,
+                     method=p.method, budget=session_budget(session, p.movetime_ms, p.max_nodes)).to_dict()
     if p.rack is UNSET:
         raise KubasolveError('params.rack: required (with "table"), or give "game"', key="params.rack")
     rules = _rules(p.rules)
     table = parse_table(p.table if p.table is not UNSET else [], rules)
     rack = parse_tiles(p.rack, rules)
-    if p.movetime_ms is not None:
-        _warm_up(rules)  # one-time loading does not count against the budget
-    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld is True, minimise_changes=p.fewest_changes, method=p.method,
-                max_nodes=p.max_nodes, time_limit_ms=_movetime(p))
+    sol = solve(table, rack, rules, p.objective, first_meld=p.first_meld is True, fewest_changes=p.fewest_changes, method=p.method,
+                budget=session_budget(session, p.movetime_ms, p.max_nodes))  # the clock starts after the solver's set-up
     return sol.to_dict()
 
 
@@ -243,13 +230,6 @@ class AiMoveParams(GameParams):
     state: WithState = True
     movetime_ms: MoveTimeMs | None = None
     max_nodes: SolverNodes | None = None
-
-
-def _warm_up(rules: Any) -> None:
-    """The solver's one-time set-up before a budget's clock starts (:func:`kubasolve.games.rummikub.solver.warm_up`)."""
-    from kubasolve.games.rummikub.solver import warm_up
-
-    warm_up(rules)
 
 
 class AiMoveAnswer(V2Answer, kw_only=True):
@@ -341,17 +321,23 @@ class SimulateAnswer(Answer):
 
 @command("rummikub.simulate", SimulateParams, SimulateAnswer)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
-    """AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``; within
-    ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short count as ``unfinished`` and
-    ``out_of_time``."""
-    from kubasolve.ai.rummikub import AIS, simulate
+    """v2 (use simulate): AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``;
+    within ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short or never starts count as
+    ``unfinished`` and ``out_of_time``."""
+    from kubasolve.engine.commands_session import run_simulation
+    from kubasolve.games.rummikub.ai import AIS
 
     for i, name in enumerate(p.players):
         if name not in AIS:
             raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
                                  key=f"params.players[{i}]")
-
-    rules = _rules(p.rules)
-    _warm_up(rules)  # one-time loading does not count against the budget
     movetime = DEFAULT_MOVETIME_MS if p.movetime_ms is None else p.movetime_ms
-    return simulate(p.games, p.players, p.seed, rules, max_nodes=p.max_nodes, movetime_ms=movetime).to_dict()
+    run = run_simulation(session, "rummikub", p.players, p.games, p.seed, given(p.rules) if p.rules is not UNSET else UNSET, UNSET, None,
+                         p.max_nodes, time_limit_ms=movetime)
+    rows = run["summary"]
+    unfinished = run["unfinished"] + p.games - run["games"]
+    return {"games": p.games, "players": run["players"], "wins": {r["ai"]: round(r["wins"]) for r in rows},
+            "mean_score": {r["ai"]: r["mean_score"] for r in rows}, "unfinished": unfinished, "out_of_time": run["out_of_time"]}
+
+
+declare_analysis("rummikub", "rummikub.solve")  # kubasolve analyse --game rummikub: a line is this command's params

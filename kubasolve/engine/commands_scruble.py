@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
+from kubasolve.engine.batch import declare_analysis
 from kubasolve.engine.commands_session import (
     SessionGame,
     adopt_game,
     call,
     declare_rules,
-    find_game,
     lexicon_for,
     new_session_game,
     session_budget,
+    v2_answer,
+    v2_game,
 )
 from kubasolve.engine.registry import (
     MAX_INT,
@@ -178,17 +181,10 @@ class AiMoveParams(BudgetedGameParams):
 
 
 def _game(p: GameParams, session: Session) -> SessionGame:
-    return find_game(p.game, session, "scruble", key="params.game", hint="scruble.new-game")
+    return v2_game(p.game, session, "scruble")
 
 
-def _answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    game = sg.native
-    out: dict[str, Any] = {"game": gid, **extra}
-    if with_state:
-        out["state"] = game.to_dict()
-    else:
-        out.update(to_move=game.to_move, turn=game.turn, scores=list(game.scores), over=game.over)
-    return out
+_answer = functools.partial(v2_answer, summary=("to_move", "turn", "scores", "over"), players=False)
 
 
 class V2Answer(Answer):
@@ -279,3 +275,6 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         sg.state = call(sg.game.apply, sg.state, chosen.action)
         return _answer(p.game, sg, p.state, played=sg.native.history[-1], **proof)
     return _answer(p.game, sg, p.state, move={k: v for k, v in chosen.action.items() if k != "type"}, **proof)
+
+
+declare_analysis("scruble", "scruble.best")  # kubasolve analyse --game scruble: a line is this command's params

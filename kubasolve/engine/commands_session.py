@@ -9,6 +9,7 @@ named by ``game_id``, and every session answer holds the same keys (``game_id``,
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from kubasolve.engine.registry import (
 from kubasolve.errors import KubasolveError, StateError, UnknownGameError
 
 __all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
-           "v2_answer"]
+           "v2_answer", "v2_game"]
 
 GameKind = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
                                description='a game kind, e.g. "crossword" (the games command lists them)')]
@@ -207,16 +208,29 @@ class V2Answer(Answer):
     over: bool | UnsetType = UNSET
 
 
-def v2_answer(gid: str, sg: SessionGame, with_state: bool = True, **extra: Any) -> dict[str, Any]:
-    """The answer of a v2 session command (``<game>.new-game`` ...): ``game`` (the id), ``players``, ``extra`` and the
-    game's own state, or (``"state": false``) the short summary ``current``, ``turn``, ``scores``, ``over``."""
-    out: dict[str, Any] = {"game": gid, "players": sg.players, **extra}
+V2_SUMMARY = ("current", "turn", "scores", "over")
+"""The short summary of a v2 answer (``"state": false``); each game's v2 dialect names its own."""
+
+
+def v2_answer(gid: str, sg: SessionGame, with_state: bool = True, *, summary: tuple[str, ...] = V2_SUMMARY,
+              players: bool = True, **extra: Any) -> dict[str, Any]:
+    """The answer of a v2 session command (``<game>.new-game`` ...): ``game`` (the id), ``players`` (unless the game's
+    v2 answers had none), ``extra`` and the game's own state, or (``"state": false``) the short ``summary``: those
+    attributes of the game's own state (by default ``current``, ``turn``, ``scores``, ``over``)."""
+    out: dict[str, Any] = {"game": gid, **({"players": sg.players} if players else {}), **extra}
     native = sg.native
     if with_state:
         out["state"] = native.to_dict()
     else:
-        out.update(current=native.current, turn=native.turn, scores=list(native.scores), over=native.over)
+        for key in summary:
+            value = getattr(native, key)
+            out[key] = list(value) if isinstance(value, (list, tuple)) else value
     return out
+
+
+def v2_game(gid: str, session: Session, kind: str) -> SessionGame:
+    """The running game ``gid`` of kind ``kind`` for a v2 command (whose parameter is ``game``)."""
+    return find_game(gid, session, kind, key="params.game", hint=f"{kind}.new-game")
 
 
 def session_answer(gid: str, sg: SessionGame, with_state: bool = False, **extra: Any) -> dict[str, Any]:
@@ -462,3 +476,95 @@ def stop(p: NoParams, session: Session) -> dict[str, Any]:
     """End the searches of the requests sent before this one that have not answered yet (UCI's stop): each answers
     at once with its best so far. ``stopped``: there was one. Its own answer follows theirs."""
     return {"stopped": session.stopped_search}
+
+
+MAX_SIM_GAMES = 100
+"""Games one ``simulate`` request plays at most (the engine plays them in its own process)."""
+
+
+class SimulateParams(Params):
+    game: GameKind
+    players: Annotated[list[AiSpec], Meta(min_length=1, max_length=MAX_SEATS, description="the AIs, one per seat")] | UnsetType = UNSET
+    games: Annotated[int, Meta(ge=1, le=MAX_SIM_GAMES)] = 1
+    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    rules: Annotated[dict[str, Any], Meta(description="rule settings (games lists them)")] | UnsetType = UNSET
+    lexicon: LexiconName | UnsetType = UNSET
+    movetime_ms: Annotated[MoveTimeMs, Meta(description="each AI move's time budget (default: the AIs' own settings)")] | None = None
+    max_nodes: Annotated[MaxNodes, Meta(description="each AI move's node budget (deterministic)")] | None = None
+    records: Annotated[bool, Meta(description="also answer with every game's record (as simulate --records writes them)")] = False
+
+
+class SimulationRow(Answer):
+    ai: str
+    wins: float
+    win_rate: float
+    ci95_low: float
+    ci95_high: float
+    mean_score: float
+    mean_turn_ms: float
+
+
+class SimulateAnswer(Answer):
+    game: str
+    games: int
+    players: list[str]
+    seed: int
+    workers: int
+    wall_s: float
+    games_per_s: float | None
+    unfinished: int
+    summary: list[SimulationRow]
+    out_of_time: int = 0
+    records: list[dict[str, Any]] | UnsetType = UNSET
+
+
+class _RequestStop:
+    """The stop flag of a run with a whole-request time limit: set by a ``stop`` request or once the deadline passes."""
+
+    def __init__(self, stop: Any, time_limit_ms: float | None) -> None:
+        import time
+
+        self.stop = stop
+        self.deadline = None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3
+
+    def out_of_time(self) -> bool:
+        import time
+
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def is_set(self) -> bool:
+        return bool(self.stop is not None and self.stop.is_set()) or self.out_of_time()
+
+
+def run_simulation(session: Session, kind: str, players: Any, games: int, seed: int, rules: Any, lexicon: Any,
+                   movetime_ms: float | None, max_nodes: int | None, records: bool = False,
+                   time_limit_ms: float | None = None) -> dict[str, Any]:
+    """A ``simulate`` request's run in this process (the games' summary, and their records when asked); a ``stop``
+    request, or ``time_limit_ms`` for the whole run (``movetime_ms``/``max_nodes`` bound each AI move), ends it with
+    the games played so far; ``out_of_time`` then counts the requested games the time limit cut or never started."""
+    import io
+
+    from kubasolve.budget import Budget
+    from kubasolve.games.protocol import game_class
+    from kubasolve.scale.selfplay import simulate
+
+    game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
+    seats = list(players) if players is not UNSET else [game.default_ai] * max(2, game.min_players)
+    out = io.StringIO() if records else None
+    stop = _RequestStop(session.stop, time_limit_ms)
+    result = call(simulate, kind, seats, games, seed, 1, rules=game.rules, lexicon=game.lexicon if game_class(kind).lexicons
+                  else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=stop)
+    answer = result.to_dict()
+    answer["out_of_time"] = games - result.games + result.unfinished if stop.out_of_time() else 0
+    if out is not None:
+        answer["records"] = [json.loads(line) for line in out.getvalue().splitlines()]
+    return answer
+
+
+@command("simulate", SimulateParams, SimulateAnswer)
+def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
+    """AI self-play of game kind ``game``: ``games`` games (at most 100 per request) between the AIs ``players`` (one
+    per seat; default the game's AI twice), dealt from ``seed``; the summary of ``kubasolve simulate`` (wins, win
+    rate with its Wilson 95% interval, mean score and turn time per AI) and, with ``records``, every game's record. A
+    stop request ends it with the games played so far (``games`` says how many)."""
+    return run_simulation(session, p.game, p.players, p.games, p.seed, p.rules, p.lexicon, p.movetime_ms, p.max_nodes, p.records)

@@ -50,6 +50,7 @@ __all__ = [
     "import_game_modules",
     "load_game",
     "register_game",
+    "seat_labels",
     "state_from_json",
     "text_svg",
 ]
@@ -166,6 +167,11 @@ class Game(ABC):
     """Names of the game-specific AI settings :meth:`ai_move` takes in ``options`` (e.g. a simulation's iterations)."""
     seat_prefix: ClassVar[str] = "player"
     """Seat names of a game given a count: ``player0``, ``player1`` ..."""
+    deal_options: ClassVar[tuple[str, ...]] = ()
+    """Names of the game-specific settings of a deal :meth:`new_game` takes in ``options`` (e.g. Kubagram's board
+    ``rotation``)."""
+    play_help: ClassVar[str] = ""
+    """The game's own typed commands in a terminal game (``kubasolve GAME play``; :meth:`parse_command`)."""
 
     def __init__(self, rules: Any = None, lexicon: Any = None) -> None:
         self.rules: Any = self.parse_rules(rules)
@@ -192,8 +198,12 @@ class Game(ABC):
             return rules
         if isinstance(rules, Mapping):
             return kind.from_dict(dict(rules))  # type: ignore[attr-defined]
-        if isinstance(rules, (str, Path)) and hasattr(kind, "from_toml"):
-            return kind.from_toml(rules)
+        if isinstance(rules, (str, Path)):
+            if hasattr(kind, "from_toml"):
+                return kind.from_toml(rules)
+            from kubasolve.games.settings import read_toml_table
+
+            return kind.from_dict(read_toml_table(rules, cls.name))  # type: ignore[attr-defined]
         raise RulesError(f"{cls.name} rules must be a mapping of settings, TOML text or a path, got {type(rules).__name__}")
 
     def rules_to_dict(self) -> dict[str, Any]:
@@ -218,9 +228,15 @@ class Game(ABC):
         """The game's :class:`~kubasolve.lexicon.Lexicon` (loaded on first use), None for a game without one."""
         if self._lexicon is None and self.lexicon_name is not None:
             from kubasolve.lexicon import load_lexicon
+            from kubasolve.lexicon.bundled import BUNDLED
 
-            self._lexicon = load_lexicon(self.lexicon_name)
+            alphabet = None if self.lexicon_name in BUNDLED else self.wordlist_alphabet()
+            self._lexicon = load_lexicon(self.lexicon_name, alphabet=alphabet)
         return self._lexicon
+
+    def wordlist_alphabet(self) -> Any:
+        """The alphabet a word-list file given as the lexicon is read with (None: the Latin letters a-z)."""
+        return None
 
     @property
     def min_players(self) -> int:
@@ -248,12 +264,18 @@ class Game(ABC):
         _ = self.lexicon
 
     # ---------------------------------------------------------------- the protocol
-    def new_game(self, seed: int = 0, players: int | Sequence[str] = 2) -> State:
-        """Deal a game from ``seed`` for ``players`` (a count: seats ``player0``...; or the seat names)."""
+    def new_game(self, seed: int = 0, players: int | Sequence[str] = 2, options: Mapping[str, Any] | None = None) -> State:
+        """Deal a game from ``seed`` for ``players`` (a count: seats ``player0``...; or the seat names); ``options``:
+        game-specific settings of the deal (:attr:`deal_options`)."""
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
         names = self.seat_names(players)
-        return State(self.name, names, self._new(seed, names))
+        settings = dict(options or {})
+        for key in settings:
+            if key not in self.deal_options:
+                raise KubasolveError(f"options.{key}: unknown {self.name} deal setting (known: {', '.join(self.deal_options) or 'none'})",
+                                     key=f"options.{key}")
+        return State(self.name, names, self._new_with(seed, names, settings) if settings else self._new(seed, names))
 
     def seat_names(self, players: int | Sequence[str]) -> tuple[str, ...]:
         """Seat names from a count or a list of names, checked against the rules' player range."""
@@ -369,6 +391,52 @@ class Game(ABC):
             raise StateError(message, key=key) from None
         return State(self.name, names, loaded)
 
+    # ---------------------------------------------------------------- terminal play and saved games
+    def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
+        """A command typed in a terminal game (``kubasolve GAME play``): the action it stands for, a text to show for a
+        command that is no action (e.g. the game so far in a notation), or None when it is none of the game's
+        commands (:attr:`play_help` lists them). An action is checked by :meth:`apply`, not here."""
+        return None
+
+    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+        """What to type in a terminal game for ``action`` (None: the game has no typed form for it)."""
+        return None
+
+    def load_saved(self, text: str) -> tuple[Game, State]:
+        """A saved game from the text of a file: a protocol state (:meth:`state_to_json`, any rules), or one of the
+        game's own saved forms (its native state's JSON, a notation such as GCG). The game returned is bound to the
+        rules the file holds and this game's lexicon (for a protocol state: the state's own lexicon, unless this game
+        was given a lexicon object). A :class:`StateError` says why a text is none of them."""
+        try:
+            data: Any = json.loads(text)
+        except ValueError as exc:
+            found = self._saved_text(text)
+            if found is None:
+                raise StateError(f"not a saved {self.name} game: not valid JSON ({exc})") from None
+        else:
+            if isinstance(data, Mapping) and data.get("format") == STATE_FORMAT:
+                if data.get("game") != self.name:
+                    raise StateError(f"state.game: a {str(data.get('game'))[:40]} state, not {self.name}", key="state.game")
+                return state_from_json(data, self._lexicon if self._lexicon is not None and
+                                       getattr(self._lexicon, "name", None) == data.get("lexicon") else None)
+            if not isinstance(data, Mapping):
+                raise StateError(f"not a saved {self.name} game: a JSON object is expected")
+            found = self._saved_native(dict(data))
+            if found is None:
+                raise StateError(f"not a saved {self.name} game (a state saved by state_to_json, 'play --save' or the engine)")
+        rules, native, names = found
+        game = type(self)(rules, self.lexicon if self.lexicons else None)
+        return game, game.state_of(native, names)
+
+    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """Hook of :meth:`load_saved`: (rules, native state, seat names or None) of the game's own saved JSON, checked
+        (a :class:`KubasolveError` when it is one but does not hold), or None when the game has no such form."""
+        return None
+
+    def _saved_text(self, text: str) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """Hook of :meth:`load_saved` for a saved form that is not JSON (e.g. a GCG file), or None."""
+        return None
+
     def render_text(self, state: State) -> str:
         """The position as text (board, racks or hands, scores)."""
         return self._render_text(self._own(state), state.players)
@@ -386,6 +454,10 @@ class Game(ABC):
     @abstractmethod
     def _new(self, seed: int, players: tuple[str, ...]) -> Any:
         """The native first state of a game dealt from ``seed``."""
+
+    def _new_with(self, seed: int, players: tuple[str, ...], options: dict[str, Any]) -> Any:
+        """The native first state of a deal with ``options`` (only :attr:`deal_options` names; default: none taken)."""
+        raise KubasolveError(f"{self.name} takes no deal settings", key="options")
 
     @abstractmethod
     def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
@@ -438,6 +510,18 @@ def text_svg(text: str, title: str = "") -> str:
     label = f"<title>{escape(title)}</title>" if title else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" '
             f'font-size="13">{label}<rect width="100%" height="100%" fill="white"/>{rows}</svg>')
+
+
+def seat_labels(players: Sequence[str]) -> list[str]:
+    """Unique seat names for a list of AI names (``greedy``, ``greedy#2`` ... when a name repeats): how simulate and
+    terminal games name their seats."""
+    out: list[str] = []
+    for p in players:
+        label, k = p, 2
+        while label in out:
+            label, k = f"{p}#{k}", k + 1
+        out.append(label)
+    return out
 
 
 def exchange_count(letters: str, most: int) -> int:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kubasolve.errors import PositionError
 
-__all__ = ["PLAYER_COLOURS", "Svg", "header_line", "player_colour", "player_names", "score_chips", "short_name",
+__all__ = ["PLAYER_COLOURS", "Svg", "format_table", "header_line", "player_colour", "player_names", "score_chips", "short_name",
            "page", "text_width", "wrap_lines", "xml_text"]
 
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
@@ -193,3 +194,28 @@ def score_chips(width: float, title: str, names: Sequence[str], scores: Sequence
     y = band.paragraph(pad, y + chip_h + 6, status, 12, width - 2 * pad, "#444") if status else y + chip_h
     band.height = y + 10
     return band
+
+
+# -------------------------------------------------------------------- plain-text tables
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Render a plain-text table with right-aligned numbers and left-aligned text."""
+    cells = [[str(h) for h in headers]] + [[_fmt(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    numeric = [all(_is_number(row[i]) for row in rows) if rows else False for i in range(len(headers))]
+    lines = []
+    for k, row in enumerate(cells):
+        parts = [c.rjust(w) if numeric[i] else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(parts).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}" if abs(v) < 1e-2 and v != 0 else f"{v:.3f}".rstrip("0").rstrip(".")
+    return str(v)

@@ -1,97 +1,133 @@
 """Batch analysis: the best moves of every position in a JSON-lines file, one answer line per input line.
 
-Each input line is the ``params`` object of the game's analysis command of the engine (for Kubagram
-``kubagram.best-move``, for Rummikub ``rummikub.solve``, ...), so a position is written exactly as a
-frontend sends it, and it is validated by the same declared schema. Each output line is
-``{"line": N, "ok": true, "result": {...}}`` or ``{"line": N, "ok": false, "error": {...}}``: a bad
-line (not UTF-8, not JSON, nested too deeply, refused by the schema) costs its own answer, never the
-batch, on every backend; a batch whose worker process keeps dying gets an error answer per line. Lines are sent to the workers in batches; the answers come
-back in input order whatever the backend or the number of workers.
+Each input line is a saved position of any game of the protocol: a state as ``Game.state_to_json`` writes it (the
+engine's ``state``, ``play --save``), or ``{"state": <that>, "top": N, "movetime_ms": MS, "max_nodes": N}``; its
+answer is the game's legal moves, best first (:meth:`kubasolve.games.protocol.Game.legal_moves`) with the common
+result view. A caller may pass its own ``answer`` function (the engine's batch analysis,
+:mod:`kubasolve.engine.batch`, answers a line written as the ``params`` of a game's analysis command with that
+command). Each output line is ``{"line": N, "ok": true, "result": {...}}`` or ``{"line": N, "ok": false, "error":
+{...}}``: a bad line (not UTF-8, not JSON, nested too deeply, refused) costs its own answer, never the batch, on
+every backend; a batch whose worker process keeps dying gets an error answer per line. Lines are sent to the
+workers in batches; the answers come back in input order whatever the backend or the number of workers.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kubasolve.errors import KubasolveError
 from kubasolve.scale.runner import run_ordered
 
-ANALYSIS_COMMANDS: dict[str, str] = {
-    "kubagram": "kubagram.best-move",
-    "rummikub": "rummikub.solve",
-    "crossword": "crossword.moves",
-    "scruble": "scruble.best",
-    "colonii": "colonii.best-turn",
-}
-"""Game name -> the engine command that analyses one of its positions."""
+__all__ = ["STATE_LINE_KEYS", "Answerer", "analyse_lines", "answer_state_line", "failed", "parse_line", "split_lines"]
 
+Answerer = Callable[[str, int, "str | bytes"], dict[str, Any]]
+"""``answer(game, line number, line text) -> answer``: a module-level function (workers receive it by name)."""
+STATE_LINE_KEYS = ("state", "top", "movetime_ms", "max_nodes")
+"""The keys of a line that wraps a saved state with its settings."""
+DEFAULT_TOP = 10
 BATCH_LINES = 32
 
-_SESSION: Any = None
 log = logging.getLogger("kubasolve.scale")
 
 
-def available_games() -> list[str]:
-    """The games whose analysis command this installation's engine has."""
-    from kubasolve.engine.registry import HANDLERS
-    from kubasolve.engine.server import load_handlers
-
-    load_handlers()
-    return [game for game, cmd in ANALYSIS_COMMANDS.items() if cmd in HANDLERS]
-
-
-def _init_worker() -> None:
-    """Register the engine's commands once per worker and keep one session (loaded lexicons stay warm)."""
-    global _SESSION
-    from kubasolve.engine.registry import Session
-    from kubasolve.engine.server import load_handlers
-
-    load_handlers()
-    _SESSION = Session()
-
-
-def _answer_batch(batch: tuple[str, list[tuple[int, str | bytes]]]) -> list[dict[str, Any]]:
-    """Worker: answer each ``(line number, text)`` of the batch with the engine's command ``cmd``; a line
-    that fails in any way (not UTF-8, not JSON, nested too deeply, a bug) gets its own error answer."""
-    if _SESSION is None:
-        _init_worker()
-    cmd, lines = batch
-    return [_answer_line(cmd, number, text) for number, text in lines]
-
-
-def _answer_line(cmd: str, number: int, text: str | bytes) -> dict[str, Any]:
-    from kubasolve.engine.server import handle_request
-
+def parse_line(number: int, text: str | bytes) -> Any:
+    """The JSON value of line ``number``; a :class:`KubasolveError` (``bad-request``) saying why it is none."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        json.loads(text)
+        return json.loads(text)
     except UnicodeDecodeError as exc:
-        return _failed(number, "bad-request", f"line {number} is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        raise KubasolveError(f"line {number} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except RecursionError:
-        return _failed(number, "bad-request", f"line {number} is nested too deeply")
+        raise KubasolveError(f"line {number} is nested too deeply") from None
     except ValueError as exc:
-        return _failed(number, "bad-request", f"line {number} is not JSON: {exc}")
+        raise KubasolveError(f"line {number} is not JSON: {exc}") from None
+
+
+def is_state_line(data: Any) -> bool:
+    """True for a line holding a protocol saved state (bare, or under ``state``)."""
+    from kubasolve.games.protocol import STATE_FORMAT
+
+    if not isinstance(data, Mapping):
+        return False
+    inner = data.get("state")
+    return data.get("format") == STATE_FORMAT or (isinstance(inner, Mapping) and inner.get("format") == STATE_FORMAT)
+
+
+_GAMES: dict[str, Any] = {}
+
+
+def answer_state_line(game: str, number: int, text: str | bytes) -> dict[str, Any]:
+    """Worker: the legal moves of the saved state on line ``number`` (a game of kind ``game``), or its error answer."""
+    from kubasolve.budget import Budget
+    from kubasolve.games.protocol import STATE_FORMAT, load_game
+
     try:
-        # The line is one whole JSON value, so it can stand in the envelope as it is (no second encoding).
-        answer = handle_request('{"cmd": ' + json.dumps(cmd) + ', "params": ' + text + "}", _SESSION)
-    except Exception as exc:  # handle_request never raises; if it ever does, only this line fails
-        log.exception("internal error answering line %d", number)
-        return _failed(number, "internal", f"internal error on line {number} ({type(exc).__name__}; details on stderr)")
-    answer.pop("id", None)
-    return {"line": number, **answer}
+        data = parse_line(number, text)
+        if not is_state_line(data):
+            raise KubasolveError(f"line {number}: a saved {game} state is expected (format {STATE_FORMAT!r}), or "
+                                 f'{{"state": <it>, "top": N, "movetime_ms": MS, "max_nodes": N}}', key="state")
+        params = {"state": data} if data.get("format") == STATE_FORMAT else dict(data)
+        unknown = [k for k in params if k not in STATE_LINE_KEYS]
+        if unknown:
+            raise KubasolveError(f"{str(unknown[0])[:40]}: unknown key (known: {', '.join(STATE_LINE_KEYS)})", key=str(unknown[0])[:40])
+        saved = params["state"]
+        if saved.get("game") != game:
+            raise KubasolveError(f"state.game: a {str(saved.get('game'))[:40]} state, not {game}", key="state.game")
+        key = json.dumps([game, saved.get("rules"), saved.get("lexicon")], sort_keys=True, default=str)
+        kind = _GAMES.get(key)
+        if kind is None:
+            kind = _GAMES[key] = load_game(game, saved.get("rules"), saved.get("lexicon"))
+        state = kind.state_from_json(saved)
+        budget = Budget(params.get("movetime_ms"), params.get("max_nodes"))
+        found = kind.legal_moves(state, params.get("top", DEFAULT_TOP), budget)
+    except KubasolveError as exc:
+        return failed(number, exc.code, str(exc), exc.key)
+    return {"line": number, "ok": True, "result": {"game": game, **kind.result(state).to_dict(), **found.to_dict()}}
 
 
-def _failed(number: int, code: str, message: str) -> dict[str, Any]:
-    return {"line": number, "ok": False, "error": {"code": code, "message": message, "key": None}}
+@dataclass(frozen=True)
+class _Init:
+    """A worker's start: import the modules that register games, then the caller's own ``init``."""
+
+    game_modules: tuple[str, ...] = ()
+    then: Callable[[], None] | None = None
+
+    def __call__(self) -> None:
+        if self.game_modules:
+            from kubasolve.games.protocol import import_game_modules
+
+            import_game_modules(list(self.game_modules))
+        if self.then is not None:
+            self.then()
 
 
-def _batch_failed(batch: tuple[str, list[tuple[int, str | bytes]]], error: BaseException) -> list[dict[str, Any]]:
+def _answer_batch(batch: tuple[str, Answerer, list[tuple[int, str | bytes]]]) -> list[dict[str, Any]]:
+    """Worker: answer each ``(line number, text)`` of the batch; a line that fails in any way (a bug included) gets
+    its own error answer."""
+    game, answer, lines = batch
+    out = []
+    for number, text in lines:
+        try:
+            out.append(answer(game, number, text))
+        except Exception as exc:  # an answerer never raises; if it ever does, only this line fails
+            log.exception("internal error answering line %d", number)
+            out.append(failed(number, "internal", f"internal error on line {number} ({type(exc).__name__}; details on stderr)"))
+    return out
+
+
+def failed(number: int, code: str, message: str, key: str | None = None) -> dict[str, Any]:
+    """The error answer of line ``number``."""
+    return {"line": number, "ok": False, "error": {"code": code, "message": message, "key": key}}
+
+
+def _batch_failed(batch: tuple[str, Answerer, list[tuple[int, str | bytes]]], error: BaseException) -> list[dict[str, Any]]:
     """Answers for a batch whose worker died every time it ran (or that failed outside the per-line guard)."""
-    return [_failed(number, "internal", f"line {number} was not answered: {error}") for number, _ in batch[1]]
+    return [failed(number, "internal", f"line {number} was not answered: {error}") for number, _ in batch[2]]
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -112,17 +148,25 @@ def analyse_lines(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
+    answer: Answerer | None = None,
+    init: Callable[[], None] | None = None,
+    game_modules: Sequence[str] = (),
 ) -> Iterator[dict[str, Any]]:
-    """Answer every non-blank line (numbered from 1) with the analysis of ``game``, in input order.
+    """Answer every non-blank line (numbered from 1) of positions of ``game`` (any game kind), in input order.
 
-    A line (``str``, or ``bytes`` of UTF-8) that fails gets an error answer; every non-blank line gets
-    exactly one answer, even when a worker process dies on it."""
-    games = available_games()
-    if game not in games:
-        raise KubasolveError(f"no analysis for game {game!r}; available: {', '.join(games)}")
-    cmd = ANALYSIS_COMMANDS[game]
+    ``answer``: how a worker answers a line (default :func:`answer_state_line`: saved states); ``init``: what a worker
+    does once first; ``game_modules``: modules that register games outside the package (imported in every worker).
+    A line (``str``, or ``bytes`` of UTF-8) that fails gets an error answer; every non-blank line gets exactly one
+    answer, even when a worker process dies on it."""
+    from kubasolve.games.protocol import game_names, import_game_modules
+
+    if game_modules:
+        import_game_modules(list(game_modules))
+    if game not in game_names():
+        raise KubasolveError(f"no game {game!r}; known: {', '.join(game_names())}", key="game")
     numbered = [(n, text) for n, text in enumerate(lines, 1) if text.strip()]
-    batches = [(cmd, numbered[i : i + BATCH_LINES]) for i in range(0, len(numbered), BATCH_LINES)]
-    for answers in run_ordered(_answer_batch, batches, workers=workers, backend=backend, address=address, init=_init_worker,
-                               on_failure=_batch_failed):
+    how = answer or answer_state_line
+    batches = [(game, how, numbered[i : i + BATCH_LINES]) for i in range(0, len(numbered), BATCH_LINES)]
+    for answers in run_ordered(_answer_batch, batches, workers=workers, backend=backend, address=address,
+                               init=_Init(tuple(game_modules), init), on_failure=_batch_failed):
         yield from answers

@@ -1,67 +1,169 @@
-"""Self-play machinery shared by every game's ``simulate``: seating, totals, Wilson intervals and the run loop.
+"""Self-play of any game of the protocol (:mod:`kubasolve.games.protocol`): many seeded AI games, on local processes
+or Ray, with one summary (wins with Wilson 95% intervals, mean score, mean turn time, games per second) and one
+record format for every game.
 
-Game ``k`` of a run seats the AIs rotated by ``k`` places (every AI plays every seat equally often) and
-:func:`run_games` runs the games through :func:`kubasolve.scale.run_ordered`, adds each to a
-:class:`SimulationResult` (a tie for first counts as a shared win: 1/w each) and writes its record;
-results do not depend on the backend or the number of workers. No game is imported here.
+Game ``k`` of a run with master seed ``S`` is dealt from :func:`game_seed` ``(game, S, k)`` and seats the AIs
+rotated by ``k`` places (every AI plays every seat equally often); each AI move gets its own seed from the deal
+seed, the seat and the move number. So the records are the same whatever the backend or the number of workers
+(with a node budget or none; a time budget depends on the machine). A tie for first counts as a shared win (1/w).
+
+A record (one JSON line per game) holds ``game`` (the kind), ``index`` (k), ``seed``, ``players`` (the seat names:
+the AI labels ``greedy``, ``greedy#2``...), ``seats`` (the same labels, by seat), ``rules``, ``lexicon``,
+``scores``, ``winners``, ``over``, ``turns``, ``actions`` (``[player, action]`` pairs: the actions ``Game.apply``
+takes), ``mean_turn_ms`` (per seat) and ``wall_s``; :func:`replay_record` plays it again through the protocol.
+No game is imported here until a run names it.
 """
 
 from __future__ import annotations
 
 import json
-import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from kubasolve.scale.runner import run_ordered
+from kubasolve.budget import Budget, StopFlag
+from kubasolve.errors import KubasolveError, RulesError, StateError
+from kubasolve.scale.runner import MAX_WORKERS, run_ordered
+from kubasolve.stats import wilson_interval
 
-__all__ = ["RECORD_TIMINGS", "SimulationResult", "labels", "play_seated", "run_games", "wilson_interval"]
+__all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "game_seed", "labels", "replay_record", "simulate",
+           "simulate_kubagram", "wilson_interval"]
 
-
-def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% for z = 1.96)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+RECORD_TIMINGS = ("mean_turn_ms", "wall_s")
+"""Record keys that depend on the machine (leave them out to compare two runs)."""
+MAX_GAMES = 10_000_000
+"""Most games one run plays."""
+MAX_ACTIONS = 2_000
+"""Actions after which a game that is not over is given up (recorded with ``"over": false``; real games take a few
+hundred at most; AIs held to a tiny node budget may find no move and pass for ever)."""
 
 
 def labels(players: Sequence[str]) -> list[str]:
-    """Unique labels for the AIs (``greedy``, ``greedy#2`` ... when a name repeats)."""
-    out: list[str] = []
-    for p in players:
-        label, k = p, 2
-        while label in out:
-            label, k = f"{p}#{k}", k + 1
-        out.append(label)
-    return out
+    """Unique seat labels for the players (``greedy``, ``greedy#2`` ... when a name repeats)."""
+    from kubasolve.games.protocol import seat_labels
+
+    return seat_labels(players)
 
 
-def play_seated(players: Sequence[str], k: int, seed: int, make_policy: Callable[[str, int], Any],
-                play: Callable[[list[Any]], Any]) -> dict[str, Any]:
-    """Game ``k`` of a simulation with the AIs rotated ``k`` seats: ``make_policy(name, seed * 8 + seat)`` for
-    each seat, ``play(policies)`` returns the game's record (``to_dict()``, ``turn_times``); the record dict
-    with ``game``, the AI label of each seat, ``wall_s`` and per-seat ``turn_seconds``/``turn_counts``."""
+def game_seed(game: str, master: int, k: int) -> int:
+    """Deal seed of game ``k`` of a run of ``game`` with master seed ``master``."""
+    return random.Random(f"{game}-sim:{master}:{k}").randrange(2**62)
+
+
+def ai_seed(deal_seed: int, seat: int, move: int) -> int:
+    """Seed of the AI's ``move``-th move of a game (for the AIs that draw at random)."""
+    return random.Random(f"{deal_seed}:{seat}:{move}").randrange(2**62)
+
+
+@dataclass(frozen=True)
+class SimulationSetting:
+    """What a worker needs to play games of a run (picklable): the game kind, its rules (JSON) and lexicon, the AIs,
+    the budget of each AI move, the AIs' settings and the modules that register games outside the package."""
+
+    game: str
+    rules: dict[str, Any] | None
+    lexicon: str | None
+    players: tuple[str, ...]
+    movetime_ms: float | None = None
+    max_nodes: int | None = None
+    ai_options: dict[str, Any] = field(default_factory=dict)
+    game_modules: tuple[str, ...] = ()
+
+    def key(self) -> str:
+        """The game object's cache key in a worker."""
+        return json.dumps([self.game, self.rules, self.lexicon, list(self.game_modules)], sort_keys=True)
+
+
+_GAMES: dict[str, Any] = {}
+_LEXICONS: dict[str, Any] = {}
+"""Lexicon objects a run in this process was given (by name): its games use them instead of loading the name."""
+_STOP: StopFlag | None = None
+"""The stop flag of a run played in this process (an engine request's ``stop``); worker processes have none."""
+
+
+def game_for(setting: SimulationSetting) -> Any:
+    """The protocol game of ``setting``, one per process, warmed up (lexicon loaded, kernels loaded or compiled)."""
+    key = setting.key()
+    game = _GAMES.get(key)
+    if game is None:
+        from kubasolve.games.protocol import import_game_modules, load_game
+
+        if setting.game_modules:
+            import_game_modules(list(setting.game_modules))
+        lexicon = _LEXICONS.get(setting.lexicon, setting.lexicon) if setting.lexicon is not None else None
+        game = load_game(setting.game, setting.rules, lexicon)
+        game.warm_up()
+        _GAMES[key] = game
+    return game
+
+
+def play_one(task: tuple[SimulationSetting, int, int]) -> dict[str, Any]:
+    """Worker: play game ``k`` of a run (the AIs rotated ``k`` seats) to its end; its record, with the per-seat thinking
+    time (``turn_seconds``, ``turn_counts``) the summary adds up."""
+    setting, master, k = task
+    game = game_for(setting)
+    players = list(setting.players)
     n = len(players)
     labs = labels(players)
     seats = [(i + k) % n for i in range(n)]  # seat s is played by AI seats[s]
-    policies = [make_policy(players[a], seed * 8 + s) for s, a in enumerate(seats)]
-    t0 = time.perf_counter()
-    rec = play(policies)
-    d: dict[str, Any] = rec.to_dict()
-    d.update(game=k, seats=[labs[a] for a in seats], wall_s=time.perf_counter() - t0,
-             turn_seconds=[sum(t) for t in rec.turn_times], turn_counts=[len(t) for t in rec.turn_times])
-    return d
+    seat_labels = [labs[a] for a in seats]
+    seed = game_seed(setting.game, master, k)
+    budget = Budget(setting.movetime_ms, setting.max_nodes, stop=_STOP)
+    state = game.new_game(seed, seat_labels)
+    seconds = [0.0] * n
+    counts = [0] * n
+    actions: list[list[Any]] = []
+    start = time.perf_counter()
+    view = game.result(state)
+    while not view.over and len(actions) < MAX_ACTIONS and not (_STOP is not None and _STOP.is_set()):
+        p = view.current
+        t0 = time.perf_counter()
+        move = game.ai_move(state, players[seats[p]], budget, ai_seed(seed, p, len(actions)), setting.ai_options)
+        seconds[p] += time.perf_counter() - t0
+        counts[p] += 1
+        state = game.apply(state, move.action)
+        actions.append([p, move.action])
+        view = game.result(state)
+    return {"game": setting.game, "index": k, "seed": seed, "players": seat_labels, "seats": seat_labels,
+            "rules": game.rules_to_dict(), "lexicon": game.lexicon_name, "scores": view.scores, "winners": view.winners,
+            "over": view.over, "turns": len(actions), "actions": actions,
+            "mean_turn_ms": [1e3 * s / c if c else 0.0 for s, c in zip(seconds, counts, strict=True)],
+            "wall_s": time.perf_counter() - start, "turn_seconds": seconds, "turn_counts": counts}
+
+
+def replay_record(record: Mapping[str, Any], lexicon: Any = None) -> Any:
+    """(game, final state) of a simulate record played again through the protocol: its game dealt from its seed with
+    its seats, then every ``[player, action]`` applied (the player must be the one to move); a record that does not
+    replay, or whose scores differ from the replay's, is a :class:`StateError`. ``lexicon``: the lexicon object
+    for the record's lexicon name (default: loaded by name)."""
+    from kubasolve.games.protocol import load_game
+
+    missing = [k for k in ("game", "seed", "players", "rules", "actions", "scores") if k not in record]
+    if missing:
+        raise StateError(f"not a simulate record: {missing[0]} missing")
+    game = load_game(record["game"], record["rules"], lexicon if lexicon is not None else record.get("lexicon"))
+    state = game.new_game(record["seed"], record["players"])
+    for i, item in enumerate(record["actions"]):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+            raise StateError(f"actions[{i}]: a [player, action] pair is expected")
+        player, action = item
+        current = game.result(state).current
+        if player != current:
+            raise StateError(f"actions[{i}]: recorded for player {player}, but player {current} is to move")
+        try:
+            state = game.apply(state, action)
+        except KubasolveError as exc:
+            raise StateError(f"actions[{i}] does not replay: {exc}") from None
+    if game.result(state).scores != list(record["scores"]):
+        raise StateError(f"the replay ends with scores {game.result(state).scores}, the record says {record['scores']}")
+    return game, state
 
 
 @dataclass
 class SimulationResult:
-    """Summary of a simulation run."""
+    """Summary of a simulation run: per AI label the wins (ties shared), score and thinking-time totals."""
 
     players: list[str]
     games: int
@@ -72,17 +174,19 @@ class SimulationResult:
     turn_seconds: dict[str, float] = field(default_factory=dict)
     turns: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
+    game: str = ""
+    unfinished: int = 0
+    """Games given up after :data:`MAX_ACTIONS` actions (not counted as anybody's win)."""
 
     @classmethod
-    def empty(cls, players: Sequence[str], games: int, seed: int, workers: int) -> SimulationResult:
+    def empty(cls, players: Sequence[str], games: int, seed: int, workers: int, game: str = "") -> SimulationResult:
         """A result with zero totals for every AI label of ``players`` (fill it with :meth:`add_game`)."""
         labs = labels(players)
         return cls(list(players), games, seed, workers, dict.fromkeys(labs, 0.0), dict.fromkeys(labs, 0.0),
-                   dict.fromkeys(labs, 0.0), dict.fromkeys(labs, 0))
+                   dict.fromkeys(labs, 0.0), dict.fromkeys(labs, 0), game=game)
 
     def add_game(self, rec: Mapping[str, Any]) -> None:
-        """Add one game record (``seats`` labels, ``scores``, ``winners``, ``turn_seconds``, ``turn_counts``);
-        a tie for first counts as a shared win (1/w each). Every game's simulation uses this."""
+        """Add one game record (``seats`` labels, ``scores``, ``winners``, ``turn_seconds``, ``turn_counts``)."""
         seats = rec["seats"]
         for s, lab in enumerate(seats):
             self.score_sum[lab] += rec["scores"][s]
@@ -90,6 +194,8 @@ class SimulationResult:
             self.turns[lab] += rec["turn_counts"][s]
         for w in rec["winners"]:
             self.wins[seats[w]] += 1 / len(rec["winners"])
+        if not rec.get("over", True):
+            self.unfinished += 1
 
     def win_rate(self, label: str) -> float:
         """Share of games won (ties shared)."""
@@ -109,30 +215,103 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON summary."""
-        return {"games": self.games, "players": self.players, "seed": self.seed, "workers": self.workers,
+        return {"game": self.game, "games": self.games, "players": self.players, "seed": self.seed, "workers": self.workers,
                 "wall_s": self.wall_s, "games_per_s": self.games / self.wall_s if self.wall_s else None,
-                "summary": self.rows()}
+                "unfinished": self.unfinished, "summary": self.rows()}
 
 
-RECORD_TIMINGS = ("turn_seconds", "turn_counts")
-"""Record keys kept for the summary but left out of the written records."""
+def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0, workers: int = 1,
+             backend: str = "local", address: str | None = None, *, rules: Any = None, lexicon: Any = None,
+             budget: Budget | None = None, ai_options: Mapping[str, Any] | None = None,
+             records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
+             game_modules: Sequence[str] = (), stop: StopFlag | None = None) -> SimulationResult:
+    """Play ``games`` games of ``game`` (a kind of :func:`kubasolve.games.game_names`) between the AIs ``players`` (one
+    per seat, e.g. ``["greedy", "planner"]``; ``planner:3`` style settings as the game allows) and summarise.
 
+    ``rules``: settings (a mapping, TOML text or path; default the game's); ``lexicon``: a bundled name, a word-list
+    path or a loaded lexicon (that one: workers 1, backend local; default the game's); ``budget``: each AI move's ``movetime_ms``/``max_nodes`` (default: the AIs' own
+    settings); ``ai_options``: game-specific AI settings (``Game.ai_options``). ``workers`` processes (``backend``
+    ``"local"``) or Ray actors (``"ray"``, ``address``) play them; one JSON line per game goes to ``records``;
+    ``on_game(done, total)`` after each game (the library never prints). ``game_modules``: modules that register
+    games outside the package (imported in every worker too). ``stop`` (e.g. a ``threading.Event``): once set, the
+    run ends after the current game (in this process, ``workers`` 1: at once, that game given up) and the summary
+    counts the games played. Errors: :class:`RulesError` for a bad count or AI name,
+    the game's own errors for bad rules or an unknown lexicon (before any game starts)."""
+    from kubasolve.games.protocol import import_game_modules, load_game
 
-def run_games(res: SimulationResult, play_one: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], *,
-              init: Callable[[], None] | None = None, backend: str = "local", address: str | None = None,
-              records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
-              omit: Sequence[str] = RECORD_TIMINGS, ensure_ascii: bool = True) -> SimulationResult:
-    """Run ``play_one`` over ``tasks`` (in order, on ``res.workers`` workers of ``backend``), add each game to
-    ``res`` and write it as a JSON line to ``records`` without the keys ``omit``; ``on_game(done, total)``
-    after each game; ``res.wall_s`` is the run's wall time. The loop of every game's simulation."""
+    for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, MAX_WORKERS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RulesError(f"{name} must be a whole number from {low} to {high:,}, got {str(value)[:40]}", key=name)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise RulesError(f"seed must be a non-negative integer, got {str(seed)[:40]}", key="seed")
+    if game_modules:
+        import_game_modules(list(game_modules))
+    kind = load_game(game, rules, lexicon)  # unknown game, bad rules, an unknown lexicon: here, once
+    if lexicon is not None and not isinstance(lexicon, str) and kind.lexicon_name is not None:
+        if workers != 1 or backend != "local":
+            raise RulesError("a lexicon object plays in this process only (workers 1, backend local): give its name or path",
+                             key="lexicon")
+        _LEXICONS[kind.lexicon_name] = lexicon
+    players = [str(p).strip() for p in (players.split(",") if isinstance(players, str) else players)]
+    check_ai_names(kind, players)
+    kind.seat_names(labels(players))  # the seat count
+    options = dict(ai_options or {})
+    unknown = [k for k in options if k not in kind.ai_options]
+    if unknown:
+        raise RulesError(f"{unknown[0]}: unknown {kind.name} AI setting (known: {', '.join(kind.ai_options) or 'none'})",
+                         key="ai_options")
+    budget = budget or Budget()
+    setting = SimulationSetting(kind.name, kind.rules_to_dict(), kind.lexicon_name, tuple(players), budget.movetime_ms,
+                                budget.max_nodes, options, tuple(game_modules))
+    res = SimulationResult.empty(players, games, seed, workers, kind.name)
+    tasks = [(setting, seed, k) for k in range(games)]
     start = time.perf_counter()
-    for done, rec in enumerate(run_ordered(play_one, tasks, workers=res.workers, backend=backend, address=address,
-                                           init=init), 1):
-        res.add_game(rec)
-        if records is not None:
-            out = {k: v for k, v in rec.items() if k not in omit}
-            records.write(json.dumps(out, ensure_ascii=ensure_ascii) + "\n")
-        if on_game is not None:
-            on_game(done, len(tasks))
+    global _STOP
+    _STOP = stop if workers == 1 and backend == "local" else None
+    played = 0
+    try:
+        for played, rec in enumerate(run_ordered(play_one, tasks, workers=workers, backend=backend, address=address,
+                                                 init=_Warm(setting)), 1):
+            res.add_game(rec)
+            if records is not None:
+                out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}
+                records.write(json.dumps(out, ensure_ascii=False) + "\n")
+            if on_game is not None:
+                on_game(played, games)
+            if stop is not None and stop.is_set():
+                break
+    finally:
+        _STOP = None
+    res.games = played
     res.wall_s = time.perf_counter() - start
     return res
+
+
+def check_ai_names(game: Any, players: Sequence[str], also: Sequence[str] = ()) -> None:
+    """Refuse a seat whose AI the game does not have (``also``: other names allowed, e.g. ``human``), naming the AIs:
+    :class:`RulesError` with key ``players``."""
+    for p in players:
+        if p.partition(":")[0] not in game.ai_names and p not in also:
+            choices = ", ".join([*also, *game.ai_names])
+            raise RulesError(f"unknown {game.name} AI {p!r}; choose from {choices}", key="players")
+
+
+@dataclass(frozen=True)
+class _Warm:
+    """A worker's ``init``: build and warm up the run's game once per process."""
+
+    setting: SimulationSetting
+
+    def __call__(self) -> None:
+        game_for(self.setting)
+
+
+def simulate_kubagram(games: int, players: Sequence[str], seed: int = 0, workers: int = 1, records: IO[str] | None = None,
+                      on_game: Callable[[int, int], None] | None = None, backend: str = "local", address: str | None = None,
+                      rules: Mapping[str, Any] | None = None, game_rules: Mapping[str, Any] | None = None,
+                      lexicon: str | None = None) -> SimulationResult:
+    """Deprecated (use ``simulate("kubagram", players, games, ...)``): Kubagram self-play with the scoring ``rules`` and
+    ``game_rules`` as two mappings."""
+    flat = {**dict(rules or {}), **{k: v for k, v in dict(game_rules or {}).items() if k != "n_players"}}
+    return simulate("kubagram", players, games, seed, workers, backend, address, rules=flat or None, lexicon=lexicon,
+                    records=records, on_game=on_game)

@@ -4,7 +4,6 @@ final scores and save/resume, bench --check."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -39,7 +38,7 @@ def test_records_to_stdout_are_the_only_stdout(capsys: Capsys, game: str, player
     code, out, err = run(capsys, game, "simulate", "--games", "2", *players, "--seed", "5", "--records", "-", "--json")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
-    assert [r["game"] for r in records] == [0, 1]
+    assert [r["index"] for r in records] == [0, 1] and {r["game"] for r in records} == {game}
     notes, documents = [], []
     for line in err.splitlines():
         (notes if line.startswith("kubasolve: ") else documents).append(line)
@@ -75,14 +74,18 @@ def test_same_simulate_flags(capsys: Capsys, game: str) -> None:
 
 
 def test_rummikub_records_replay_and_workers_agree(capsys: Capsys) -> None:
-    from kubasolve.games.rummikub import RummikubGame
+    from kubasolve.scale.selfplay import RECORD_TIMINGS, replay_record
 
     _, one, _ = run(capsys, "rummikub", "simulate", "--games", "3", "--seed", "2", "--records", "-")
     _, two, _ = run(capsys, "rummikub", "simulate", "--games", "3", "--seed", "2", "--records", "-", "--workers", "2")
-    assert one == two
+
+    def records(text: str) -> list[dict]:
+        return [{k: v for k, v in json.loads(line).items() if k not in RECORD_TIMINGS} for line in text.splitlines()]
+
+    assert records(one) == records(two) and len(records(one)) == 3
     rec = json.loads(one.splitlines()[0])
-    game = RummikubGame.new(2, rec["seed"], players=rec["seats"]).replay(rec["moves"])
-    assert game.over and game.scores == rec["scores"]
+    game, state = replay_record(rec)
+    assert game.result(state).over and game.result(state).scores == rec["scores"]
 
 
 @pytest.mark.parametrize("argv", [
@@ -97,6 +100,8 @@ def test_rummikub_records_replay_and_workers_agree(capsys: Capsys) -> None:
     ["bench", "--min-time", "nan"],
     ["lexicon", "prefix", "kat", "--limit", "-5"],
     ["kubagram", "play", "--rotation", "45"],
+    ["crossword", "endgame", "--board", "x", "--max-nodes", "0"],
+    ["rummikub", "solve", "r1", "--rack", "r2", "--movetime-ms", "-5"],
 ])
 def test_usage_errors_exit_2(capsys: Capsys, argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
@@ -149,43 +154,6 @@ def test_rummikub_table_arguments_are_joined(capsys: Capsys) -> None:
     assert json.loads(split[1])["played"] == ["r4"]  # r1 r2 r3 is one run (each tile alone would be no set)
 
 
-def _play(args: list[str], script: str) -> str:
-    from kubasolve.cli.main import build_parser
-
-    ns = build_parser().parse_args(["kubagram", "play", *args])
-    out = io.StringIO()
-    assert ns.func(ns, stdin=io.StringIO(script), out=out) == 0
-    return out.getvalue()
-
-
-def test_play_hints_are_commands_to_type() -> None:
-    text = _play(["--seed", "5", "--no-board"], "h\nt\nh\nq\n")
-    assert "{'type'" not in text and '{"type"' not in text  # no Python dicts, no JSON
-    hints = [line.split()[0] for line in text.splitlines() if line.startswith("  ") and line.split()[0] in "tkspe"]
-    assert "t" in hints and "s" in hints and "e" in hints
-
-
-def test_play_quit_shows_scores_and_save_resume(tmp_path: Path) -> None:
-    saved = tmp_path / "game.json"
-    first = _play(["--seed", "5", "--no-board", "--save", str(saved)], "t\ne\nq\n")
-    assert "scores so far:" in first and "human0" in first and f"game saved to {saved}" in first
-    data = json.loads(saved.read_text())
-    assert data["seats"] == ["human", "planner"] and data["seed"] == 5
-    turn = data["state"]["turn"]
-    again = _play(["--resume", str(saved), "--no-board"], "q\n")
-    assert "(resumed)" in again and f"turn {turn}:" in again
-    saved.write_text(json.dumps({**data, "state": {**data["state"], "scores": [99, 0]}}))
-    with pytest.raises(Exception, match="disagrees with the replay"):
-        _play(["--resume", str(saved)], "q\n")
-    with pytest.raises(Exception, match="does not exist"):
-        _play(["--seed", "1", "--save", str(tmp_path / "none" / "g.json")], "q\n")
-
-
-def test_play_to_the_end_shows_final_scores() -> None:
-    text = _play(["--players", "greedy,random", "--seed", "2", "--no-board"], "")
-    assert "final scores:" in text and "winner" in text
-
-
 def test_bench_check_fails_when_a_target_is_missed(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     import kubasolve.cli.bench as bench
     from kubasolve.bench.runner import Scenario
@@ -236,7 +204,7 @@ def test_real_process_records_pipe_and_broken_pipe(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "kubasolve", "rummikub", "simulate", "--games", "2", "--records", "-"],
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
-    assert [json.loads(line)["game"] for line in proc.stdout.splitlines()] == [0, 1]
+    assert [json.loads(line)["index"] for line in proc.stdout.splitlines()] == [0, 1]
     assert "wins" in proc.stderr
     head = subprocess.run(f"{sys.executable} -m kubasolve lexicon prefix ge --limit 0 | head -1", shell=True,
                           capture_output=True, text=True, timeout=300, check=False)

@@ -3,13 +3,12 @@ exact replay, game ends, AIs and seeded simulation."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from kubasolve.ai.colonii import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.colonii.ai import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.games.colonii.game import (
     ColoniiState,
     Referee,
@@ -19,7 +18,6 @@ from kubasolve.games.colonii.game import (
     replay,
 )
 from kubasolve.games.colonii.rules import ColoniiRules
-from kubasolve.games.colonii.simulate import simulate
 from kubasolve.games.colonii.table import Group
 
 from .helpers import small_lexicon
@@ -122,17 +120,6 @@ def test_policies_by_name() -> None:
     assert isinstance(make_policy("random", 3), RandomPolicy)
     with pytest.raises(RulesError, match="unknown colonii AI"):
         make_policy("oracle")
-
-
-def test_simulation_records_do_not_depend_on_the_worker_count() -> None:
-    one, two = io.StringIO(), io.StringIO()
-    r1 = simulate(4, ["greedy", "planner"], seed=3, workers=1, records=one)
-    r2 = simulate(4, ["greedy", "planner"], seed=3, workers=2, records=two)
-    assert one.getvalue() == two.getvalue() and r1.wins == r2.wins
-    lines = [json.loads(x) for x in one.getvalue().splitlines()]
-    assert [x["game"] for x in lines] == [0, 1, 2, 3] and lines[1]["seats"] == ["planner", "greedy"]
-    rows = r1.rows()
-    assert sum(r["wins"] for r in rows) == pytest.approx(4) and all(r["ci95_low"] <= r["win_rate"] <= r["ci95_high"] for r in rows)
 
 
 def _state_with(referee: Referee, hand: str, table: tuple[Group, ...] = ()) -> ColoniiState:

@@ -3,14 +3,13 @@ leave table is fitted as documented, and simulation is seeded and independent of
 
 from __future__ import annotations
 
-import io
 import itertools
-import json
 from dataclasses import replace
 
 import pytest
 
-from kubasolve.ai.crossword import (
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import (
     EquityPolicy,
     LeaveTable,
     ScorePolicy,
@@ -21,7 +20,6 @@ from kubasolve.ai.crossword import (
     load_leaves,
     make_policy,
 )
-from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import Referee, play_game, rack_value, take_from_rack
 from kubasolve.games.crossword.movegen import generate_moves
 
@@ -140,24 +138,6 @@ def test_sim_is_seeded_and_legal(referee, positions):
 def test_policy_names_checked():
     with pytest.raises(RulesError, match="unknown crossword AI 'genius'"):
         make_policy("genius")
-
-
-def test_simulate_records_do_not_depend_on_workers():
-    from kubasolve.games.crossword.simulate import simulate
-
-    outs = []
-    for workers in (1, 2):
-        buf = io.StringIO()
-        res = simulate(2, ["score", "score"], seed=5, workers=workers, records=buf)
-        outs.append(buf.getvalue())
-        rows = res.rows()
-        assert sum(r["wins"] for r in rows) == pytest.approx(2)
-        assert all(0 <= r["ci95_low"] <= r["win_rate"] <= r["ci95_high"] <= 1 for r in rows)
-    assert outs[0] == outs[1]
-    recs = [json.loads(line) for line in outs[0].splitlines()]
-    assert [r["game"] for r in recs] == [0, 1] and recs[0]["seats"] == ["score", "score#2"]
-    with pytest.raises(RulesError, match="2 to 4 players"):
-        simulate(1, ["score"])
 
 
 def test_ais_challenge_a_phony_in_challenge_mode(nl_lexicon):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import io
 import json
 from pathlib import Path
 
@@ -63,25 +61,3 @@ def test_moves_usage_error_exit_2():
     assert usage.value.code == 2
 
 
-def test_simulate_records_same_for_any_worker_count(capsys):
-    argv = ["crossword", "simulate", "--games", "2", "--players", "score,score", "--seed", "4", "--records", "-", "--no-progress", "--json"]
-    assert main(argv) == 0
-    one = capsys.readouterr()
-    assert main([*argv, "--workers", "2"]) == 0
-    two = capsys.readouterr()
-    assert one.out == two.out and len(one.out.splitlines()) == 2
-    summary = json.loads(one.err)
-    assert summary["games"] == 2 and {r["ai"] for r in summary["summary"]} == {"score", "score#2"}
-    assert main(["crossword", "simulate", "--games", "1", "--players", "score,oracle", "--no-progress"]) == 1
-    assert "unknown crossword AI" in capsys.readouterr().err
-
-
-def test_play_a_human_turn_hints_and_quit():
-    from kubasolve.cli.crossword import run_play
-
-    args = argparse.Namespace(players=["human", "score"], seed=7, rules=None, lexicon="nl", tiles=None)
-    out = io.StringIO()
-    assert run_play(args, io.StringIO("?\n8H QQQ\nh\nx\np\ng\nq\n"), out) == 0
-    text = out.getvalue()
-    assert "not allowed" in text and "legal placements; best by score" in text and "equity" in text
-    assert "#player1" in text and "bye" in text

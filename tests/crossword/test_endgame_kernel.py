@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubasolve.ai.crossword_endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
 from kubasolve.bench.crossword_scenarios import endgame_positions
+from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
 from kubasolve.games.crossword.game import Referee, take_from_rack
 from kubasolve.games.crossword.movegen import move_arrays
 from kubasolve.games.crossword.rules import CrosswordRules

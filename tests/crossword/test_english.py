@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from kubasolve.ai.crossword import make_policy
 from kubasolve.cli.main import main
+from kubasolve.games.crossword.ai import make_policy
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import Referee, play_game, replay
 from kubasolve.games.crossword.movegen import generate_moves

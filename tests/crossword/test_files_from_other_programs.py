@@ -37,19 +37,16 @@ def test_cli_endgame_of_a_gcg_game_uses_both_racks(capsys: pytest.CaptureFixture
 
 
 def test_cli_play_continues_a_gcg_game(tmp_path: Path) -> None:
-    import argparse
+    from kubasolve.cli.main import build_parser
 
-    from kubasolve.cli.crossword import add_parser
-
-    parser = argparse.ArgumentParser()
-    add_parser(parser.add_subparsers())
-    args = parser.parse_args(["crossword", "play", "--gcg", str(GCG_DIR / "woogles_unfinished.gcg"), "--players", "human,score",
-                              "--seed", "3"])
-    out = io.StringIO()
-    assert args.func(args, stdin=io.StringIO("O12 FTE\nq\n"), out=out) == 0
-    text = out.getvalue()
-    assert "anna(human), bram(score)" in text and "continuing" in text and "ok: O12 FTE +45" in text
-    assert "bram(score): " in text  # the AI answered from the file's position
+    gcg = str(GCG_DIR / "woogles_unfinished.gcg")
+    for flag in ("--resume", "--gcg"):  # --gcg: the older name
+        args = build_parser().parse_args(["crossword", "play", flag, gcg, "--players", "human,score", "--no-board"])
+        out = io.StringIO()
+        assert args.func(args, stdin=io.StringIO("O12 FTE\nq\n"), out=out) == 0
+        text = out.getvalue()
+        assert f"resumed from {gcg}: anna, bram" in text and "ok  (anna +45)" in text
+        assert "bram: " in text  # the AI answered from the file's position
 
 
 def test_cli_refuses_huge_runs_and_unknown_lexicons_clearly(capsys: pytest.CaptureFixture[str]) -> None:

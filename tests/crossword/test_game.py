@@ -36,7 +36,7 @@ def test_referee_scores_every_golden_top_move_like_the_generator(golden_records,
 
 def test_referee_scores_all_generated_moves_in_a_game(referee):
     """Every legal move of positions from a real game, scored by the referee, equals the generator's score."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     rec = play_game([make_policy("score"), make_policy("score")], 11, referee)
     state = referee.new_game(11, 2)
@@ -49,7 +49,7 @@ def test_referee_scores_all_generated_moves_in_a_game(referee):
 
 def test_whole_game_state_json_replay_and_resume(referee):
     """JSON state; exact replay from seed + actions; a resumed state is checked against its history."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     rec = play_game([make_policy("equity"), make_policy("score")], 4, referee)
     final = rec.final
@@ -92,7 +92,7 @@ def test_replay_refuses_the_wrong_player(referee):
 
 
 def test_challenge_mode_game_with_ais_ends(nl_lexicon):
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     ref = Referee(nl_lexicon, CrosswordRules(word_check="challenge"))
     rec = play_game([make_policy("score"), make_policy("score")], 3, ref)

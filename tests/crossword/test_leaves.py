@@ -1,4 +1,4 @@
-"""Learnt leave tables (kubasolve.ai.crossword_leaves / crossword_learn): the table format and its fallback,
+"""Learnt leave tables (kubasolve.games.crossword.leaves / crossword_learn): the table format and its fallback,
 the vectorised valuation of every option against the slow per-move reference, the sub-leave tally
 against a brute-force count, the smoothing, and a small learning run end to end (CLI included)."""
 
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubasolve.ai.crossword import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
-from kubasolve.ai.crossword_learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
-from kubasolve.ai.crossword_leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
 from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
 from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
+from kubasolve.games.crossword.learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
+from kubasolve.games.crossword.leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,7 @@ def test_fast_candidates_equal_the_per_move_reference(referee, positions):
 
 
 def test_equity2_exchanges_a_rack_its_leaves_call_terrible(referee, positions):
-    from kubasolve.ai.crossword_sim import Equity2Policy
+    from kubasolve.games.crossword.sim import Equity2Policy
 
     state = positions[1]
     bad = replace(state, racks=tuple("QQQQQQQ" if p == state.current else r for p, r in enumerate(state.racks)))
@@ -209,7 +209,7 @@ def preendgame_state(referee):  # type: ignore[no-untyped-def]
 def test_opponent_deals_enumerate_every_bag_with_its_draw_count_or_sample():
     import random
 
-    from kubasolve.ai.crossword_sim import opponent_deals
+    from kubasolve.games.crossword.sim import opponent_deals
 
     unseen = "AABCDEFGH"
     deals = opponent_deals(unseen, 7, 100, random.Random(1))
@@ -224,7 +224,7 @@ def test_opponent_deals_enumerate_every_bag_with_its_draw_count_or_sample():
 
 
 def test_preendgame_plays_out_every_candidate_and_equity2_uses_it(referee, preendgame_state):
-    from kubasolve.ai.crossword_sim import Equity2Policy, preendgame_choice
+    from kubasolve.games.crossword.sim import Equity2Policy, preendgame_choice
 
     leaves = load_leaves("nl")
     action, scored = preendgame_choice(referee, preendgame_state, leaves, deals=4, nodes=100)
@@ -238,7 +238,7 @@ def test_preendgame_plays_out_every_candidate_and_equity2_uses_it(referee, preen
 
 
 def test_sim2_prunes_clearly_worse_candidates_and_keeps_close_ones():
-    from kubasolve.ai.crossword_sim import Sim2Policy
+    from kubasolve.games.crossword.sim import Sim2Policy
 
     rng = np.random.default_rng(2)
     base = rng.normal(0, 30, 16)  # the shared luck of each iteration (same racks for every candidate)
@@ -247,7 +247,7 @@ def test_sim2_prunes_clearly_worse_candidates_and_keeps_close_ones():
 
 
 def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     leaves = load_leaves("nl")
     state = positions[4]
@@ -267,7 +267,7 @@ def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
 
 
 def test_ladder_stats_count_wins_spreads_and_exchanges(tmp_path, capsys):
-    from kubasolve.ai.crossword_ladder import ladder_stats, main
+    from kubasolve.games.crossword.ladder import ladder_stats, main
 
     recs = [{"seats": ["a", "b"], "scores": [400, 350], "winners": [0], "actions": [[0, {"type": "exchange"}], [1, {"type": "pass"}], [0, {"type": "place"}]]},
             {"seats": ["b", "a"], "scores": [300, 300], "winners": [0, 1], "actions": [[0, {"type": "place"}], [1, {"type": "place"}]]},

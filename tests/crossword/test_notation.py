@@ -37,7 +37,7 @@ def referee(nl_lexicon) -> Referee:  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def games(referee):  # type: ignore[no-untyped-def]
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     return [play_game([make_policy("score"), make_policy("equity")], s, referee).final for s in (1, 2)] + \
         [play_game([make_policy("score")] * 3, 5, referee).final]

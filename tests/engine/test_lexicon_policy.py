@@ -94,7 +94,7 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     minimal = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
                "kubagram.best-move": {"position": {"field": "zebra"}}, "crossword.moves": {"board": ["." * 15] * 15, "rack": "ZEBRA"},
                "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube},
-               "new-game": {"game": "crossword"}}
+               "new-game": {"game": "crossword"}, "simulate": {"game": "crossword"}}
     for name in takes:
         params = {**minimal.get(name, {}), "lexicon": "list.txt"}
         answer = handle_request(json.dumps({"id": 1, "cmd": name, "params": params}), Session())

@@ -20,7 +20,7 @@ from kubasolve.games.kubagram.state import GameState
 
 
 def _played(seed: int, turns: int) -> GameState:
-    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.ai import make_policy
     from kubasolve.games.kubagram.game import default_referee
 
     referee = default_referee()

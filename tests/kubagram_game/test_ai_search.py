@@ -11,7 +11,11 @@ from typing import Any
 import pytest
 
 import kubasolve.engine.commands_kubagram_game  # noqa: F401  (registers the commands)
-from kubasolve.ai.kubagram import (
+from kubasolve.engine.registry import Session
+from kubasolve.engine.server import handle_request
+from kubasolve.errors import RulesError
+from kubasolve.games.kubagram.actions import Skip
+from kubasolve.games.kubagram.ai import (
     GreedyPolicy,
     PlannerPolicy,
     SearchPolicy,
@@ -20,10 +24,6 @@ from kubasolve.ai.kubagram import (
     finish_turn,
     make_policy,
 )
-from kubasolve.engine.registry import Session
-from kubasolve.engine.server import handle_request
-from kubasolve.errors import RulesError
-from kubasolve.games.kubagram.actions import Skip
 from kubasolve.games.kubagram.game import play_game, replay
 from kubasolve.games.kubagram.state import GameState
 

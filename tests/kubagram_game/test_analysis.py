@@ -7,19 +7,19 @@ import json
 
 import pytest
 
-from kubasolve.ai.kubagram import GreedyPolicy, RandomPolicy
 from kubasolve.errors import StateError
 from kubasolve.games.kubagram.actions import Claim
+from kubasolve.games.kubagram.ai import GreedyPolicy, RandomPolicy
 from kubasolve.games.kubagram.analysis import analyse_file, analyse_game, load_game_record
 from kubasolve.games.kubagram.game import play_game
-from kubasolve.games.kubagram.simulate import simulate
+from kubasolve.scale.selfplay import simulate
 
 
 @pytest.fixture(scope="module")
 def records_file(tmp_path_factory, referee):  # type: ignore[no-untyped-def]
     """Two real games written by the simulator (greedy against random)."""
     out = io.StringIO()
-    simulate(2, ["greedy", "random"], seed=14, workers=1, records=out)
+    simulate("kubagram", ["greedy", "random"], 2, seed=14, workers=1, records=out)
     path = tmp_path_factory.mktemp("analyse") / "games.jsonl"
     path.write_text(out.getvalue(), encoding="utf-8")
     return path
@@ -29,9 +29,9 @@ def test_simulated_game_is_replayed_and_accounted(records_file, referee, lexicon
     """The analysis replays the record to its scores; per player: made - taken by the other + adjustments = score."""
     rows = [json.loads(line) for line in records_file.read_text().splitlines()]
     for row in rows:
-        analysis = analyse_file(records_file, row["game"], lexicon=lexicon)
+        analysis = analyse_file(records_file, row["index"], lexicon=lexicon)
         assert list(analysis.scores) == row["scores"] and list(analysis.winners) == row["winners"]
-        record = load_game_record(records_file, row["game"])
+        record = load_game_record(records_file, row["index"])
         final = referee.new_game(record.seed, 2)
         for _, action in record.actions:
             final = referee.apply(final, action)
@@ -43,7 +43,7 @@ def test_simulated_game_is_replayed_and_accounted(records_file, referee, lexicon
             summary = analysis.players[p]
             assert summary.seat == row["seats"][p]
             assert summary.made == made and summary.missed == sum(t.missed for t in analysis.turns if t.player == p)
-        assert sum(len(t.actions) for t in analysis.turns) == len(row["actions"])
+        assert sum(len(t.actions) for t in analysis.turns) == sum(len(turn["actions"]) for _, turn in row["actions"])
         json.dumps(analysis.to_dict())  # JSON-able for frontends
 
 
@@ -94,10 +94,10 @@ def test_bad_records_are_clear_errors(tmp_path, records_file, referee, lexicon) 
     bad.write_text('{"x": 1}\n', encoding="utf-8")
     with pytest.raises(StateError, match="not a kubagram simulate record"):
         load_game_record(bad)
-    with pytest.raises(StateError, match="holds no game 7"):
+    with pytest.raises(StateError, match="holds no game with index 7"):
         load_game_record(records_file, 7)
     row = json.loads(records_file.read_text().splitlines()[0])
-    row["actions"].insert(0, [row["actions"][0][0], {"type": "end"}])  # ending a turn before taking
+    row["actions"].insert(0, [row["actions"][0][0], {"type": "end"}])  # ending a turn before taking (a bare action)
     forged = tmp_path / "forged.jsonl"
     forged.write_text(json.dumps(row) + "\n", encoding="utf-8")
     with pytest.raises(StateError, match="does not replay"):
@@ -107,8 +107,10 @@ def test_bad_records_are_clear_errors(tmp_path, records_file, referee, lexicon) 
 def test_cli_analyse_json_and_table(records_file, capsys) -> None:
     from kubasolve.cli.main import main
 
-    assert main(["kubagram", "analyse", str(records_file), "--game", "1", "--json"]) == 0
+    assert main(["kubagram", "analyse", str(records_file), "--index", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
+    assert main(["kubagram", "analyse", str(records_file), "--game", "1", "--json"]) == 0  # the older name of --index
+    assert json.loads(capsys.readouterr().out) == data
     assert data["ok"] and len(data["players"]) == 2 and data["turns"][0]["turn"] == 1
     assert {"made", "best", "missed", "best_claim", "left_words"} <= set(data["turns"][0])
     assert main(["kubagram", "analyse", str(records_file)]) == 0

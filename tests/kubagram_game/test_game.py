@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubasolve.ai.kubagram import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.errors import IllegalMoveError, PositionError, RulesError
 from kubasolve.games.kubagram.actions import (
     Claim,
@@ -19,9 +17,10 @@ from kubasolve.games.kubagram.actions import (
     Take,
     action_from_dict,
 )
+from kubasolve.games.kubagram.ai import GreedyPolicy, PlannerPolicy, RandomPolicy, make_policy
 from kubasolve.games.kubagram.game import play_game, replay
-from kubasolve.games.kubagram.simulate import game_seed, simulate, wilson_interval
 from kubasolve.games.kubagram.state import GameState
+from kubasolve.scale.selfplay import wilson_interval
 
 from .conftest import make_state
 
@@ -174,25 +173,3 @@ def test_wilson_interval_known_values() -> None:
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
 
 
-def test_simulate_deterministic_and_worker_independent() -> None:
-    out1, out2 = io.StringIO(), io.StringIO()
-    r1 = simulate(4, ["random", "greedy"], seed=3, workers=1, records=out1)
-    r2 = simulate(4, ["random", "greedy"], seed=3, workers=2, records=out2)
-    def strip(text: str) -> list[dict[str, object]]:
-        return [{k: v for k, v in json.loads(line).items() if k not in ("wall_s", "mean_turn_ms")}
-                for line in text.splitlines()]
-
-    assert strip(out1.getvalue()) == strip(out2.getvalue())
-    assert r1.wins == r2.wins and sum(r1.wins.values()) == pytest.approx(4)
-    rec = json.loads(out1.getvalue().splitlines()[1])
-    assert rec["seed"] == game_seed(3, 1) and rec["seats"] == ["greedy", "random"]  # seats rotate each game
-    rows = r1.rows()
-    assert {r["ai"] for r in rows} == {"random", "greedy"}
-    assert all(0 <= r["ci95_low"] <= r["win_rate"] <= r["ci95_high"] <= 1 for r in rows)
-
-
-def test_simulate_rejects_bad_arguments() -> None:
-    with pytest.raises(RulesError):
-        simulate(0, ["greedy"])
-    with pytest.raises(RulesError, match="unknown AI"):
-        simulate(1, ["greedy", "oracle"])

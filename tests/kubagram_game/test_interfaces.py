@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 
 import pytest
 
 import kubasolve.engine.commands_kubagram_game  # noqa: F401  (registers the commands)
-from kubasolve.cli.kubagram_game import add_game_commands, run_play
+from kubasolve.cli.games import run_play
 from kubasolve.engine.registry import Session
 from kubasolve.engine.server import handle_request
 
@@ -69,10 +68,17 @@ def test_engine_errors_are_clear() -> None:
     assert not r["ok"] and r["error"]["key"] == "params.ai"
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kubasolve kubagram")
-    add_game_commands(p.add_subparsers())
-    return p
+class _Kubagram:
+    """``kubasolve kubagram ...`` parsed by the real parser."""
+
+    def parse_args(self, argv: list[str]):  # type: ignore[no-untyped-def]
+        from kubasolve.cli.main import build_parser
+
+        return build_parser().parse_args(["kubagram", *argv])
+
+
+def _parser() -> _Kubagram:
+    return _Kubagram()
 
 
 def test_cli_simulate_json_and_records(tmp_path, capsys) -> None:
@@ -99,7 +105,7 @@ def test_cli_play_scripted_input() -> None:
     out = io.StringIO()
     assert run_play(args, stdin=script, out=out) == 0
     text = out.getvalue()
-    assert "seed 3" in text and "field:" in text and "take" in text
+    assert "seed 3" in text and "Kubagram | turn" in text and "take" in text
     assert "not allowed" in text  # ZZZZZ cannot be spelled; a second end is out of turn or needs a take
     assert "bye" in text
 
@@ -108,17 +114,18 @@ def test_cli_play_ai_only_game_finishes() -> None:
     args = _parser().parse_args(["play", "--players", "greedy,random", "--seed", "2", "--no-board"])
     out = io.StringIO()
     assert run_play(args, stdin=io.StringIO(""), out=out) == 0
-    assert "winner(s):" in out.getvalue()
+    assert "final scores:" in out.getvalue() and "winner" in out.getvalue()
 
 
 def test_main_cli_wires_play_and_simulate(capsys) -> None:
-    """`kubasolve kubagram simulate` through the real entry point; bad input is a clean error (exit 1)."""
+    """`kubasolve kubagram simulate` through the real entry point; an unknown AI is a usage error (exit 2)."""
     from kubasolve.cli.main import main
 
     assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,random", "--no-progress", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
-    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,oracle"]) == 1
-    assert "unknown AI" in capsys.readouterr().err
+    assert main(["kubagram", "simulate", "--games", "1", "--players", "greedy,oracle"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown kubagram AI 'oracle'" in err and "random, greedy, planner, search" in err
 
 
 def test_board_turn_choice_in_cli_and_engine() -> None:

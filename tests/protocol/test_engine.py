@@ -112,6 +112,7 @@ def test_every_command_publishes_a_result_schema_its_answers_follow() -> None:
         ("rummikub.apply-move", {"game": ids["rummikub"], "move": {"type": "draw"}}),
         ("rummikub.load-game", {"state": {"seed": 1, "players": ["a", "b"], "moves": [{"type": "draw"}]}}),
         ("rummikub.simulate", {"games": 1, "max_nodes": 10_000}),
+        ("simulate", {"game": "rummikub", "games": 1, "max_nodes": 10_000, "records": True}),
         ("crossword.moves", {"board": ["." * 15] * 15, "rack": "EKNOW??", "top": 2}),
         ("crossword.state", {"game": ids["crossword"]}), ("crossword.legal-moves", {"game": ids["crossword"], "top": 2}),
         ("crossword.apply-move", {"game": ids["crossword"], "move": {"type": "pass"}, "state": False}),

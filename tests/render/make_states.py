@@ -22,7 +22,7 @@ def _save(name: str, data: dict[str, Any]) -> None:
 
 def crossword() -> None:
     """Two score AIs, seed 3, six turns: a blank on the board."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
     from kubasolve.games.crossword.game import default_referee
 
     referee = default_referee()
@@ -35,7 +35,7 @@ def crossword() -> None:
 
 def kubagram() -> None:
     """Greedy, planner and greedy from seed 2, up to turn 106: a held joker, words with a joker, a compound."""
-    from kubasolve.ai.kubagram import make_policy
+    from kubasolve.games.kubagram.ai import make_policy
     from kubasolve.games.kubagram.game import default_referee
 
     referee = default_referee()
@@ -49,7 +49,7 @@ def kubagram() -> None:
 
 def colonii() -> None:
     """Two greedy AIs, seed 2, twelve turns: colonies, two supercolonies, a conquest."""
-    from kubasolve.ai.colonii import make_policy
+    from kubasolve.games.colonii.ai import make_policy
     from kubasolve.games.colonii.game import default_referee
 
     referee = default_referee()
@@ -62,7 +62,7 @@ def colonii() -> None:
 
 def rummikub() -> None:
     """Three greedy AIs (ann, bob, cy), seed 5, 24 moves: jokers on the table."""
-    from kubasolve.ai.rummikub import ai_move
+    from kubasolve.games.rummikub.ai import ai_move
     from kubasolve.games.rummikub.game import RummikubGame
 
     game = RummikubGame.new(3, seed=5, players=["ann", "bob", "cy"])
@@ -74,7 +74,7 @@ def rummikub() -> None:
 def scruble() -> None:
     """Two greedy AIs, seed 4: after three turns (the last word wraps from L round to B and R) and after
     five (the game is over: 131 reaches the target)."""
-    from kubasolve.ai.scruble import greedy
+    from kubasolve.games.scruble.ai import greedy
     from kubasolve.games.scruble.game import ScrubleGame
     from kubasolve.lexicon import load_lexicon
 

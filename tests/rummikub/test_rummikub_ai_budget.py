@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kubasolve.ai.rummikub import MoveBudget, ai_move, play_game
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub import RummikubGame
+from kubasolve.games.rummikub.ai import MoveBudget, ai_move, play_game
 
 
 def _game_in_progress() -> RummikubGame:

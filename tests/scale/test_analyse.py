@@ -1,5 +1,6 @@
 """``kubasolve analyse``: one answer line per position, in input order, the same on every backend; a bad
-line gets an error line and the batch goes on (issue 13)."""
+line gets an error line and the batch goes on (issue 13). A line is a game's saved state (any game, a sixth one
+too: the library answers it) or the params of the game's engine analysis command (the engine answers it)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kubasolve.cli.main import main
-from kubasolve.scale.analyse import analyse_lines
+from kubasolve.engine.batch import analyse_lines
 
 LINES = [
     json.dumps({"position": {"field": "kroegentoch", "jokers": ["EYGR"]}}),
@@ -137,3 +138,28 @@ def test_scruble_positions_are_analysed() -> None:
     assert answers[0]["ok"] is True and 1 <= len(answers[0]["result"]["moves"]) <= 2
     assert answers[0]["result"]["moves"][0]["score"] >= answers[0]["result"]["moves"][-1]["score"]
     assert answers[1]["ok"] is False
+
+
+NIM = str(Path(__file__).resolve().parents[1] / "protocol" / "nim_game.py")
+
+
+def test_saved_states_of_any_game_are_analysed_by_the_library(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from kubasolve.games.protocol import import_game_modules, load_game
+    from kubasolve.scale.analyse import analyse_lines as library_analyse
+
+    import_game_modules([NIM])
+    game = load_game("nim")
+    saved = game.state_to_json(game.new_game(3, 2))
+    lines = [json.dumps(saved), json.dumps({"state": saved, "top": 1}), json.dumps({"state": saved, "depth": 2}), '"x"']
+    answers = list(library_analyse(lines, "nim"))
+    assert answers[0]["ok"] and [m["text"] for m in answers[0]["result"]["moves"]] == ["take 3", "take 2", "take 1"]
+    assert answers[1]["ok"] and len(answers[1]["result"]["moves"]) == 1 and answers[1]["result"]["current"] == 1
+    assert answers[2]["error"]["key"] == "depth" and "not JSON" not in answers[3]["error"]["message"]
+    path = tmp_path / "states.jsonl"
+    path.write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM]) == 0
+    assert [json.loads(line)["ok"] for line in capsys.readouterr().out.splitlines()] == [True, True]
+    rummikub = load_game("rummikub")
+    state = json.dumps(rummikub.state_to_json(rummikub.new_game(1, 2)))
+    answers = list(analyse_lines([state], "rummikub"))  # the engine hands a saved state to the library too
+    assert answers[0]["ok"] and answers[0]["result"]["moves"][-1]["action"] == {"type": "timeout"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kubasolve.ai.scruble import make_policy
+from kubasolve.games.scruble.ai import make_policy
 from kubasolve.games.scruble.game import ScrubleGame
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kubasolve.ai.scruble import handed_over, make_policy, plan, reply_value
 from kubasolve.errors import PositionError
+from kubasolve.games.scruble.ai import handed_over, make_policy, plan, reply_value
 from kubasolve.games.scruble.game import ScrubleGame, Turn
 from kubasolve.games.scruble.position import Cube
 from kubasolve.games.scruble.rules import ScrubleRules

@@ -57,4 +57,4 @@ def test_best_at_depth_zero_says_why_no_word_can_score(state, tmp_path):
 def test_play_refuses_an_illegal_turn_then_quits(state):
     p = subprocess.run([sys.executable, "-m", "kubasolve", "scruble", "play", "--players", "human,greedy", "--seed", "2"],
                        input="R = qqqzx\nq\n", capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0 and "illegal: 'qqqzx' is not a word" in p.stdout
+    assert p.returncode == 0 and "not allowed: 'qqqzx' is not a word" in p.stdout

@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from kubasolve.ai.scruble import make_policy
 from kubasolve.errors import IllegalMoveError, RulesError, StateError
+from kubasolve.games.scruble.ai import make_policy
 from kubasolve.games.scruble.cube import N_CELLS, parse_twists
 from kubasolve.games.scruble.game import ScrubleGame, Turn, play_game, replay_check
 from kubasolve.games.scruble.position import apply_twists, placed_new_letter
-from kubasolve.games.scruble.simulate import simulate, slid_word_report
+from kubasolve.games.scruble.report import slid_word_report
 from kubasolve.games.scruble.solver import best_words
 
 
@@ -72,12 +72,20 @@ def test_solo_game_lasts_the_rounds(en):
 
 
 def test_simulation_is_seeded_and_greedy_beats_random(en):
-    a = simulate(2, ["greedy", "random"], seed=3)
-    b = simulate(2, ["greedy", "random"], seed=3)
+    """The generic self-play (kubasolve.scale.selfplay) over Scruble; its records replay in the slid-word report."""
+    import io
+
+    from kubasolve.scale.selfplay import simulate
+
+    records = io.StringIO()
+    a = simulate("scruble", ["greedy", "random"], 2, seed=3, records=records)
+    b = simulate("scruble", ["greedy", "random"], 2, seed=3)
     assert a.rows()[0]["wins"] == b.rows()[0]["wins"] == 2
     assert a.score_sum == b.score_sum
+    report = slid_word_report([json.loads(line) for line in records.getvalue().splitlines()], en)
+    assert report["games"] == 2 and report["word_turns"] > 0 and report["slid_turns"] == report["premiums_again"] == 0
     with pytest.raises(RulesError):
-        simulate(1, ["nobody"])
+        simulate("scruble", ["nobody"], 1)
 
 
 def _issue_22_game(en):

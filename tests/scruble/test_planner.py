@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubasolve.ai.scruble import LOSS, handed_over, make_policy, plan, reply_value
+from kubasolve.games.scruble.ai import LOSS, handed_over, make_policy, plan, reply_value
 from kubasolve.games.scruble.game import ScrubleGame, play_game
 from kubasolve.games.scruble.position import Cube
 from kubasolve.games.scruble.rules import ScrubleRules

@@ -21,7 +21,6 @@ from kubasolve.games.colonii.movegen import (
     solver_for,
 )
 from kubasolve.games.colonii.rules import ColoniiRules
-from kubasolve.games.colonii.simulate import simulate as simulate_colonii
 from kubasolve.games.colonii.table import (
     ColoniiMove,
     ColoniiPosition,
@@ -48,6 +47,5 @@ __all__ = [
     "judge",
     "play_game",
     "replay",
-    "simulate_colonii",
     "solver_for",
 ]

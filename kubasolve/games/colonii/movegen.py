@@ -18,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from kubasolve.budget import WorkBudget
+from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.colonii.rules import MAX_TURN_MOVES, SEARCH_MOVES, ColoniiRules
 from kubasolve.games.colonii.table import (
@@ -390,17 +390,19 @@ class ColoniiSolver:
 
     # ------------------------------------------------------------------ best turn
     def best_turn(self, position: ColoniiPosition, objective: Objective = "gain", max_moves: int | None = None,
-                  budget: TurnBudget | None = None, value_bound: bool = True) -> Turn:
+                  budget: Budget | TurnBudget | None = None, value_bound: bool = True) -> Turn:
         """The best turn: a sequence of up to ``max_moves`` word moves (default the rules'
         ``max_turn_moves``), each judged on the table the previous ones left, as the referee judges a
         turn, with the owner's declarations and decolonisations as soon as they pay, maximising the
         summed objective. Exact for up to 3 word moves (``kernels/colonii_search.best_turn``, see its
         docstring); ``proven_optimal`` is true when the search covered every turn the rules allow (with
         ``max_moves`` above 3 only when the hand holds at most 3 cards: a word move takes at least one).
-        With a ``budget`` that runs out, the best turn found by then (at least the best legal single
+        With a ``budget`` (a Budget, its clock started after :meth:`warm_up`, or a TurnBudget meter) that runs out, the best turn found by then (at least the best legal single
         move) with ``proven_optimal`` false. ``value_bound=False`` turns off the kernel's card-value
         bound (for tests: same answer)."""
         from kubasolve.kernels import colonii_search as cs
+
+        budget = meter_for(budget, TurnBudget, self.warm_up)
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_TURN_MOVES:
@@ -783,7 +785,7 @@ def all_moves(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules |
 
 
 def best_turn(position: ColoniiPosition, lexicon: Lexicon, rules: ColoniiRules | None = None, objective: Objective = "gain",
-              max_moves: int | None = None, budget: TurnBudget | None = None) -> Turn:
+              max_moves: int | None = None, budget: Budget | TurnBudget | None = None) -> Turn:
     """The best combined turn (see :meth:`ColoniiSolver.best_turn`)."""
     return solver_for(lexicon, rules).best_turn(position, objective, max_moves, budget)
 

@@ -9,14 +9,14 @@ several moves are legal too, so the list is complete only when no two moves can 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from kubasolve.budget import Budget
 from kubasolve.games.colonii.rules import ColoniiRules
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, exchange_count, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, exchange_count, register_game
 
 __all__ = ["Colonii", "turn_text"]
 
@@ -41,6 +41,18 @@ class Colonii(Game):
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("ro",)
     rules_type: ClassVar[type] = ColoniiRules
+    play_help: ClassVar[str] = """Colonii commands (a turn on one line; its moves separated by ';'):
+  n WORD             build a new word from your cards
+  e GROUP WORD       extend the word of table group GROUP (e.g. e 0 calorifer)
+  c GROUP WORD       chain a perpendicular word from the last letter of group GROUP
+  s GROUP            declare your colony GROUP a supercolony (at 5 words; +5, once)
+  d GROUP            decolonise your colony GROUP (at 10 words: its first word scores again)
+                     e.g. n ziar; e 0 calorifer   (two moves in one turn)
+  x CARDS            exchange cards (they go under the deck; you draw as many)
+  p                  pass"""
+
+    def wordlist_alphabet(self) -> Any:
+        return self.rules.alphabet
 
     def player_range(self) -> tuple[int, int]:
         return 1, 8
@@ -104,12 +116,59 @@ class Colonii(Game):
         return self.referee.apply(native, action)
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.ai.colonii import make_policy
+        from kubasolve.games.colonii.ai import make_policy
         from kubasolve.games.colonii.movegen import TurnBudget
 
         meter = budget.meter(TurnBudget)
         action = make_policy(ai, seed).turn(self.referee, native, meter).to_dict()
         return AiMove(action, turn_text(action), not meter.exhausted, meter.nodes)
+
+    def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
+        words = text.split()
+        if not words:
+            return None
+        cmd = words[0].lower()
+        if cmd == "p" and len(words) == 1:
+            return {"type": "pass"}
+        if cmd == "x":
+            return {"type": "exchange", "cards": "".join(words[1:])}
+        moves: list[dict[str, Any]] = []
+        for part in text.split(";"):
+            w = part.split()
+            if len(w) == 2 and w[0].lower() == "n":
+                moves.append({"play": "new", "word": w[1]})
+            elif len(w) == 3 and w[0].lower() in ("e", "c") and w[1].isascii() and w[1].isdigit():
+                moves.append({"play": "extend" if w[0].lower() == "e" else "chain", "target": int(w[1]), "word": w[2]})
+            elif len(w) == 2 and w[0].lower() in ("s", "d") and w[1].isascii() and w[1].isdigit():
+                moves.append({"play": "declare" if w[0].lower() == "s" else "decolonise", "target": int(w[1])})
+            else:
+                return None
+        return {"type": "turn", "moves": moves}
+
+    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+        kind = action.get("type")
+        if kind == "pass":
+            return "p"
+        if kind == "exchange":
+            return f"x {action.get('cards', '')}"
+        letters = {"new": "n", "extend": "e", "chain": "c"}
+        parts = []
+        for m in action.get("moves", []):
+            if m.get("play") not in letters:
+                return None
+            target = "" if m.get("target") is None else f" {m['target']}"
+            parts.append(f"{letters[m['play']]}{target} {m['word']}")
+        return "; ".join(parts) or None
+
+    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """A ``ColoniiState.to_dict`` (the v2 engine's state) under the rules it holds."""
+        from kubasolve.games.colonii.game import STATE_FORMAT, ColoniiState, default_referee
+
+        if data.get("format") != STATE_FORMAT:
+            return None
+        rules = self.parse_rules(data.get("rules"))
+        state = ColoniiState.from_dict(data, default_referee(rules, self.lexicon))
+        return state.rules, state, None
 
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.games.colonii.game import ColoniiState

@@ -36,7 +36,6 @@ _EXPORTS = {
     "to_gcg": "notation",
     "parse_cgp": "notation",
     "to_cgp": "notation",
-    "simulate": "simulate",
 }
 
 __all__ = [
@@ -64,7 +63,6 @@ __all__ = [
     "play_game",
     "replay",
     "score_placement",
-    "simulate",
     "to_cgp",
     "to_gcg",
 ]
@@ -106,4 +104,3 @@ if TYPE_CHECKING:  # pragma: no cover
     from kubasolve.games.crossword.notation import format_placement, parse_cgp, parse_gcg, parse_placement, to_cgp, to_gcg
     from kubasolve.games.crossword.rules import CrosswordRules
     from kubasolve.games.crossword.scoring import score_placement
-    from kubasolve.games.crossword.simulate import simulate

@@ -8,12 +8,13 @@ too (it may be challenged), so the list is not complete there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
+from kubasolve.errors import KubasolveError
 from kubasolve.games.crossword.rules import CrosswordRules
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, exchange_count, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, exchange_count, register_game
 
 __all__ = ["Crossword"]
 
@@ -31,6 +32,14 @@ class Crossword(Game):
     """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
     ``sim2`` 2 or 3); all but ``score``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded
     search)."""
+
+    play_help: ClassVar[str] = """Crossword commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
+  8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
+                     a blank as a lower-case letter (8H WOrD)
+  x LETTERS          exchange tiles (? for a blank), e.g. x QU?
+  p                  pass
+  c                  challenge the previous play (challenge mode)
+  g                  the game so far as GCG"""
 
     def default_lexicon(self) -> str:
         return "en" if self.rules.tiles == "en" else "nl"
@@ -86,7 +95,8 @@ class Crossword(Game):
             fixed.append(LegalMove({"type": "exchange", "letters": whole}, f"exchange {whole}", None, {"exchanges": exchanges}))
         count = found.count + exchanges + len(fixed) - (1 if exchanges else 0)
         complete = rules.word_check == "referee" and len(placed) == found.count and exchanges <= 1
-        return LegalMoves(placed + fixed, None if rules.word_check == "challenge" else count, complete, True, 0)
+        # a node here: a placement the exact move generator produced (it has no budget: it always runs to its end)
+        return LegalMoves(placed + fixed, None if rules.word_check == "challenge" else count, complete, True, found.count)
 
     def _apply(self, native: Any, action: dict[str, Any]) -> Any:
         return self.referee.apply(native, action)
@@ -94,15 +104,21 @@ class Crossword(Game):
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
         import time
 
-        from kubasolve.ai.crossword import DEFAULT_ENDGAME_NODES, make_policy
+        from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, make_policy
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
-        if ai != "score":
-            settings = {"endgame_mode": options.get("endgame", "exact"), "endgame_nodes": budget.max_nodes or DEFAULT_ENDGAME_NODES}
-        if ai in ("equity", "equity2"):
+        base, _, arg = ai.partition(":")
+        if base != "score":  # equity:bounded / equity:NODES set these too; options and the budget win
+            if "endgame" in options or not arg:
+                settings["endgame_mode"] = options.get("endgame", "exact")
+            if budget.max_nodes is not None:
+                settings["endgame_nodes"] = budget.max_nodes
+            elif not arg:
+                settings["endgame_nodes"] = DEFAULT_ENDGAME_NODES
+        if base in ("equity", "equity2"):
             settings["endgame_time"] = seconds
-        if ai in ("sim", "sim2"):
+        if base in ("sim", "sim2"):
             settings["time_limit"] = seconds
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
         policy = make_policy(ai, seed, **settings)
@@ -122,9 +138,67 @@ class Crossword(Game):
     def _action_text(self, native: Any, action: Any) -> str:
         """``8H WO.D`` for a placement (played-through letters as dots), ``exchange KQ``, ``pass``, ``challenge``."""
         if action.type == "place":
-            resolved = self.referee.resolve(native, action)
-            return _placement_text(self.referee.judge_placement(native.board, native.rack(), resolved.tiles).placement)
+            return _placement_text(self._placement(native, action))
         return f"exchange {action.letters}" if action.type == "exchange" else str(action.type)
+
+    def _placement(self, native: Any, action: Any) -> Any:
+        """The placement a ``place`` action makes in ``native`` (a :class:`KubasolveError` if it is not one)."""
+        resolved = self.referee.resolve(native, action)
+        return self.referee.judge_placement(native.board, native.rack(), resolved.tiles).placement
+
+    def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
+        words = text.split()
+        if not words:
+            return None
+        cmd = words[0].lower()
+        if cmd == "p" and len(words) == 1:
+            return {"type": "pass"}
+        if cmd == "c" and len(words) == 1:
+            return {"type": "challenge"}
+        if cmd == "x":
+            return {"type": "exchange", "letters": "".join(words[1:])}
+        if cmd == "g" and len(words) == 1:
+            from kubasolve.games.crossword.notation import to_gcg
+
+            return str(to_gcg(state.native, list(state.players)))
+        if len(words) == 2 and any(ch.isdigit() for ch in words[0]):
+            return {"type": "place", "move": text.strip()}
+        return None
+
+    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+        from kubasolve.games.crossword.game import action_from_dict
+
+        kind = action.get("type")
+        if kind in ("pass", "challenge"):
+            return "p" if kind == "pass" else "c"
+        if kind == "exchange":
+            return f"x {action.get('letters', '')}"
+        try:
+            placement = self._placement(state.native, action_from_dict(dict(action)))
+        except KubasolveError:
+            return None
+        return _placement_text(placement, through="()")
+
+    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """A ``CrosswordState.to_dict`` (the v2 engine's state) under the rules it holds."""
+        from kubasolve.games.crossword.game import CrosswordState, default_referee
+
+        if "board" not in data or "rules" not in data:
+            return None
+        rules = self.parse_rules(data["rules"])
+        state = CrosswordState.from_dict(data, default_referee(rules, self.lexicon))
+        return state.rules, state, None
+
+    def _saved_text(self, text: str) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """A GCG game, to continue from its end (its players' nicknames as the seat names)."""
+        from kubasolve.games.crossword.notation import parse_gcg, state_from_gcg
+
+        if not any(ln.lstrip().startswith((">", "#player")) for ln in text.splitlines()):
+            return None
+        layout = self.referee.layout
+        game = parse_gcg(text, layout.rows, layout.cols, self.lexicon.alphabet.letters)
+        state = state_from_gcg(self.referee, game)
+        return self.rules, state, [nick for nick, _ in game.players]
 
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.games.crossword.game import CrosswordState
@@ -143,7 +217,7 @@ class Crossword(Game):
         return render_svg(native, players)
 
 
-def _placement_text(move: Any) -> str:
+def _placement_text(move: Any, through: str = ".") -> str:
     from kubasolve.games.crossword.notation import format_placement
 
-    return format_placement(move.row, move.col, move.direction, move.word, move.tiles)
+    return format_placement(move.row, move.col, move.direction, move.word, move.tiles, through=through)

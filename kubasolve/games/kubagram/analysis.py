@@ -1,8 +1,8 @@
 """Post-game analysis of a Kubagram game: per turn the best claim that was available against the points the player
 made, and what the player left in the field for the next player; a summary per player.
 
-The game is replayed from its seed and actions (a ``kubasolve kubagram simulate --records`` line or a
-``kubasolve kubagram play --save`` file). For each turn:
+The game is replayed from its seed and actions (a ``kubasolve kubagram simulate --records`` line, a
+``kubasolve kubagram play --save`` file or any saved state of the game). For each turn:
 
 * **made** - the player's own score change from the claims of the turn (words and compounds; points taken from others
   are listed separately as ``taken``);
@@ -114,9 +114,9 @@ class GameAnalysis:
 
 
 # ---------------------------------------------------------------------- input
-def load_game_record(path: str | Path, game: int | None = None, lexicon: Any = None) -> GameRecordInput:
-    """A game from a ``simulate --records`` JSON-lines file (``game``: its ``game`` number, default the first line)
-    or from a ``play --save`` file (its state is verified by replay). Raises :class:`StateError` on bad input."""
+def load_game_record(path: str | Path, index: int | None = None, lexicon: Any = None) -> GameRecordInput:
+    """A game from a ``simulate --records`` JSON-lines file (``index``: its ``index``, default the first line) or from
+    a saved game (``play --save``, an engine state: verified by replay). Raises :class:`StateError` on bad input."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -130,7 +130,7 @@ def load_game_record(path: str | Path, game: int | None = None, lexicon: Any = N
         whole = json.loads(stripped)
     except ValueError:
         whole = None
-    if isinstance(whole, dict) and isinstance(whole.get("state"), dict):
+    if isinstance(whole, dict) and (isinstance(whole.get("state"), dict) or whole.get("format") == "kubasolve-state"):
         return _from_save(whole, path, lexicon)
     lines = [ln for ln in text.splitlines() if ln.strip()]
     for k, line in enumerate(lines):
@@ -140,12 +140,17 @@ def load_game_record(path: str | Path, game: int | None = None, lexicon: Any = N
             raise StateError(f"{path}: line {k + 1} is not JSON") from None
         if not isinstance(row, dict):
             raise StateError(f"{path}: line {k + 1} is not a game record")
-        if game is None or row.get("game") == game:
+        number = row.get("index", row.get("game"))  # older records numbered their games under "game"
+        if index is None or (type(number) is int and number == index):
             return _from_simulate(row, path, k + 1)
-    raise StateError(f"{path} holds no game {game}")
+    raise StateError(f"{path} holds no game with index {index}")
 
 
 def _from_save(data: Mapping[str, Any], path: str | Path, lexicon: Any) -> GameRecordInput:
+    if data.get("format") == "kubasolve-state":  # a protocol saved state (play --save, the engine's state)
+        if data.get("game") != "kubagram" or not isinstance(data.get("native"), dict):
+            raise StateError(f"{path} is not a saved kubagram game")
+        data = {"state": data["native"], "seats": data.get("players")}
     final = GameState.from_dict(data["state"], lexicon=lexicon)
     seats = data.get("seats")
     seat_names = tuple(seats) if isinstance(seats, list) and all(isinstance(s, str) for s in seats) else ()
@@ -156,17 +161,27 @@ def _from_save(data: Mapping[str, Any], path: str | Path, lexicon: Any) -> GameR
 def _from_simulate(row: Mapping[str, Any], path: str | Path, line: int) -> GameRecordInput:
     seed, seats, actions = row.get("seed"), row.get("seats"), row.get("actions")
     if type(seed) is not int or not isinstance(seats, list) or not all(isinstance(s, str) for s in seats) \
-            or not isinstance(actions, list):
+            or not isinstance(actions, list) or (row.get("game", "kubagram") != "kubagram" and type(row.get("game")) is not int):
         raise StateError(f"{path}: line {line} is not a kubagram simulate record (seed, seats, actions)")
     pairs: list[tuple[int, Action]] = []
     for i, item in enumerate(actions):
         if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int):
             raise StateError(f"{path}: line {line}: actions[{i}] must be a [player, action] pair")
-        try:
-            pairs.append((item[0], action_from_dict(item[1])))
+        steps = item[1]["actions"] if isinstance(item[1], dict) and item[1].get("type") == "turn" else [item[1]]
+        try:  # a whole turn (the protocol's turn action) is its actions in order, all by the same player
+            pairs += [(item[0], action_from_dict(step)) for step in steps]
         except (KubasolveError, TypeError, ValueError, KeyError) as exc:
             raise StateError(f"{path}: line {line}: actions[{i}]: {exc}") from None
-    return GameRecordInput(seed, len(seats), tuple(pairs), tuple(seats))
+    rules = game_rules = None
+    if isinstance(row.get("rules"), dict):  # the rules the game was played with (records of kubasolve simulate)
+        from kubasolve.games.kubagram.protocol import KubagramPlayRules
+
+        try:
+            played = KubagramPlayRules.from_dict(row["rules"])
+        except KubasolveError as exc:
+            raise StateError(f"{path}: line {line}: rules: {exc}") from None
+        rules, game_rules = played.scoring, played.game
+    return GameRecordInput(seed, len(seats), tuple(pairs), tuple(seats), rules=rules, game_rules=game_rules)
 
 
 # ---------------------------------------------------------------------- analysis
@@ -252,17 +267,21 @@ def _left(referee: Referee, state: GameState) -> tuple[int, tuple[tuple[str, int
     return value, tuple((w.word, w.score) for w in words)
 
 
-def analyse_file(path: str | Path, game: int | None = None, rules: Any = None, game_rules: Any = None,
+def analyse_file(path: str | Path, index: int | None = None, rules: Any = None, game_rules: Any = None,
                  lexicon: Any = None) -> GameAnalysis:
-    """Load a game record (see :func:`load_game_record`) and analyse it; a saved game brings its own rules, a
-    simulate record is replayed with ``rules``/``game_rules`` (the ones it was played with; default rules)."""
+    """Load a game record (see :func:`load_game_record`) and analyse it; a saved game or a simulate record that
+    holds its rules brings them, an older record is replayed with ``rules``/``game_rules`` (the ones it was played
+    with; default rules)."""
     from dataclasses import replace
 
     from kubasolve.games.kubagram.game import default_referee
 
-    record = load_game_record(path, game, lexicon)
+    record = load_game_record(path, index, lexicon)
     if record.rules is not None:
-        referee = default_referee(record.rules, record.game_rules, lexicon)
+        game_rules = record.game_rules
+        if game_rules is not None and game_rules.n_players != record.n_players:
+            game_rules = replace(game_rules, n_players=record.n_players)
+        referee = default_referee(record.rules, game_rules, lexicon)
     else:
         if game_rules is not None and game_rules.n_players != record.n_players:
             game_rules = replace(game_rules, n_players=record.n_players)
@@ -272,7 +291,7 @@ def analyse_file(path: str | Path, game: int | None = None, rules: Any = None, g
 
 def render_analysis(analysis: GameAnalysis) -> str:
     """A plain-text report: one line per turn, then the summary per player."""
-    from kubasolve.cli.output import format_table
+    from kubasolve.games.rendering import format_table
 
     rows = []
     for t in analysis.turns:

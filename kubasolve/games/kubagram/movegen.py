@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from kubasolve.budget import WorkBudget
+from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
@@ -179,11 +179,15 @@ class KubagramSolver:
         self.word_table(position)
         self.compound_moves(position, 1)
 
-    def _clock(self, budget: SearchBudget | None) -> None:
-        """Before a budgeted search: the one-time set-up (:meth:`warm_up`), then the budget's clock restarted."""
+    def _clock(self, budget: Budget | SearchBudget | None) -> SearchBudget | None:
+        """Before a budgeted search: the one-time set-up (:meth:`warm_up`) first, so the budget goes to the search: a
+        :class:`~kubasolve.budget.Budget` becomes a fresh :class:`SearchBudget` after it; a meter's clock restarts."""
+        if isinstance(budget, Budget):
+            return meter_for(budget, SearchBudget, self.warm_up)
         if budget is not None and not self._warm:
             self.warm_up()
             budget.restart_clock()
+        return budget
 
     @property
     def _scratch(self) -> _Scratch:
@@ -327,23 +331,23 @@ class KubagramSolver:
         return n_out
 
     # ------------------------------------------------------------------ words
-    def word_table(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> WordTable:
+    def word_table(self, position: KubagramPosition, top: int | None = None, budget: Budget | SearchBudget | None = None) -> WordTable:
         """All words (or the ``top`` best) formable from the field, as arrays sorted best first
         (with a ``budget``: those found within it, see :class:`SearchBudget`)."""
-        self._clock(budget)
+        budget = self._clock(budget)
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
         return self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
 
-    def best_words(self, position: KubagramPosition, top: int | None = None, budget: SearchBudget | None = None) -> list[WordMove]:
+    def best_words(self, position: KubagramPosition, top: int | None = None, budget: Budget | SearchBudget | None = None) -> list[WordMove]:
         """Words formable from distinct field tiles, best first, each with its best assignment.
 
         Score = (letters + length bonus) x joker_factor^jokers, using as many jokers as fit; ties are
         ordered by word (alphabet order). ``top=None`` returns all. With a ``budget``: the best of the
         words found within it (the walk goes in alphabet order; ``budget.exhausted``: maybe not the best).
         """
-        self._clock(budget)
+        budget = self._clock(budget)
         if top is not None and top < 1:
             raise PositionError("top must be at least 1")
         pool = self._pool(position)
@@ -385,13 +389,13 @@ class KubagramSolver:
 
     # ------------------------------------------------------------------ compounds
     def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain",
-                       budget: SearchBudget | None = None) -> list[CompoundMove]:
+                       budget: Budget | SearchBudget | None = None) -> list[CompoundMove]:
         """Compounds of >= 2 parts: table words of any player and, where the rules allow, one new
         field word; best first by ``objective`` (then the other of gain/taken, then word, then parts).
         With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them)."""
         from kubasolve.kernels.compound_search import search_compounds
 
-        self._clock(budget)
+        budget = self._clock(budget)
         table = position.table
         if not table:
             return []
@@ -444,7 +448,7 @@ class KubagramSolver:
 
     # ------------------------------------------------------------------ claims
     def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None,
-                  budget: SearchBudget | None = None) -> Claim:
+                  budget: Budget | SearchBudget | None = None) -> Claim:
         """The best claim of up to ``max_words`` items (default: the rules' ``max_claim_words``, at
         most 3): field words and compounds on disjoint field tiles and distinct table words. Exact:
         branch-and-bound over items in value order, each later item searched in the tiles the earlier
@@ -453,7 +457,7 @@ class KubagramSolver:
         With a ``budget`` the search stops when it runs out and answers with the best claim found so far
         (at least the best single word found, when there is one; ``budget.exhausted`` says it may not be
         the best). The claim is always legal: every item in it was found and checked in full."""
-        self._clock(budget)
+        budget = self._clock(budget)
         limit = max_words or self.rules.max_claim_words
         if not 1 <= limit <= 3:
             raise PositionError("max_words must be 1, 2 or 3")
@@ -1001,18 +1005,19 @@ def solver_for(lexicon: Lexicon, rules: KubagramRules | None = None) -> Kubagram
 
 
 def best_words(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None,
-               budget: SearchBudget | None = None) -> list[WordMove]:
-    """Words formable from the field, best first (see :meth:`KubagramSolver.best_words`; ``budget``: :class:`SearchBudget`)."""
+               budget: Budget | SearchBudget | None = None) -> list[WordMove]:
+    """Words formable from the field, best first (see :meth:`KubagramSolver.best_words`; ``budget``: a
+    :class:`~kubasolve.budget.Budget`, or its :class:`SearchBudget` meter to read ``nodes``/``exhausted`` afterwards)."""
     return solver_for(lexicon, rules).best_words(position, top, budget)
 
 
 def compound_moves(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, top: int | None = None,
-                   objective: Objective = "gain", budget: SearchBudget | None = None) -> list[CompoundMove]:
+                   objective: Objective = "gain", budget: Budget | SearchBudget | None = None) -> list[CompoundMove]:
     """Compound moves, best first (see :meth:`KubagramSolver.compound_moves`; ``budget``: :class:`SearchBudget`)."""
     return solver_for(lexicon, rules).compound_moves(position, top, objective, budget)
 
 
 def best_move(position: KubagramPosition, lexicon: Lexicon, rules: KubagramRules | None = None, objective: Objective = "gain",
-              max_words: int | None = None, budget: SearchBudget | None = None) -> Claim:
+              max_words: int | None = None, budget: Budget | SearchBudget | None = None) -> Claim:
     """The best whole claim (see :meth:`KubagramSolver.best_move`; ``budget``: :class:`SearchBudget`)."""
     return solver_for(lexicon, rules).best_move(position, objective, max_words, budget)

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
-from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError
+from kubasolve.errors import IllegalMoveError, KubasolveError, LimitError, RulesError, StateError
 from kubasolve.games.kubagram.game_rules import KubagramGameRules
 from kubasolve.games.kubagram.rules import KubagramRules
+from kubasolve.games.kubagram.terminal import PLAY_HELP
 from kubasolve.games.limits import KUBAGRAM_MAX_CLAIM_FIELD, KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, register_game, seat_labels
 from kubasolve.games.settings import read_toml_table
 
 __all__ = ["MAX_AI_FIELD", "MAX_PLANNER_DEPTH", "MAX_SEARCH_NODES", "Kubagram", "KubagramPlayRules", "kubagram_policy"]
@@ -30,6 +31,8 @@ MAX_AI_FIELD = KUBAGRAM_MAX_CLAIM_FIELD
 """Field tiles the AIs search (a larger field is refused up front): greedy and random take no budget, and their
 exact solves grow steeply with the field (worst of 8 random fields: 32 tiles 0.2 s, 36 tiles 2.7 s, 60 tiles 27 s);
 real games hold ~10-20."""
+PLAY_SAVE_FORMAT = "kubasolve-kubagram-play-1"
+"""The format tag of the files older versions of ``kubagram play --save`` wrote (still read)."""
 TURN = "turn"
 """The protocol's action for several actions of one turn, in order: ``{"type": "turn", "actions": [...]}``."""
 
@@ -66,15 +69,22 @@ class KubagramPlayRules:
 
     @classmethod
     def from_toml(cls, source: Any) -> KubagramPlayRules:
-        """Settings from TOML text or a path (top level or under ``[kubagram]``)."""
-        return cls.from_dict(read_toml_table(source, "kubagram"))
+        """Settings from TOML text or a path: scoring settings at top level or under ``[kubagram]``, game settings
+        (vowel rule, penalty, skips...) under ``[game]`` or beside the scoring ones (the player count comes from
+        the seats: an ``n_players`` there is ignored)."""
+        data = read_toml_table(source, "")
+        scoring = data.get("kubagram", {k: v for k, v in data.items() if k != "game"})
+        game = data.get("game", {})
+        if not isinstance(scoring, Mapping) or not isinstance(game, Mapping):
+            raise RulesError("[kubagram] and [game] must be tables of settings")
+        return cls.from_dict({**scoring, **{k: v for k, v in game.items() if k != "n_players"}})
 
 
 def kubagram_policy(ai: str, seed: int, budget: Budget) -> Any:
     """The AI ``ai`` (``random``, ``greedy``, ``planner[:DEPTH]``, ``search[:NODES]``) with ``budget``: the planner and
     the search AI stop their rollouts and search at ``max_nodes`` (simulated turns) / ``movetime_ms`` or a stop; greedy
     and random take no budget. A bad name is a bad request naming ``ai``."""
-    from kubasolve.ai.kubagram import PlannerPolicy, SearchPolicy, make_policy
+    from kubasolve.games.kubagram.ai import PlannerPolicy, SearchPolicy, make_policy
 
     base, _, arg = ai.partition(":")
     limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
@@ -100,6 +110,11 @@ class Kubagram(Game):
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("nl",)
     rules_type: ClassVar[type] = KubagramPlayRules
+    deal_options: ClassVar[tuple[str, ...]] = ("rotation",)
+    """``rotation``: the last player's board turn (0, 90, 180, 270 or a corner such as ``"top-left"``; default
+    seeded random)."""
+
+    play_help: ClassVar[str] = PLAY_HELP
 
     def player_range(self) -> tuple[int, int]:
         return 1, 8
@@ -118,6 +133,15 @@ class Kubagram(Game):
     def _new(self, seed: int, players: tuple[str, ...]) -> Any:
         return self.referee.new_game(seed, n_players=len(players))
 
+    def _new_with(self, seed: int, players: tuple[str, ...], options: dict[str, Any]) -> Any:
+        rotation = options.get("rotation")
+        if isinstance(rotation, str) and rotation.isascii() and rotation.isdigit():
+            rotation = int(rotation)
+        try:
+            return self.referee.new_game(seed, n_players=len(players), rotation=rotation)
+        except RulesError as exc:
+            raise KubasolveError(f"options.rotation: {exc}", key="options.rotation") from None
+
     def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
         return native.current, native.turn, native.scores, native.over, native.winners() if native.over else []
 
@@ -133,6 +157,8 @@ class Kubagram(Game):
         if can_claim:
             position = native.position(include_held=native.phase == "after")
             found: list[Any] = [claim_from_move(w, position.table) for w in referee.solver.best_words(position, top, budget=meter)]
+            if found:  # the best so far, for progress reports, while the compounds are searched
+                meter.report({"action": found[0].to_dict(), "text": found[0].describe()})
             if position.table:
                 found += [claim_from_move(m, position.table)
                           for m in referee.solver.compound_moves(position, top, "swing", budget=meter)]
@@ -178,6 +204,32 @@ class Kubagram(Game):
         steps = [a.to_dict() for a in actions]
         return AiMove({"type": TURN, "actions": steps}, "; ".join(a.describe() for a in actions), not cut, nodes,
                       {"actions": len(steps)})
+
+    def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
+        from kubasolve.games.kubagram.terminal import parse_command
+
+        return parse_command(text)
+
+    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+        from kubasolve.games.kubagram.terminal import command_text
+
+        return command_text(action)
+
+    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """A ``GameState.to_dict`` (the v2 engine's state), or a file of the old ``kubagram play --save`` (format
+        ``kubasolve-kubagram-play-1``: its seats named as the AIs are)."""
+        from kubasolve.games.kubagram.state import GameState
+
+        names: Sequence[str] | None = None
+        if data.get("format") == PLAY_SAVE_FORMAT:
+            seats = data.get("seats")
+            if not (isinstance(seats, list) and all(isinstance(x, str) and x for x in seats)) or not isinstance(data.get("state"), dict):
+                raise StateError("a kubagram play save holds seats (names) and state")
+            names, data = seat_labels(seats), data["state"]
+        elif "setup" not in data:
+            return None
+        state = GameState.from_dict(data, lexicon=self.lexicon)
+        return KubagramPlayRules(state.rules, state.game_rules), state, names
 
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.games.kubagram.state import GameState

@@ -24,13 +24,14 @@ import enum
 import itertools
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kubasolve.budget import check_work_budget
+from kubasolve.budget import Budget, StopFlag, check_work_budget
 from kubasolve.errors import PositionError
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.sets import (
@@ -112,8 +113,10 @@ class Solution:
     jokers_played: int
     rules: RummikubRules = field(repr=False, compare=False)
     proven_optimal: bool = True
-    """False when the work budget of :func:`solve` (``max_nodes`` / ``time_limit_ms``) ran out first: the play
-    is legal and the best found, but a better one may exist (no play found: the player may still have one)."""
+    """False when the work budget of :func:`solve` (``budget``) ran out first: the play is legal and the best found,
+    but a better one may exist (no play found: the player may still have one)."""
+    nodes: int = field(default=0, compare=False)
+    """Search nodes the solve spent: DP states, and the integer programme's branch-and-bound nodes."""
 
     @property
     def found(self) -> bool:
@@ -141,6 +144,7 @@ class Solution:
             "changed_sets": self.changed_sets,
             "jokers_played": self.jokers_played,
             "proven_optimal": self.proven_optimal,
+            "nodes": self.nodes,
         }
 
 
@@ -270,6 +274,8 @@ def _solve_ilp(
             h.setOptionValue("time_limit", max(1e-3, budget.deadline - __import__("time").perf_counter()))
     try:
         h.run()
+        if budget is not None:
+            budget.used += int(h.getInfo().mip_node_count)
     finally:
         if limited:
             h.setOptionValue("mip_max_nodes", highspy.kHighsIInf)
@@ -305,30 +311,50 @@ def solve(
     objective: Objective | str = Objective.TILE_COUNT,
     *,
     first_meld: bool = False,
-    minimise_changes: bool = False,
+    fewest_changes: bool = False,
     method: str = "auto",
+    budget: Budget | None = None,
+    minimise_changes: bool | None = None,
     max_nodes: int | None = None,
     time_limit_ms: float | None = None,
 ) -> Solution:
     """Best legal play of ``rack`` onto ``table`` (a list of legal sets), proven optimal.
 
     ``first_meld``: the player has not melded yet, so only rack tiles may be used, the table stays as it
-    is and the new sets must be worth at least ``rules.min_first_meld``. ``minimise_changes``: among the
-    optimal plays, prefer the one leaving most original table sets untouched (integer programme only).
+    is and the new sets must be worth at least ``rules.min_first_meld``. ``fewest_changes``: among the
+    optimal plays, prefer the one leaving most original table sets untouched (integer programme only; the same
+    name as the CLI's ``--fewest-changes`` and the engine's ``fewest_changes``; ``minimise_changes`` is its older
+    name, kept for one release).
     ``method``: ``"dp"`` (numba dynamic programme), ``"ilp"`` (HiGHS integer programme) or ``"auto"``
     (the DP unless the tie-break or the variant needs the integer programme). Both are exact.
     ``rules.joker_retrieval == "strict"``: a table joker keeps the tile it stands for, or that tile,
     played from the rack, takes its place (then the joker is played again).
 
-    Work budget (both optional): ``max_nodes`` caps the DP states explored in all (the integer programme:
-    its branch-and-bound nodes), ``time_limit_ms`` the wall time (the DP converts the time left into a node
-    limit per search, so it may overrun slightly). When either runs out the answer is the best legal play
-    found so far with ``proven_optimal=False``.
+    ``budget`` (a :class:`~kubasolve.budget.Budget`, optional): ``max_nodes`` caps the DP states explored in all (the
+    integer programme: its branch-and-bound nodes), ``movetime_ms`` the wall time from after the solver's one-time
+    set-up (:func:`warm_up`; the DP converts the time left into a node limit per search, so it may overrun
+    slightly), and its ``stop`` flag ends the search before the next DP search or round. When it runs out the answer
+    is the best legal play found so far with ``proven_optimal=False``; ``nodes`` says what was spent.
+    ``max_nodes``/``time_limit_ms``: the older form of the budget, kept for one release.
     """
-    import time
-
     check_work_budget(max_nodes, time_limit_ms, "time_limit_ms")
-    budget = _Budget(max_nodes, None if time_limit_ms is None else time.perf_counter() + time_limit_ms / 1e3)
+    if budget is not None and (max_nodes is not None or time_limit_ms is not None):
+        raise PositionError("give budget or its older form max_nodes/time_limit_ms, not both")
+    if minimise_changes is not None:
+        fewest_changes = fewest_changes or minimise_changes
+    if budget is None:
+        budget = Budget(time_limit_ms, max_nodes)
+    elif budget.movetime_ms is not None:
+        warm_up(rules or RummikubRules())
+    meter = _Budget(budget.max_nodes, None if budget.movetime_ms is None else time.perf_counter() + budget.movetime_ms / 1e3,
+                    stop=budget.stop)
+    sol = _solve(table, rack, rules, objective, first_meld, fewest_changes, method, meter)
+    return replace(sol, nodes=meter.used)
+
+
+def _solve(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], rules: RummikubRules | None, objective: Objective | str,
+           first_meld: bool, minimise_changes: bool, method: str, budget: _Budget) -> Solution:
+    """:func:`solve` within the meter ``budget``."""
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
     sets: list[TileSet] = [tuple(int(t) for t in s) for s in table]
@@ -880,11 +906,14 @@ class _OutOfBudget(Exception):
 
 @dataclass
 class _Budget:
-    """What a solve may still spend: DP nodes and wall time (a deadline from ``time.perf_counter``)."""
+    """What a solve may still spend: DP nodes and wall time (a deadline from ``time.perf_counter``); ``used``: the
+    nodes spent; ``stop``: once set, the next search does not start (an engine's ``stop``)."""
 
     nodes: int | None
     deadline: float | None
     exhausted: bool = False
+    used: int = 0
+    stop: StopFlag | None = None
 
     NODES_PER_MS = 1500
     """A conservative DP speed (measured 3 000-4 000 nodes/ms on a busy 2-core container) to turn the time
@@ -896,6 +925,11 @@ class _Budget:
         import time
 
         limit = 2**62 if self.nodes is None else self.nodes
+        if self.stop is not None and self.stop.is_set():
+            if not strict:
+                return 0
+            self.exhausted = True
+            raise _OutOfBudget
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
             if left_ms <= 0:
@@ -907,6 +941,7 @@ class _Budget:
         return max(limit, 0)
 
     def spend(self, nodes: int) -> None:
+        self.used += nodes
         if self.nodes is not None:
             self.nodes -= nodes
 

@@ -9,12 +9,12 @@ list is never complete.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
 from kubasolve.errors import IllegalMoveError
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, register_game
 from kubasolve.games.scruble.rules import ScrubleRules
 
 __all__ = ["Scruble", "turn_action"]
@@ -39,6 +39,11 @@ class Scruble(Game):
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("en", "es")
     rules_type: ClassVar[type] = ScrubleRules
+    play_help: ClassVar[str] = """Scruble commands:
+  TWISTS [= WORD]    a turn: twists, then optionally '=' and a word read along a belt, e.g.  R U' = street"""
+
+    def wordlist_alphabet(self) -> Any:
+        return self.rules.pegs.alphabet
 
     def default_lexicon(self) -> str:
         name = str(self.rules.pegs.name)
@@ -90,12 +95,40 @@ class Scruble(Game):
         return game
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.ai.scruble import make_policy
+        from kubasolve.games.scruble.ai import make_policy
         from kubasolve.games.scruble.solver import StateBudget
 
         meter = budget.meter(StateBudget)
         action = turn_action(make_policy(ai, seed)(native, self.lexicon, meter))
         return AiMove(action, _text(action), not meter.exhausted, meter.nodes)
+
+    def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
+        from kubasolve.games.scruble.cube import NotationError, parse_twist
+
+        twists, _, word = text.partition("=")
+        moves = twists.split()
+        try:
+            for t in moves:
+                parse_twist(t)
+        except NotationError:
+            return None
+        action: dict[str, Any] = {"type": "turn", "twists": moves}
+        if word.strip():
+            action["word"] = word.strip()
+        return action if moves else None
+
+    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+        twists = " ".join(action.get("twists", []))
+        return f"{twists} = {action['word']}" if action.get("word") else twists or None
+
+    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
+        """A ``ScrubleGame.to_dict`` (the v2 engine's state), replayed under the rules it holds."""
+        from kubasolve.games.scruble.game import ScrubleGame
+
+        if data.get("game") != "scruble":
+            return None
+        game = ScrubleGame.from_dict(data, self.lexicon)
+        return game.rules, game, None
 
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.games.scruble.game import ScrubleGame

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.budget import WorkBudget
+from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import KubasolveError, LimitError, PositionError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, belt_links, cell_name, format_twists, geometry
 from kubasolve.games.scruble.pegs import LETTER, WILDCARD, PegSet
@@ -227,7 +227,7 @@ def search(
     max_states: int = DEFAULT_MAX_STATES,
     restrict: bool = True,
     stop_at: int = -1,
-    budget: StateBudget | None = None,
+    budget: Budget | StateBudget | None = None,
     spent: Sequence[SpentPremium] = (),
 ) -> tuple[list[WordMove], SearchStats]:
     """The kernel search plus decoding; see :func:`best_words`.
@@ -239,9 +239,12 @@ def search(
     ``budget``: the search expands at most :meth:`StateBudget.node_limit` states (and ``max_states``),
     records what it spent, and marks the budget exhausted when the limit cut it (the answer is then the
     best words of the states expanded) or its deadline cut the decoding (the answer is then the best-scoring
-    words decoded by then). A spent budget answers no words at once (``states`` 0).
+    words decoded by then). A spent budget answers no words at once (``states`` 0). A
+    :class:`~kubasolve.budget.Budget` becomes a fresh meter after the one-time set-up (:func:`warm_up`).
     """
     from kubasolve.kernels.belt_scan import best_words_search
+
+    budget = meter_for(budget, StateBudget, lambda: warm_up(cube, lexicon, rules))
 
     if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
         raise LimitError(f"depth must be an integer from 0 to {MAX_DEPTH} (depth 4 expands about a million states)")
@@ -320,13 +323,16 @@ def best_words(
     earlier: Sequence[EarlierWord] = (),
     max_states: int = DEFAULT_MAX_STATES,
     spent: Sequence[SpentPremium] = (),
+    budget: Budget | StateBudget | None = None,
 ) -> list[WordMove]:
     """The ``top`` best distinct words (word + cells) reachable within ``depth`` twists, best first.
 
     ``earlier``: words scored in earlier turns, for the crossing rule (intact ones score again); ``spent``:
     premium pegs that already counted for a word (they do not count again for it). Raises
     :class:`LimitError` if ``max_states`` would be exceeded (never a silently partial answer), and
-    :class:`KubasolveError` for depth 0 while a new letter is required (no word can score).
+    :class:`KubasolveError` for depth 0 while a new letter is required (no word can score). With a
+    ``budget`` (a :class:`~kubasolve.budget.Budget`, or its :class:`StateBudget` meter to read ``nodes`` and
+    ``exhausted`` afterwards): the best words found within it.
     """
     rules = rules or ScrubleRules()
     if isinstance(cube, str):
@@ -335,8 +341,8 @@ def best_words(
         except PositionError:
             raise
     require_twist_for_new_letter(depth, rules)
-    moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states, spent=spent)
-    if not stats.complete:
+    moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states, spent=spent, budget=budget)
+    if not stats.complete and budget is None:
         raise LimitError(f"the search needs more than max_states={max_states} states at depth {depth}")
     return moves
 

@@ -3,7 +3,7 @@
 Method: play ``--games`` seeded games between two ``score`` AIs; after every placement that leaves the
 bag non-empty, record the tiles kept (the *leave*) and the score of the same player's next turn. The
 leave value is the expected extra score of the next turn over keeping nothing: a ridge least-squares
-fit of the next score on an intercept and the features of :class:`kubasolve.ai.crossword.LeaveTable`
+fit of the next score on an intercept and the features of :class:`kubasolve.games.crossword.ai.LeaveTable`
 (count of each tile, repeated tiles, (vowels - consonants)^2). Deterministic for a seed.
 
     python -m kubasolve.games.crossword.data.make_leaves --games 3000 --seed 1 [--tiles nl] [--lexicon nl]
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kubasolve.ai.crossword import VOWELS, LeaveTable, ScorePolicy
+from kubasolve.games.crossword.ai import VOWELS, LeaveTable, ScorePolicy
 from kubasolve.games.crossword.game import Referee, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 from kubasolve.games.crossword.rules import CrosswordRules

@@ -124,7 +124,7 @@ class _Moves:
 class LegacyEndgameSolver:
     """The first exact endgame search (Python loop, a full move generation per node; see the module
     docstring): kept as an independent implementation to check the compiled one against and as the
-    baseline of the speed measurements (``python -m kubasolve.ai.crossword_endgame --compare``)."""
+    baseline of the speed measurements (``python -m kubasolve.games.crossword.endgame --compare``)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000,
@@ -824,7 +824,7 @@ def selfplay_endgames(referee: Referee, games: int, seed: int = 0, skip: int = 0
     """The first position with an empty bag of ``games`` equity-vs-equity games (dealt from
     ``seed``, ``seed + 1``, ...), or the position ``skip`` turns later (the highest-scoring move
     played meanwhile): the test set of the proof-time measurement."""
-    from kubasolve.ai.crossword import EquityPolicy, ScorePolicy
+    from kubasolve.games.crossword.ai import EquityPolicy, ScorePolicy
 
     policies = [EquityPolicy(endgame=False), EquityPolicy(endgame=False)]
     out = []
@@ -845,7 +845,7 @@ def endgame_duel(referee: Referee, states: list[CrosswordState], first: str, sec
     """For each position: the mover's final spread gain when AI ``first`` plays the mover's side and
     ``second`` the other, minus the same with the seats swapped (positive: ``first`` plays the
     endgame better). AIs by name (``equity``, ``equity:bounded``, ``equity:NODES``, ...)."""
-    from kubasolve.ai.crossword import make_policy
+    from kubasolve.games.crossword.ai import make_policy
 
     def playout(state: CrosswordState, mover_ai: str, other_ai: str) -> int:
         p = state.current
@@ -859,7 +859,7 @@ def endgame_duel(referee: Referee, states: list[CrosswordState], first: str, sec
 
 
 def _main(argv: list[str] | None = None) -> int:
-    """``python -m kubasolve.ai.crossword_endgame --games N --seed S --time-limit T [--skip K]``: solve
+    """``python -m kubasolve.games.crossword.endgame --games N --seed S --time-limit T [--skip K]``: solve
     the bag-empty positions of N equity self-play games (or K turns later); one JSON line per position
     on stdout, the distribution of proof times on stderr."""
     import argparse
@@ -868,7 +868,7 @@ def _main(argv: list[str] | None = None) -> int:
 
     from kubasolve.lexicon import load_lexicon
 
-    ap = argparse.ArgumentParser(prog="python -m kubasolve.ai.crossword_endgame", description=_main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m kubasolve.games.crossword.endgame", description=_main.__doc__)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=10.0)

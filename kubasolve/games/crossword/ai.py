@@ -3,7 +3,7 @@
 - ``score``: the highest-scoring placement (the move generator's best-move search); passes if none.
 - ``equity``: score + the value of the tiles kept (the *leave*, from a table estimated by self-play,
   ``data/leaves_nl.json`` made by ``data/make_leaves.py``); may exchange when that keeps a better
-  leave; with an empty bag it plays the exact endgame solver (:mod:`kubasolve.ai.crossword_endgame`)
+  leave; with an empty bag it plays the exact endgame solver (:mod:`kubasolve.games.crossword.endgame`)
   within its node/time budget (``equity:bounded``: the old bounded search below; ``equity:NODES``: a
   node budget).
 - ``sim``: Monte-Carlo look-ahead: the best equity candidates, each followed by the opponent's best
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword_leaves import LeaveValues, RackLeaves, rack_leave_values
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
+from kubasolve.games.crossword.leaves import LeaveValues, RackLeaves, rack_leave_values
 
 __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
@@ -40,7 +40,7 @@ ENDGAME_MODES = ("exact", "bounded")
 DEFAULT_ENDGAME_NODES = 200_000
 """Node budget of the exact endgame solver per turn (deterministic, unlike a time budget): 0.1-0.5 s here; it
 proves about half the fresh bag-empty endgames, and nearly all a turn or two later (docs/crossword.md)."""
-LEAVES_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
+LEAVES_DIR = Path(__file__).resolve().parent / "data"
 VOWELS = frozenset("AEIOU")
 
 
@@ -281,7 +281,7 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
         return ScorePolicy().turn(referee, state), None
     if mode == "bounded":
         return endgame_move(referee, state), None
-    from kubasolve.ai.crossword_endgame import solve_endgame
+    from kubasolve.games.crossword.endgame import solve_endgame
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES
@@ -455,7 +455,7 @@ def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
         return EquityPolicy(name=name.strip().lower(), **{**parsed, **options})
     if base == "sim":
         return SimPolicy(name=name.strip().lower(), seed=seed, **{**parsed, **options})
-    from kubasolve.ai.crossword_sim import Equity2Policy, Sim2Policy
+    from kubasolve.games.crossword.sim import Equity2Policy, Sim2Policy
 
     cls = Equity2Policy if base == "equity2" else Sim2Policy
     return cls(name=name.strip().lower(), seed=seed, **{**parsed, **options})

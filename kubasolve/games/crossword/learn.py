@@ -28,6 +28,7 @@ held-out games is reported.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -41,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword import LeaveTable, load_leaves, rack_options
-from kubasolve.ai.crossword_leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import LeaveTable, load_leaves, rack_options
 from kubasolve.games.crossword.game import CrosswordAction, Referee
+from kubasolve.games.crossword.leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 
 __all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "learn_leaves", "leave_stats", "play_learning_game"]
 
@@ -361,11 +362,26 @@ def _table_from(blob: bytes | str) -> LeaveValues:
     return load_leaves(blob)
 
 
+@functools.cache
+def _lexicon_named(name: str) -> Any:
+    """One lexicon object per name or path in a process (the referee cache is keyed by the object)."""
+    from kubasolve.lexicon import load_lexicon
+
+    return load_lexicon(name)
+
+
+def referee_for(setting: Setting) -> Any:
+    """The cached referee of (rules dict, lexicon name or path)."""
+    from kubasolve.games.crossword.game import default_referee
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    rules, lexicon = setting
+    return default_referee(CrosswordRules.from_dict(rules) if rules else None, _lexicon_named(lexicon) if lexicon else None)
+
+
 def _play_task(task: tuple[Setting, bytes | str, list[int]]) -> GameSamples:
     """Worker: play the learning games of ``task`` (setting, table (npz bytes, or a linear table's tiles
     name, or ``none``), seeds)."""
-    from kubasolve.games.crossword.simulate import referee_for
-
     setting, table, seeds = task
     referee = referee_for(setting)
     leaves = _table_from(table)
@@ -385,7 +401,6 @@ def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, work
     ``none``: no leave values, or a table), each next one with the table just fitted. Returns the last
     table and a report per generation. ``on_progress(stage, done, total)`` after each batch of games;
     ``on_samples(generation, train, test)`` receives each generation's samples."""
-    from kubasolve.games.crossword.simulate import referee_for
     from kubasolve.scale.runner import run_ordered
 
     setting: Setting = (dict(rules) if rules else None, lexicon)

@@ -1,7 +1,7 @@
 """The crossword AIs on learnt leaves: ``equity2`` (static) and ``sim2`` (Monte-Carlo look-ahead), with a
 pre-endgame for the last tiles of the bag.
 
-- **equity2**: score + the learnt leave value (:mod:`kubasolve.ai.crossword_leaves`) of every placement
+- **equity2**: score + the learnt leave value (:mod:`kubasolve.games.crossword.leaves`) of every placement
   and every exchange (the same table values both), ranked from the move generator's arrays; the bag
   holding 1-6 tiles: the pre-endgame below; the bag empty: the exact endgame solver.
 - **pre-endgame** (two players, bag 1 to ``rack_size - 1`` tiles): the best equity candidates, the
@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from kubasolve.ai.crossword import (
+from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai import (
     DEFAULT_ENDGAME_NODES,
     Candidate,
     _endgame_budget,
@@ -43,9 +44,8 @@ from kubasolve.ai.crossword import (
     rack_options,
     solved_endgame_turn,
 )
-from kubasolve.ai.crossword_leaves import LeaveValues, load_learnt_leaves
-from kubasolve.errors import RulesError
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack, take_from_rack
+from kubasolve.games.crossword.leaves import LeaveValues, load_learnt_leaves
 
 __all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice"]
 
@@ -120,7 +120,7 @@ def opponent_deals(unseen: str, rack_size: int, limit: int, rng: random.Random) 
 def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValues, nodes: int, max_plies: int = 8) -> float:
     """Both sides play their best equity option until the bag is empty, then the exact endgame solver
     (``nodes``) finishes; the final spread change for player ``me`` (from ``state``'s scores)."""
-    from kubasolve.ai.crossword_endgame import solve_endgame
+    from kubasolve.games.crossword.endgame import solve_endgame
 
     plies = 0
     while not state.over and state.bag and plies < max_plies:

@@ -2,7 +2,7 @@
 win rate with its Wilson 95% interval, the spread per game (mean and its 95% interval), and each AI's
 exchange rate (exchanges per turn of its own).
 
-    python -m kubasolve.ai.crossword_ladder RECORDS.jsonl [--json]
+    python -m kubasolve.games.crossword.ladder RECORDS.jsonl [--json]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from kubasolve.scale.selfplay import wilson_interval
+from kubasolve.stats import wilson_interval
 
 __all__ = ["ladder_stats"]
 

@@ -1,7 +1,7 @@
 """Learnt leave tables of the crossword AIs: a value for every multiset of kept tiles (up to rack size - 1).
 
 A table (``data/leaves_<tiles>.npz``, made by ``kubasolve crossword learn-leaves``, see
-:mod:`kubasolve.ai.crossword_learn` and ``docs/crossword.md``) holds sorted leave keys (the kept tiles
+:mod:`kubasolve.games.crossword.learn` and ``docs/crossword.md``) holds sorted leave keys (the kept tiles
 in rack order: letters A-Z, blanks ``?`` last, as byte strings) and their values in points. Leaves
 missing from it (never seen in self-play, or pruned because their value equals the fallback) get the
 fallback: the mean over their distinct tiles ``t`` of ``value(leave - t) + value(t)``, the additive
@@ -9,7 +9,7 @@ estimate from the sub-leaves (the same estimate the learning shrinks rare leaves
 leave whose value equals it loses nothing). Files are loaded lazily, once per process.
 
 :func:`rack_leave_values` values every sub-rack of a rack at once (at most 2^7 of them), which is
-what the fast equity ranking of :mod:`kubasolve.ai.crossword` needs for each move generation.
+what the fast equity ranking of :mod:`kubasolve.games.crossword.ai` needs for each move generation.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ __all__ = ["LEAVES_FORMAT", "LeaveValues", "LearntLeaves", "RackLeaves", "learnt
            "rack_leave_values", "sub_racks"]
 
 LEAVES_FORMAT = "kubasolve.crossword.leaves/2"
-DATA_DIR = Path(__file__).resolve().parent.parent / "games" / "crossword" / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 
 class LeaveValues(Protocol):

@@ -1,0 +1,108 @@
+"""One terminal ``play`` for every game over the protocol (issue 21, point 4): seats named the same way (``human``,
+``greedy``, ``greedy#2``), the legal-move list and the rendering from the protocol, ``q`` prints the scores, saved games
+resume; ``kubasolve play|simulate|show --game KIND`` (a sixth game with ``--game-module``); the exit codes of
+docs/cli.md: 0 ok, 1 a domain error, 2 a usage error."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from kubasolve.cli.main import build_parser, main
+
+Capsys = pytest.CaptureFixture[str]
+NIM = str(Path(__file__).resolve().parents[1] / "protocol" / "nim_game.py")
+AI = {"kubagram": "greedy", "rummikub": "greedy", "crossword": "score", "colonii": "greedy", "scruble": "greedy"}
+FIRST_COMMAND = {"kubagram": "t [LETTER]", "rummikub": "d ", "crossword": "8H WORD", "colonii": "n WORD", "scruble": "TWISTS"}
+
+
+def play(argv: list[str], script: str) -> str:
+    """The text of ``kubasolve ARGV`` (a play command) fed ``script``."""
+    args = build_parser().parse_args(argv)
+    out = io.StringIO()
+    assert args.func(args, stdin=io.StringIO(script), out=out) == 0
+    return out.getvalue()
+
+
+def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("game", sorted(AI))
+def test_every_game_plays_the_same_way(game: str) -> None:
+    """Help, the numbered legal moves, a move chosen by its number, a command that is none, quit with the scores."""
+    text = play([game, "play", "--players", f"human,{AI[game]}", "--seed", "4"], "?\nh\n1\nxyzzy 42\nq\n")
+    assert f"{game.capitalize()}, seed 4: human, {AI[game]};" in text
+    assert "N                  play the move numbered N" in text and FIRST_COMMAND[game] in text  # the game's commands
+    assert "legal moves (" in text and "   1  " in text
+    assert "\nhuman> ok" in text or "human> ok" in text  # the move numbered 1 was played
+    assert "'xyzzy' is not a command" in text
+    assert "scores so far:" in text and f"\n  {AI[game]}" in text and "\n  human" in text
+    assert f"{game.capitalize()} | turn " in text  # the protocol's rendering
+
+
+def test_seats_of_the_same_ai_are_numbered_and_an_ai_only_game_ends_with_the_winners() -> None:
+    text = play(["kubagram", "play", "--players", "greedy,greedy,random", "--seed", "2", "--no-board"], "")
+    assert "greedy, greedy#2, random;" in text and "greedy#2: " in text
+    assert "final scores:" in text and "winner" in text
+
+
+def test_kubagram_hints_are_commands_to_type_and_a_saved_game_resumes(tmp_path: Path) -> None:
+    text = play(["kubagram", "play", "--seed", "5", "--no-board"], "h\nt\nh\nq\n")
+    typed = [line.split()[1] for line in text.splitlines() if line.startswith("   ") and line.split()[0].isdigit()]
+    assert {"t", "s", "e"} & set(typed) and "{'type'" not in text
+    saved = tmp_path / "game.json"
+    first = play(["kubagram", "play", "--seed", "5", "--no-board", "--save", str(saved)], "t\ne\nq\n")
+    assert "scores so far:" in first and f"game saved to {saved}" in first
+    data = json.loads(saved.read_text())
+    assert data["format"] == "kubasolve-state" and data["players"] == ["human", "planner"]
+    again = play(["kubagram", "play", "--resume", str(saved)], "q\n")
+    assert f"resumed from {saved}: human, planner" in again and "Kubagram | turn" in again
+    assert main(["kubagram", "show", str(saved)]) == 0  # show reads what play saves
+    forged = {**data, "native": {**data["native"], "scores": [99, 0]}}
+    saved.write_text(json.dumps(forged))
+    with pytest.raises(Exception, match="replay"):
+        play(["kubagram", "play", "--resume", str(saved)], "q\n")
+
+
+def test_typed_commands_of_each_game_reach_the_referee() -> None:
+    crossword = play(["crossword", "play", "--players", "human,score", "--seed", "7", "--no-board"], "8H QQQ\ng\nq\n")
+    assert "not allowed" in crossword and "#player1" in crossword and ">p2: ABKOPRY 8C OPBRAK +32" in crossword  # the game as GCG
+    colonii = play(["colonii", "play", "--players", "human,greedy", "--seed", "7", "--no-board"], "n zzzz\nq\n")
+    assert "not allowed: move 0 (new 'zzzz')" in colonii
+    rummikub = play(["rummikub", "play", "--players", "human,greedy", "--seed", "1", "--no-board"], "r1 r2 r3\nd\nq\n")
+    assert "not allowed" in rummikub and "ok" in rummikub
+
+
+def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--players", "human,greedy", "--seed", "0"],
+                '{"type": "take", "stones": 2}\nh\n1\nq\n')
+    assert "Nim, seed 0: human, greedy;" in text and "ok  (human +2)" in text and "take 1" in text
+    code, out, _ = run(capsys, "simulate", "--game", "nim", "--game-module", NIM, "--games", "3", "--json")
+    assert code == 0 and json.loads(out)["games"] == 3 and {r["ai"] for r in json.loads(out)["summary"]} == {"random", "greedy"}
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["kubagram", "play", "--players", "human,oracle"], 2, "unknown kubagram seat 'oracle'; choose from human, random"),
+    (["crossword", "simulate", "--players", "score,oracle", "--games", "1"], 2, "unknown crossword AI 'oracle'; choose from score"),
+    (["colonii", "simulate", "--players", "greedy,human", "--games", "1"], 2, "unknown colonii AI 'human'"),
+    (["play", "--game", "chess"], 2, "--game: unknown game 'chess'"),
+    (["simulate", "--game", "nim", "--game-module", "/no/such/module.py"], 2, "cannot be imported"),
+    (["rummikub", "simulate", "--games", "1", "--address", "auto"], 2, "--address goes with --backend ray"),
+    (["rummikub", "simulate", "--games", "0"], 2, "expected a whole number from 1"),
+    (["rummikub", "play", "--lexicon", "nl"], 2, "unrecognized arguments: --lexicon"),
+    (["rummikub", "show", "/no/such/file.json"], 1, "no such file: /no/such/file.json"),
+    (["rummikub", "simulate", "--games", "1", "--players", "greedy"], 1, "rummikub is played by 2 to"),
+    (["rummikub", "simulate", "--games", "1", "--records", "/no/such/folder/r.jsonl"], 1, "does not exist"),
+])
+def test_exit_codes_are_those_of_the_docs(capsys: Capsys, argv: list[str], code: int, message: str) -> None:
+    got, out, err = run(capsys, *argv)
+    assert got == code and message in err and out == "" and "Traceback" not in err
