@@ -170,6 +170,9 @@ class Game(ABC):
     deal_options: ClassVar[tuple[str, ...]] = ()
     """Names of the game-specific settings of a deal :meth:`new_game` takes in ``options`` (e.g. Kubagram's board
     ``rotation``)."""
+    render_module: ClassVar[str] = ""
+    """The module whose ``render_text(native, players)`` and ``render_svg(native, players)`` draw the position
+    (imported on first use); empty: the state's JSON as text."""
     play_help: ClassVar[str] = ""
     """The game's own typed commands in a terminal game (``kubasolve GAME play``; :meth:`parse_command`)."""
 
@@ -495,9 +498,13 @@ class Game(ABC):
         """A native state from :meth:`_to_json` output, validated (a :class:`KubasolveError` otherwise)."""
 
     def _render_text(self, native: Any, players: Sequence[str]) -> str:
+        if self.render_module:
+            return str(importlib.import_module(self.render_module).render_text(native, players))
         return json.dumps(self._to_json(native), ensure_ascii=False, indent=1)
 
     def _render_svg(self, native: Any, players: Sequence[str]) -> str:
+        if self.render_module:
+            return str(importlib.import_module(self.render_module).render_svg(native, players))
         return text_svg(self._render_text(native, players))
 
 

@@ -37,6 +37,7 @@ class Colonii(Game):
     """Word colonies: Romanian letter cards (docs/colonii.md)."""
 
     name: ClassVar[str] = "colonii"
+    render_module: ClassVar[str] = "kubasolve.games.colonii.render"
     ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner")
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("ro",)
@@ -175,13 +176,3 @@ class Colonii(Game):
 
         state = ColoniiState.from_dict(data, self.referee)
         return self._loaded(state, state.rules, players)
-
-    def _render_text(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.colonii.render import render_text
-
-        return render_text(native, players)
-
-    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.colonii.render import render_svg
-
-        return render_svg(native, players)

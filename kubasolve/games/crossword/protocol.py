@@ -24,6 +24,7 @@ class Crossword(Game):
     """The crossword tile game (Dutch Scrabble-type rules; docs/crossword.md)."""
 
     name: ClassVar[str] = "crossword"
+    render_module: ClassVar[str] = "kubasolve.games.crossword.render"
     ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim", "equity2", "sim2")
     default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
@@ -205,16 +206,6 @@ class Crossword(Game):
 
         state = CrosswordState.from_dict(data, self.referee)
         return self._loaded(state, state.rules, players)
-
-    def _render_text(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.crossword.render import render_text
-
-        return render_text(native, players)
-
-    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.crossword.render import render_svg
-
-        return render_svg(native, players)
 
 
 def _placement_text(move: Any, through: str = ".") -> str:

@@ -106,6 +106,7 @@ class Kubagram(Game):
     """Kubagram: the Dutch letter-cube game (docs/kubagram_game.md)."""
 
     name: ClassVar[str] = "kubagram"
+    render_module: ClassVar[str] = "kubasolve.games.kubagram.render"
     ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner", "search")
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("nl",)
@@ -236,16 +237,6 @@ class Kubagram(Game):
 
         state = GameState.from_dict(data, lexicon=self.lexicon)
         return self._loaded(state, KubagramPlayRules(state.rules, state.game_rules), players)
-
-    def _render_text(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.kubagram.render import render_text
-
-        return render_text(native, players)
-
-    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.kubagram.render import render_svg
-
-        return render_svg(native, players)
 
 
 def _claim_value(referee: Any, state: Any, claim: Any) -> tuple[int, int]:

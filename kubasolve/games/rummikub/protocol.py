@@ -27,6 +27,7 @@ class Rummikub(Game):
     """Rummikub: the tile game, exact solver (docs/rummikub.md)."""
 
     name: ClassVar[str] = "rummikub"
+    render_module: ClassVar[str] = "kubasolve.games.rummikub.render"
     ai_names: ClassVar[tuple[str, ...]] = ("greedy", "holdback")
     default_ai: ClassVar[str] = "greedy"
     rules_type: ClassVar[type] = RummikubRules
@@ -159,16 +160,6 @@ class Rummikub(Game):
         if tuple(game.players) != players:
             raise StateError("state.players: the seat names differ from the game's own", key="state.players")
         return game
-
-    def _render_text(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.rummikub.render import render_text
-
-        return render_text(native, players)
-
-    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.rummikub.render import render_svg
-
-        return render_svg(native, players)
 
 
 def _play_order(play: LegalMove) -> tuple[int, int]:

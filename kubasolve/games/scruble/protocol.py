@@ -35,6 +35,7 @@ class Scruble(Game):
     """Scruble Cube: words along the belts of a 4x4x4 letter cube (docs/scruble.md)."""
 
     name: ClassVar[str] = "scruble"
+    render_module: ClassVar[str] = "kubasolve.games.scruble.render"
     ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner")
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("en", "es")
@@ -136,16 +137,6 @@ class Scruble(Game):
         game = ScrubleGame.from_dict(data, self.lexicon)
         check_dealt_from_seed(game, "state.native.seed")
         return self._loaded(game, game.rules, players)
-
-    def _render_text(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.scruble.render import render_text
-
-        return render_text(native, players)
-
-    def _render_svg(self, native: Any, players: Sequence[str]) -> str:
-        from kubasolve.games.scruble.render import render_svg
-
-        return render_svg(native, players)
 
 
 def check_dealt_from_seed(game: Any, key: str) -> None:
