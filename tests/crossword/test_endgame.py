@@ -337,3 +337,36 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
     assert main(["crossword", "endgame", "--board", empty, "--nodes", "5"]) == 1
     assert "bag is not empty" in capsys.readouterr().err
+
+
+def test_the_kernel_loads_before_the_budgets_clock(tmp_path):
+    """Issue 21: "The budget clock starts after one-time set-up in the library too". In a fresh process the
+    solver loads its kernel for the exact argument types before the clock starts (a first solve spent ~4 s of
+    its time budget loading it): the one signature warm() loads is the one the search then runs."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+from kubasolve import load_lexicon
+from kubasolve.games.crossword.game import Referee, play_game
+from kubasolve.games.crossword.ai import ScorePolicy
+from kubasolve.games.crossword.endgame import EndgameSolver
+from kubasolve.kernels import crossword_endgame as k
+referee = Referee(load_lexicon("nl"))
+rec = play_game([ScorePolicy(), ScorePolicy()], 21, referee)
+state = referee.new_game(21, 2)
+for _, a in rec.actions:
+    if not state.bag:
+        break
+    state = referee.apply(state, a)
+solver = EndgameSolver(referee, node_limit=2000)
+assert not k.search.signatures
+solver.ws.warm()
+assert len(k.search.signatures) == 1
+res = solver.solve(state)
+assert len(k.search.signatures) == 1 and res.nodes >= 1
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
