@@ -280,8 +280,9 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     import shlex
 
     from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
-    from kubasolve.games.crossword.learn import learn_leaves, save_samples
+    from kubasolve.games.crossword.learn import save_samples
     from kubasolve.games.crossword.leaves import LearntLeaves
+    from kubasolve.scale.learn import learn_leaves
 
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
 from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
-from kubasolve.games.crossword.learn import fit_table, learn_leaves, leave_stats, play_learning_game, table_digest
+from kubasolve.games.crossword.learn import fit_table, leave_stats, play_learning_game, table_digest
 from kubasolve.games.crossword.leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
+from kubasolve.scale.learn import learn_leaves
 
 
 @pytest.fixture(scope="module")

@@ -32,9 +32,8 @@ import functools
 import hashlib
 import math
 import random
-import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -47,7 +46,7 @@ from kubasolve.games.crossword.ai import LeaveTable, load_leaves, rack_options
 from kubasolve.games.crossword.game import CrosswordAction, Referee
 from kubasolve.games.crossword.leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 
-__all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "learn_leaves", "leave_stats", "play_learning_game"]
+__all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "leave_stats", "play_learning_game"]
 
 BITS = 5
 """Bits per tile in a packed leave key (tile codes 1..31)."""
@@ -389,63 +388,3 @@ def _play_task(task: tuple[Setting, bytes | str, list[int]]) -> GameSamples:
     for s in seeds:
         play_learning_game(referee, leaves, s, out)
     return out
-
-
-def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, workers: int = 1, backend: str = "local",
-                 address: str | None = None, rules: dict[str, Any] | None = None, lexicon: str | None = None,
-                 start: str | LearntLeaves = "linear", prune: float = 0.1,
-                 on_progress: Callable[[str, int, int], None] | None = None,
-                 on_samples: Callable[[int, GameSamples, GameSamples], None] | None = None) -> tuple[LearntLeaves, list[dict[str, Any]]]:
-    """Learn a leave table over ``len(games)`` generations of ``games[g]`` training games (plus ``held_out``
-    games per generation); generation 0 plays with ``start`` (``linear``: the shipped linear table,
-    ``none``: no leave values, or a table), each next one with the table just fitted. Returns the last
-    table and a report per generation. ``on_progress(stage, done, total)`` after each batch of games;
-    ``on_samples(generation, train, test)`` receives each generation's samples."""
-    from kubasolve.scale.runner import run_ordered
-
-    setting: Setting = (dict(rules) if rules else None, lexicon)
-    referee = referee_for(setting)
-    order = tile_order(referee.tiles)
-    current: bytes | str = start.to_npz() if isinstance(start, LearntLeaves) else ("none" if start == "none" else referee.tiles.name)
-    if isinstance(current, str) and current != "none" and start != "linear":
-        raise RulesError(f"start must be 'linear', 'none' or a leave table, got {start!r}")
-    reports: list[dict[str, Any]] = []
-    table: LearntLeaves | None = None
-    baseline = load_leaves(referee.tiles.name)
-    for g, n_games in enumerate(games):
-        t0 = time.perf_counter()
-        train, test = GameSamples(), GameSamples()
-        jobs: list[tuple[Setting, bytes | str, list[int]]] = []
-        kinds: list[bool] = []
-        for held, count in ((False, n_games), (True, held_out)):
-            seeds = [learning_seed(seed, g, k, held) for k in range(count)]
-            for i in range(0, len(seeds), GAMES_PER_TASK):
-                jobs.append((setting, current, seeds[i : i + GAMES_PER_TASK]))
-                kinds.append(held)
-        done = 0
-        for held, res in zip(kinds, run_ordered(_play_task, jobs, workers=workers, backend=backend, address=address), strict=True):
-            (test if held else train).extend(res)
-            done += res.games
-            if on_progress is not None:
-                on_progress(f"generation {g + 1}/{len(games)}", done, n_games + held_out)
-        play_s = time.perf_counter() - t0
-        if on_samples is not None:
-            on_samples(g + 1, train, test)
-        stats = leave_stats(train.racks, train.values, order)
-        info = {"tiles": referee.tiles.name, "lexicon": lexicon or "nl", "seed": seed, "generation": g + 1,
-                "games": n_games, "racks": len(train.racks),
-                "played_with": "linear table" if current == referee.tiles.name else ("no leaves" if current == "none" else "learnt table"),
-                "prune": prune}
-        table, fit_report = fit_table(stats, prune=prune, info=info)
-        used: LeaveValues | None = _table_from(current)
-        models: dict[str, LeaveValues | None] = {"none": None, "linear": baseline, "played-with": used, "learnt": table}
-        check = heldout_errors(train, test, models, order) if held_out else {}
-        reports.append({**info, "seconds_play": round(play_s, 1), "seconds_total": round(time.perf_counter() - t0, 1),
-                        "turns": train.turns, "exchanges": train.exchanges,
-                        "exchange_rate": round(train.exchanges / train.turns, 4) if train.turns else 0.0,
-                        "leaves_seen": int(len(stats.keys) - 1), "leaves_stored": len(table), "fit": fit_report,
-                        "held_out": {"games": held_out, **check},
-                        "digest": table_digest(table)})
-        current = table.to_npz()
-    assert table is not None
-    return table, reports
