@@ -492,6 +492,8 @@ class SimulateParams(Params):
     movetime_ms: Annotated[MoveTimeMs, Meta(description="each AI move's time budget (default: the AIs' own settings)")] | None = None
     max_nodes: Annotated[MaxNodes, Meta(description="each AI move's node budget (deterministic)")] | None = None
     records: Annotated[bool, Meta(description="also answer with every game's record (as simulate --records writes them)")] = False
+    request_ms: Annotated[MoveTimeMs, Meta(description="the whole request's time (default 10,000): no game move starts "
+                                           "after it; the games it cuts or never starts count in out_of_time")] | None = None
 
 
 class SimulationRow(Answer):
@@ -551,6 +553,7 @@ def run_simulation(session: Session, kind: str, players: Any, games: int, seed: 
     game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
     seats = list(players) if players is not UNSET else [game.default_ai] * max(2, game.min_players)
     out = io.StringIO() if records else None
+    call(game.warm_up)  # one-time set-up, outside the request's clock (docs/engine.md, "Budgets hold")
     stop = _RequestStop(session.stop, time_limit_ms)
     result = call(simulate, kind, seats, games, seed, 1, rules=game.rules, lexicon=game.lexicon if game_class(kind).lexicons
                   else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=stop)
@@ -567,4 +570,5 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     per seat; default the game's AI twice), dealt from ``seed``; the summary of ``kubasolve simulate`` (wins, win
     rate with its Wilson 95% interval, mean score and turn time per AI) and, with ``records``, every game's record. A
     stop request ends it with the games played so far (``games`` says how many)."""
-    return run_simulation(session, p.game, p.players, p.games, p.seed, p.rules, p.lexicon, p.movetime_ms, p.max_nodes, p.records)
+    return run_simulation(session, p.game, p.players, p.games, p.seed, p.rules, p.lexicon, p.movetime_ms, p.max_nodes, p.records,
+                          time_limit_ms=DEFAULT_MOVETIME_MS if p.request_ms is None else p.request_ms)

@@ -261,3 +261,19 @@ def test_colonii_warm_up_runs_once_under_any_rule_set() -> None:
         solver.warm_up()
         assert solver._warm
         solver.warm_up()
+
+
+def test_generic_simulate_answers_within_its_whole_request_time() -> None:
+    """Issue 23: "every request without one [a budget] within the default". The generic ``simulate`` bounds the
+    whole request by ``request_ms`` (default 10 s; movetime_ms/max_nodes bound each AI move): no move starts after
+    it, the games it cuts or never starts count in ``out_of_time`` (finished + out_of_time = games asked)."""
+    ask = Client()
+    ask("simulate", game="crossword", games=1, players=["equity", "equity"])  # the one-time set-up of the process
+    start = time.perf_counter()
+    answer = ask("simulate", game="crossword", games=100, players=["equity", "equity"], request_ms=200)
+    elapsed = time.perf_counter() - start
+    res = answer["result"]
+    assert elapsed < 0.2 + 1.0, elapsed  # one crossword move's work and the summary past the limit
+    assert 0 < res["out_of_time"] <= 100 and res["games"] - res["unfinished"] + res["out_of_time"] == 100
+    assert ask("simulate", game="crossword", games=2, players=["score", "score"])["result"]["out_of_time"] == 0
+    assert ask("simulate", game="crossword", request_ms=0)["error"]["key"] == "params.request_ms"
