@@ -36,7 +36,8 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         prefix, _, short = name.rpartition(".")
         if prefix == __name__ and short in MOVED:
-            return importlib.util.spec_from_loader(name, self)
+            moved = importlib.util.find_spec(MOVED[short])  # its file, for python -m's argv[0]
+            return importlib.util.spec_from_loader(name, self, origin=moved.origin if moved else None)
         return None
 
     def create_module(self, spec: Any) -> ModuleType:
@@ -46,6 +47,17 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         """The module is the new one, already executed."""
+
+    def get_code(self, fullname: str) -> Any:
+        """``python -m kubasolve.ai.<old>`` runs the new module's code (runpy asks the loader for it)."""
+        new = MOVED[fullname.rpartition(".")[2]]
+        warnings.warn(f"{fullname} moved to {new}; the old name goes away in the next release", DeprecationWarning, stacklevel=2)
+        spec = importlib.util.find_spec(new)
+        assert spec is not None and spec.loader is not None
+        return spec.loader.get_code(new)  # type: ignore[attr-defined]
+
+    def is_package(self, fullname: str) -> bool:
+        return False
 
 
 if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):

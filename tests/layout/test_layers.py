@@ -111,3 +111,24 @@ def test_the_checker_sees_function_level_and_relative_imports() -> None:
     found = sorted(m for _, m in imports_in(source, "kubasolve.games.nim.protocol"))
     assert found == ["kubasolve.cli.main", "kubasolve.engine.server", "kubasolve.games.nim.game"]
     assert [layer_of(m) > layer_of("kubasolve.games.nim.protocol") for m in found] == [True, True, False]
+
+
+def test_old_ai_module_names_import_and_run_for_one_release() -> None:
+    """The AIs moved into their games' packages; ``import kubasolve.ai.<old>`` gives the new module with a
+    DeprecationWarning, and ``python -m kubasolve.ai.<old>`` runs the new module (it failed with a traceback)."""
+    import importlib
+    import subprocess
+    import sys
+    import warnings
+
+    from kubasolve.ai import MOVED
+
+    for old, new in MOVED.items():
+        fresh = f"kubasolve.ai.{old}" not in sys.modules
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            module = importlib.import_module(f"kubasolve.ai.{old}")
+        assert module is importlib.import_module(new)
+        assert not fresh or any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in caught)
+    run = subprocess.run([sys.executable, "-m", "kubasolve.ai.crossword_ladder", "--help"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "records" in run.stdout, run.stderr[-1500:]
