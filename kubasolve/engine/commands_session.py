@@ -362,12 +362,30 @@ class NewGameParams(Params):
     lexicon: LexiconName | UnsetType = UNSET
     state: Annotated[dict[str, Any], Meta(description="a saved state (state answers carry it) to resume; excludes seed, "
                                                       "players, rules and lexicon")] | UnsetType = UNSET
+    saved_text: Annotated[str, Meta(min_length=1, description="the text of a saved game file to continue: the game's own "
+                                    "notation (crossword: a GCG file from Macondo, Quackle, Woogles...) or a state's JSON; "
+                                    "under `rules`/`lexicon` where the file does not hold them; excludes seed, players, state")] \
+        | UnsetType = UNSET
 
 
 @command("new-game", NewGameParams, SessionAnswer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """Start a game of kind ``game`` (``seed``, ``players``: a count or seat names, ``rules``, ``lexicon``), or resume
-    a saved ``state``; the answer's ``game_id`` names it in later commands."""
+    a saved ``state``, or continue a saved game file's text (``saved_text``, e.g. a GCG); the answer's ``game_id``
+    names it in later commands."""
+    if p.saved_text is not UNSET:
+        given_too = [k for k, v in (("seed", p.seed), ("players", p.players), ("state", p.state)) if v is not UNSET]
+        if given_too:
+            raise KubasolveError(f"params.{given_too[0]}: not allowed with saved_text (the file holds it)", key=f"params.{given_too[0]}")
+        from kubasolve.lexicon.alphabet import normalize_text
+
+        game = _game_object(p.game, None if p.rules is UNSET else p.rules, None if p.lexicon is UNSET else p.lexicon)
+        try:
+            loaded, state = game.load_saved(normalize_text(p.saved_text))
+        except KubasolveError as exc:
+            raise type(exc)(f"params.saved_text: {exc}", key="params.saved_text") from None
+        sg = SessionGame(loaded, state)
+        return session_answer(session.add_game(sg), sg)
     gid, sg = new_session_game(session, p.game, seed=p.seed, players=p.players, rules=p.rules, lexicon=p.lexicon, saved=p.state)
     return session_answer(gid, sg)
 

@@ -149,3 +149,20 @@ def test_games_lists_what_a_frontend_needs() -> None:
     assert props["rack_size"]["maximum"] == 15 and sorted(props["word_check"]["enum"]) == ["challenge", "referee"]
     ready = ask("ready", games=["nim", "rummikub"])
     assert ready["ready"] and ready["warmed"] == ["nim", "rummikub"]
+
+
+def test_new_game_continues_a_gcg_file_from_another_program() -> None:
+    """Issue 22: "a GCG can be turned into a board but not loaded as a game state to continue or analyse". The
+    engine's new-game takes a saved file's text (``saved_text``): a Woogles/Macondo GCG continues with its
+    players' nicknames and scores, and the AI moves in it; a text that is no saved game is bad-state."""
+    from pathlib import Path
+
+    gcg = (Path(__file__).parents[1] / "crossword" / "data" / "gcg" / "woogles_unfinished.gcg").read_text(encoding="utf-8")
+    ask = Engine()
+    game = ask("new-game", game="crossword", saved_text=gcg)
+    assert game["players"] == ["anna", "bram"] and game["scores"] == [444, 395] and not game["over"]
+    moved = ask("ai-move", game_id=game["game_id"], max_nodes=2000)
+    assert moved["turn"] == game["turn"] + 1 and moved["scores"] != game["scores"]
+    assert ask.raw("new-game", game="crossword", saved_text="hello")["error"]["key"] == "params.saved_text"
+    assert ask.raw("new-game", game="crossword", saved_text=gcg, seed=1)["error"]["key"] == "params.seed"
+    assert ask.raw("new-game", game="rummikub", saved_text="{}")["error"]["code"] == "bad-state"
