@@ -131,7 +131,8 @@ class LegalMoves:
 @dataclass(frozen=True)
 class AiMove:
     """An AI's choice for the player to move: ``action`` (for :meth:`Game.apply`), ``text``, ``proven_optimal``
-    (the AI's searches ran to their end: not cut by the budget or a stop), ``nodes`` and game-specific ``details``."""
+    (the move is proven best by an exact search that ran to its end, not cut by the budget or a stop; never where the
+    AI decides by rule of thumb or sampling), ``nodes`` and game-specific ``details``."""
 
     action: dict[str, Any]
     text: str

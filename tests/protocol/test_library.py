@@ -182,3 +182,23 @@ def test_rules_that_cannot_seat_the_minimum_are_refused_as_rules() -> None:
     with pytest.raises(RulesError) as refused:
         game.new_game(players=2)
     assert refused.value.key == "rules" and "at most 1 player" in str(refused.value)
+
+
+def test_ai_moves_say_proven_optimal_only_for_a_proven_best() -> None:
+    """The brief: "answers say proven_optimal only when the search proved it over everything the rules allow".
+    Kubagram's AIs decide by rule of thumb or sampling (a 'skip' at the start said proven before); Rummikub's
+    holdback and colonii's planner/random do not play their exact search's best; greedy does, when uncut."""
+    kubagram = load_game("kubagram")
+    state = kubagram.new_game(seed=1)
+    for ai in kubagram.ai_names:
+        assert kubagram.ai_move(state, ai=ai, budget=Budget(max_nodes=10**6)).proven_optimal is False
+    rummikub = load_game("rummikub")
+    state = rummikub.new_game(seed=3)
+    assert rummikub.ai_move(state, ai="holdback").proven_optimal is False
+    greedy = rummikub.ai_move(state, ai="greedy")
+    assert greedy.proven_optimal is True and greedy.details["searched"] is True
+    colonii = load_game("colonii")
+    state = colonii.new_game(seed=2)
+    assert colonii.ai_move(state, ai="planner").proven_optimal is False
+    assert colonii.ai_move(state, ai="random").proven_optimal is False
+    assert colonii.ai_move(state, ai="greedy").proven_optimal is True

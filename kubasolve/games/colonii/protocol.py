@@ -122,7 +122,9 @@ class Colonii(Game):
 
         meter = budget.meter(TurnBudget)
         action = make_policy(ai, seed).turn(self.referee, native, meter).to_dict()
-        return AiMove(action, turn_text(action), not meter.exhausted, meter.nodes)
+        # proven only for greedy, which plays the exact best turn; random and planner choose otherwise
+        return AiMove(action, turn_text(action), ai == "greedy" and not meter.exhausted, meter.nodes,
+                      {"searched": not meter.exhausted})
 
     def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
         words = text.split()

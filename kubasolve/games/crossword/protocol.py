@@ -131,8 +131,9 @@ class Crossword(Game):
             proven = bool(solved.proven)
             nodes = int(getattr(solved, "nodes", 0))
             details["endgame"] = True
-        else:
-            proven = not (seconds is not None and time.perf_counter() - start >= seconds)
+        else:  # before the endgame no AI proves its move best (leaves, simulation: estimates)
+            proven = False
+            details["searched"] = not (seconds is not None and time.perf_counter() - start >= seconds)
             nodes = 0
         return AiMove(action.to_dict(), self._action_text(native, action), proven, nodes, details)
 

@@ -203,8 +203,10 @@ class Kubagram(Game):
         cut = budget.stopped() or (budget.max_nodes is not None and nodes >= budget.max_nodes) or (
             budget.movetime_ms is not None and (time.perf_counter() - start) * 1e3 >= budget.movetime_ms)
         steps = [a.to_dict() for a in actions]
-        return AiMove({"type": TURN, "actions": steps}, "; ".join(a.describe() for a in actions), not cut, nodes,
-                      {"actions": len(steps)})
+        # never proven: the AIs choose take/skip, claims and the claim's timing by rule of thumb (greedy) or by
+        # sampling (search); "the searches ran to their end" is in details.searched
+        return AiMove({"type": TURN, "actions": steps}, "; ".join(a.describe() for a in actions), False, nodes,
+                      {"actions": len(steps), "searched": not cut})
 
     def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
         from kubasolve.games.kubagram.terminal import parse_command

@@ -103,7 +103,9 @@ class Rummikub(Game):
 
         meter = MoveBudget(budget.max_nodes, budget.movetime_ms, stop=budget.stop)
         move = ai_move(native, ai, meter)
-        return AiMove(move, self._text(native, move), meter.proven_optimal, meter.nodes)
+        # proven only for greedy, which plays the solver's best; holdback keeps tiles back by rule of thumb
+        return AiMove(move, self._text(native, move), ai == "greedy" and meter.proven_optimal, meter.nodes,
+                      {"searched": meter.proven_optimal})
 
     def _text(self, native: Any, move: dict[str, Any]) -> str:
         """``play r4 b4 k4 (3 tiles)``, ``draw``, ``timeout``."""
