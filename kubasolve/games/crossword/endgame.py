@@ -121,6 +121,16 @@ class _Moves:
         return self._order
 
 
+def _check_limits(time_limit: float | None, node_limit: int | None, max_depth: int | None) -> None:
+    """The limits both endgame solvers take, checked alike (a :class:`RulesError` naming the bad one)."""
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
+        raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
+    if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
+        raise RulesError(f"node_limit must be an integer >= 1, got {node_limit!r}")
+    if max_depth is not None and not (isinstance(max_depth, int) and 1 <= max_depth <= MAX_DEPTH):
+        raise RulesError(f"max_depth must be an integer from 1 to {MAX_DEPTH}, got {max_depth!r}")
+
+
 class LegacyEndgameSolver:
     """The first exact endgame search (Python loop, a full move generation per node; see the module
     docstring): kept as an independent implementation to check the compiled one against and as the
@@ -129,12 +139,7 @@ class LegacyEndgameSolver:
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_limit: int = 400_000, move_cache_limit: int = 1_000_000,
                  clock: Any = time.perf_counter) -> None:
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
-            raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
-        if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
-            raise RulesError(f"node_limit must be an integer >= 1, got {node_limit!r}")
-        if max_depth is not None and not (isinstance(max_depth, int) and 1 <= max_depth <= MAX_DEPTH):
-            raise RulesError(f"max_depth must be an integer from 1 to {MAX_DEPTH}, got {max_depth!r}")
+        _check_limits(time_limit, node_limit, max_depth)
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -586,12 +591,7 @@ class EndgameSolver:
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
                  options: int = 3, jump: int = 6, clock: Any = time.perf_counter) -> None:
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit >= 0):
-            raise RulesError(f"time_limit must be a number of seconds >= 0, got {time_limit!r}")
-        if node_limit is not None and not (isinstance(node_limit, int) and node_limit >= 1):
-            raise RulesError(f"node_limit must be an integer >= 1, got {node_limit!r}")
-        if max_depth is not None and not (isinstance(max_depth, int) and 1 <= max_depth <= MAX_DEPTH):
-            raise RulesError(f"max_depth must be an integer from 1 to {MAX_DEPTH}, got {max_depth!r}")
+        _check_limits(time_limit, node_limit, max_depth)
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
