@@ -227,8 +227,36 @@ def fast_candidates(referee: Referee, state: CrosswordState, leaves: LeaveValues
 
 
 @dataclass
-class EquityPolicy:
-    """Score + leave value; exchanges when keeping a better leave is worth more; endgame search when the bag is empty."""
+class EndgameBudgeted:
+    """What every crossword AI shares: the library's budget names for a turn and the exact endgame solver's last
+    result, and the start of a turn (a forced reply, or with the bag empty the solver's move)."""
+
+    max_nodes: int | None = None
+    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    movetime_ms: float | None = None
+    """Time budget per turn in ms (overrides the policy's seconds field; the policy's docstring says what it bounds)."""
+    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
+    """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
+
+    def _open_turn(self, referee: Referee, state: CrosswordState, mode: str, nodes: int | None, seconds: float | None,
+                   endgame: bool = True) -> tuple[CrosswordAction | None, int | None, float | None]:
+        """(the move when the turn is settled before the policy's own choice: a forced reply, or the endgame
+        solver's with the bag empty and ``endgame`` on, else None; the turn's node and seconds budget)."""
+        self.last_endgame = None
+        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, nodes, seconds)
+        forced = forced_reply(referee, state)
+        if forced is not None:
+            return forced, nodes, seconds
+        if not state.bag and endgame:
+            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds)
+            return action, nodes, seconds
+        return None, nodes, seconds
+
+
+@dataclass
+class EquityPolicy(EndgameBudgeted):
+    """Score + leave value; exchanges when keeping a better leave is worth more; endgame search when the bag is empty.
+    ``movetime_ms`` bounds the endgame solver."""
 
     name: str = "equity"
     leaves: LeaveTable | None = None
@@ -239,22 +267,11 @@ class EquityPolicy:
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     endgame_time: float | None = None
     """Seconds per endgame turn at most (then the result depends on the machine's speed)."""
-    max_nodes: int | None = None
-    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
-    movetime_ms: float | None = None
-    """The endgame solver's time budget per turn in ms (overrides ``endgame_time``)."""
-    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
-    """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        self.last_endgame = None
-        forced = forced_reply(referee, state)
-        if forced is not None:
-            return forced
-        if not state.bag and self.endgame:
-            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
-            return action
+        settled, _, _ = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time, self.endgame)
+        if settled is not None:
+            return settled
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
@@ -290,8 +307,9 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
 
 
 @dataclass
-class SimPolicy:
-    """Monte-Carlo look-ahead over the opponent's possible racks (see the module docstring)."""
+class SimPolicy(EndgameBudgeted):
+    """Monte-Carlo look-ahead over the opponent's possible racks (see the module docstring). ``movetime_ms`` bounds
+    the simulation and the endgame solver."""
 
     name: str = "sim"
     seed: int = 0
@@ -306,22 +324,11 @@ class SimPolicy:
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
-    max_nodes: int | None = None
-    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
-    movetime_ms: float | None = None
-    """Time budget per turn in ms, of the simulation and of the endgame solver (overrides ``time_limit``)."""
-    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
-    """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        self.last_endgame = None
-        forced = forced_reply(referee, state)
-        if forced is not None:
-            return forced
-        if not state.bag:
-            nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
-            return action
+        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+        if settled is not None:
+            return settled
         leaves = self.leaves or load_leaves(referee.tiles.name)
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
         if len(cands) <= 1:
@@ -352,7 +359,6 @@ class SimPolicy:
                     value += leaves.value(c.leave)
                 totals[i] += value
             done += 1
-            seconds = self.movetime_ms / 1000 if self.movetime_ms is not None else self.time_limit
             if seconds is not None and time.perf_counter() - t0 > seconds:
                 break
         best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))

@@ -37,12 +37,10 @@ from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import (
     DEFAULT_ENDGAME_NODES,
     Candidate,
-    _endgame_budget,
+    EndgameBudgeted,
     fast_candidates,
-    forced_reply,
     load_leaves,
     rack_options,
-    solved_endgame_turn,
 )
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack, take_from_rack
 from kubasolve.games.crossword.leaves import LeaveValues, load_learnt_leaves
@@ -193,9 +191,9 @@ def in_preendgame(referee: Referee, state: CrosswordState) -> bool:
 
 # ------------------------------------------------------------------------------------------------ policies
 @dataclass
-class Equity2Policy:
+class Equity2Policy(EndgameBudgeted):
     """Score + learnt leave value (placements and exchanges); pre-endgame playouts with 1-6 tiles in the bag;
-    the exact endgame solver with the bag empty."""
+    the exact endgame solver with the bag empty. ``movetime_ms`` bounds the endgame solver and the pre-endgame."""
 
     name: str = "equity2"
     seed: int = 0
@@ -207,21 +205,11 @@ class Equity2Policy:
     preendgame: bool = True
     preendgame_deals: int = 12
     preendgame_nodes: int = PREENDGAME_NODES
-    max_nodes: int | None = None
-    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
-    movetime_ms: float | None = None
-    """Time budget per turn in ms of the endgame solver and the pre-endgame (overrides ``endgame_time``)."""
-    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        self.last_endgame = None
-        forced = forced_reply(referee, state)
-        if forced is not None:
-            return forced
-        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.endgame_time)
-        if not state.bag and self.endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
-            return action
+        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time, self.endgame)
+        if settled is not None:
+            return settled
         leaves = self.leaves or default_leaves(referee)
         if self.preendgame and in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
@@ -231,8 +219,9 @@ class Equity2Policy:
 
 
 @dataclass
-class Sim2Policy:
-    """Monte-Carlo look-ahead on learnt leaves with pruning and a time budget (module docstring)."""
+class Sim2Policy(EndgameBudgeted):
+    """Monte-Carlo look-ahead on learnt leaves with pruning and a time budget (module docstring). ``movetime_ms``
+    bounds the simulation, the pre-endgame and the endgame solver."""
 
     name: str = "sim2"
     seed: int = 0
@@ -247,23 +236,13 @@ class Sim2Policy:
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     preendgame_deals: int = 12
     preendgame_nodes: int = PREENDGAME_NODES
-    max_nodes: int | None = None
-    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
-    movetime_ms: float | None = None
-    """Time budget per turn in ms of the simulation, the pre-endgame and the endgame solver (overrides ``time_limit``)."""
-    last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     last_stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     """The last simulated turn: iterations done and candidates left."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        self.last_endgame = None
-        forced = forced_reply(referee, state)
-        if forced is not None:
-            return forced
-        nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, self.endgame_nodes, self.time_limit)
-        if not state.bag:
-            action, self.last_endgame = solved_endgame_turn(referee, state, self.endgame_mode, nodes, seconds)
-            return action
+        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+        if settled is not None:
+            return settled
         leaves = self.leaves or default_leaves(referee)
         if in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
