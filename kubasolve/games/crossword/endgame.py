@@ -500,6 +500,7 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
+        self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
         self.salts = rand(32)
@@ -553,11 +554,14 @@ class _Workspace:
     def warm(self) -> None:
         """Load the search kernel from the cache (or compile it) for exactly these argument types, once: the
         one-time set-up a budget's clock must not count (a first solve spent ~4 s of its time budget there)."""
+        if self._warm:  # typing ~50 arguments per solve is work an AI's every endgame turn need not repeat
+            return
         import numba
 
         sig = tuple(numba.typeof(a) for a in self._arguments(None))
         if sig not in self.k.search.signatures:
             self.k.search.compile(sig)
+        self._warm = True
 
     def run(self, mode: int, choices: np.ndarray | None = None) -> int:
         """One call of the kernel in ``mode`` (``MODE_SEARCH`` / ``MODE_LIST``); ``sc[SC_RESULT]``."""
