@@ -218,9 +218,10 @@ def test_scruble_best_legal_moves_and_ai_move_take_a_budget() -> None:
     quiet = {"game": gid, "apply": False, "state": False}
     for ai in ("greedy", "planner"):
         full = ask("scruble.ai-move", **quiet, ai=ai)["result"]
-        assert full["proven_optimal"] is True
+        # never proven with the default rules: a turn may take three twists, the AIs search two (tests/protocol)
+        assert full["proven_optimal"] is False
         roomy = ask("scruble.ai-move", **quiet, ai=ai, max_nodes=10**8)["result"]
-        assert roomy["move"] == full["move"] and roomy["proven_optimal"] is True
+        assert roomy["move"] == full["move"] and roomy["nodes"] == full["nodes"]
         one = ask("scruble.ai-move", **quiet, ai=ai, max_nodes=300)["result"]
         assert one["proven_optimal"] is False and one["nodes"] <= 300
         assert ask("scruble.ai-move", **quiet, ai=ai, max_nodes=300)["result"]["move"] == one["move"]  # deterministic

@@ -202,3 +202,22 @@ def test_ai_moves_say_proven_optimal_only_for_a_proven_best() -> None:
     assert colonii.ai_move(state, ai="planner").proven_optimal is False
     assert colonii.ai_move(state, ai="random").proven_optimal is False
     assert colonii.ai_move(state, ai="greedy").proven_optimal is True
+
+
+def test_scruble_ai_move_is_proven_only_when_greedy_searched_every_turn_the_rules_allow() -> None:
+    """Scruble's greedy searches two twists: with the default three a better turn may need the third, so nothing is
+    proven; with ``max_twists`` 2 its uncut search covers every turn, and its word scores the best legal move's score."""
+    scruble = load_game("scruble")
+    state = scruble.new_game(seed=3)
+    for ai in scruble.ai_names:
+        chosen = scruble.ai_move(state, ai=ai)
+        assert chosen.proven_optimal is False, ai
+    assert scruble.ai_move(state, ai="greedy").details["searched"] is True
+    two = load_game("scruble", rules={"max_twists": 2})
+    state = two.new_game(seed=3)
+    greedy = two.ai_move(state, ai="greedy")
+    best = two.legal_moves(state, top=1)
+    assert greedy.proven_optimal is True and best.proven_optimal is True
+    assert greedy.action["word"] == best.moves[0].action["word"] and best.moves[0].score is not None
+    assert two.ai_move(state, ai="greedy", budget=Budget(max_nodes=5)).proven_optimal is False
+    assert two.ai_move(state, ai="planner").proven_optimal is False

@@ -70,7 +70,11 @@ def _fallback(game: ScrubleGame, rng: np.random.Generator) -> Turn:
     return Turn((Twist.from_index(int(rng.integers(36))).notation(),))
 
 
-def greedy(budget: int = 2, seed: int = 0) -> Policy:
+GREEDY_DEPTH = 2
+"""Twists the ``greedy`` AI searches (at most the rules' ``max_twists``)."""
+
+
+def greedy(budget: int = GREEDY_DEPTH, seed: int = 0) -> Policy:
     """Best-scoring word within ``budget`` twists (a random twist if none)."""
     rng = np.random.default_rng(seed)
 
@@ -236,5 +240,5 @@ def make_policy(name: str, seed: int = 0) -> Policy:
     raise RulesError(f"unknown Scruble AI {name!r}; choose from {', '.join(POLICIES)}")
 
 
-__all__ = ["LOSS", "POLICIES", "Candidate", "Policy", "greedy", "handed_over", "make_policy", "plan", "planner", "random_policy",
+__all__ = ["GREEDY_DEPTH", "LOSS", "POLICIES", "Candidate", "Policy", "greedy", "handed_over", "make_policy", "plan", "planner", "random_policy",
            "reply_value"]

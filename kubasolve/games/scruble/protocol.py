@@ -96,12 +96,16 @@ class Scruble(Game):
         return game
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        from kubasolve.games.scruble.ai import make_policy
+        from kubasolve.games.scruble.ai import GREEDY_DEPTH, make_policy
         from kubasolve.games.scruble.solver import StateBudget
 
         meter = budget.meter(StateBudget)
         action = turn_action(make_policy(ai, seed)(native, self.lexicon, meter))
-        return AiMove(action, _text(action), not meter.exhausted, meter.nodes)
+        searched = not meter.exhausted
+        # proven only for greedy when its search covers every turn the rules allow (greedy searches GREEDY_DEPTH
+        # twists) and ran to its end: it then plays the best-scoring turn; the planner trades score for the reply
+        proven = ai == "greedy" and searched and self.rules.max_twists <= GREEDY_DEPTH
+        return AiMove(action, _text(action), proven, meter.nodes, {"searched": searched})
 
     def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
         from kubasolve.games.scruble.cube import NotationError, parse_twist
