@@ -221,3 +221,62 @@ def test_scruble_ai_move_is_proven_only_when_greedy_searched_every_turn_the_rule
     assert greedy.action["word"] == best.moves[0].action["word"] and best.moves[0].score is not None
     assert two.ai_move(state, ai="greedy", budget=Budget(max_nodes=5)).proven_optimal is False
     assert two.ai_move(state, ai="planner").proven_optimal is False
+
+
+def test_crossword_simulation_reports_its_best_so_far_and_a_stop_plays_it() -> None:
+    """Issue 21: "long searches can stream progress (info lines: nodes, best so far) when asked, and a stop ends the
+    current search with its best answer". The crossword simulations tell their leader after each iteration; a stop
+    request ends the turn there, and the move played is the last best reported."""
+    game = load_game("crossword")
+    state = game.new_game(seed=5)
+    for _ in range(6):  # a midgame board, where the simulation has candidates to compare
+        state = game.apply(state, game.ai_move(state, ai="score").action)
+    stop = threading.Event()
+    reports: list[dict[str, Any]] = []
+
+    def progress(info: dict[str, Any]) -> None:
+        reports.append(info)
+        if "best" in info:
+            stop.set()
+
+    # a million iterations and ten minutes: only the stop can end this turn soon
+    chosen = game.ai_move(state, ai="sim", budget=Budget(movetime_ms=600_000, stop=stop, progress=progress),
+                          options={"iterations": 10**6})
+    best = [r["best"] for r in reports if "best" in r]
+    assert best and stop.is_set() and chosen.details["searched"] is False
+    assert chosen.action == best[-1]["action"] and chosen.text == best[-1]["text"]
+    game.apply(state, chosen.action)  # the move played when stopped is legal
+
+
+def test_crossword_sim2_stops_between_iterations_and_plays_its_last_leader() -> None:
+    """The same hooks in sim2 (which may also end early by pruning to one candidate, so its hooks are driven
+    directly): halted after the third leader it told, it plays that leader."""
+    from kubasolve.games.crossword.sim import Sim2Policy
+
+    game = load_game("crossword")
+    state = game.new_game(seed=5)
+    for _ in range(6):
+        state = game.apply(state, game.ai_move(state, ai="score").action)
+    told: list[Any] = []
+    policy = Sim2Policy(iterations=10**6, prune_z=1e9, halted=lambda: len(told) >= 3,
+                        on_best=lambda move, value: told.append(move))
+    chosen = policy.turn(game.referee, state.native)
+    assert len(told) == 3 and chosen == told[-1] and policy.last_stats["iterations"] == 3
+
+
+@pytest.mark.parametrize("ai", ["greedy", "planner"])
+def test_scruble_ais_tell_their_best_so_far_and_it_is_the_turn_they_play(ai: str) -> None:
+    """Progress ``best`` for Scruble: the AIs tell the turn's budget each better turn they settle on; the last one told
+    is the turn played."""
+    from kubasolve.games.scruble.ai import make_policy
+    from kubasolve.games.scruble.protocol import turn_action
+    from kubasolve.games.scruble.solver import StateBudget
+
+    game = load_game("scruble")
+    state = game.new_game(seed=3)
+    for _ in range(2):
+        state = game.apply(state, game.ai_move(state, ai="greedy").action)
+    meter = Budget(progress=lambda info: None).meter(StateBudget)
+    turn = make_policy(ai)(state.native, game.lexicon, meter)
+    assert meter.best is not None and meter.best["action"] == turn_action(turn) and turn.word
+    assert meter.best["text"].endswith(turn.word.upper())

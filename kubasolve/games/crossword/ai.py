@@ -21,6 +21,7 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -237,6 +238,18 @@ class EndgameBudgeted:
     """Time budget per turn in ms (overrides the policy's seconds field; the policy's docstring says what it bounds)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
+    halted: Callable[[], bool] | None = field(default=None, repr=False, compare=False)
+    """True once the turn must end now (the engine's ``stop``): the simulations stop after their current iteration
+    and play the best so far."""
+    on_best: Callable[[CrosswordAction, float], None] | None = field(default=None, repr=False, compare=False)
+    """Told the best move so far and its value after each simulation iteration (the engine's progress ``best``)."""
+
+    def _stop_now(self) -> bool:
+        return self.halted is not None and self.halted()
+
+    def _tell_best(self, action: CrosswordAction, value: float) -> None:
+        if self.on_best is not None:
+            self.on_best(action, value)
 
     def _open_turn(self, referee: Referee, state: CrosswordState, mode: str, nodes: int | None, seconds: float | None,
                    endgame: bool = True) -> tuple[CrosswordAction | None, int | None, float | None]:
@@ -340,9 +353,9 @@ class SimPolicy(EndgameBudgeted):
         for c in cands:
             boards.append(state.board.with_tiles(c.action.tiles) if c.action.type == "place" else state.board)
         totals = [0.0] * len(cands)
-        done = 0
+        best = 0
         t0 = time.perf_counter()
-        for _ in range(self.iterations):
+        for done in range(1, self.iterations + 1):
             opp_tiles = rng.sample(unseen, size)
             opp = sort_rack("".join(opp_tiles))
             rest = list((Counter(unseen) - Counter(opp_tiles)).elements())
@@ -358,10 +371,10 @@ class SimPolicy(EndgameBudgeted):
                 else:
                     value += leaves.value(c.leave)
                 totals[i] += value
-            done += 1
-            if seconds is not None and time.perf_counter() - t0 > seconds:
+            best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
+            self._tell_best(cands[best].action, totals[best] / done)
+            if (seconds is not None and time.perf_counter() - t0 > seconds) or self._stop_now():
                 break
-        best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
         return cands[best].action
 
 

@@ -105,6 +105,7 @@ class Crossword(Game):
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
         import time
 
+        from kubasolve.budget import WorkBudget
         from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, make_policy
 
         settings: dict[str, Any] = {}
@@ -123,6 +124,12 @@ class Crossword(Game):
             settings["time_limit"] = seconds
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
         policy = make_policy(ai, seed, **settings)
+        meter = budget.meter(WorkBudget)
+        if hasattr(policy, "halted"):  # the simulating AIs stop on a stop request and tell their best so far
+            policy.halted = meter.stopped
+            if meter.progress is not None:
+                policy.on_best = lambda move, value: meter.report(
+                    {"action": move.to_dict(), "text": self._action_text(native, move), "value": round(value, 2)})
         start = time.perf_counter()
         action = policy.turn(self.referee, native)
         solved = getattr(policy, "last_endgame", None)
@@ -133,7 +140,7 @@ class Crossword(Game):
             details["endgame"] = True
         else:  # before the endgame no AI proves its move best (leaves, simulation: estimates)
             proven = False
-            details["searched"] = not (seconds is not None and time.perf_counter() - start >= seconds)
+            details["searched"] = not ((seconds is not None and time.perf_counter() - start >= seconds) or meter.stopped())
             nodes = 0
         return AiMove(action.to_dict(), self._action_text(native, action), proven, nodes, details)
 

@@ -160,8 +160,10 @@ def preendgame_candidates(referee: Referee, state: CrosswordState, leaves: Leave
 
 
 def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValues, *, seed: int = 0, candidates: int = 5,
-                      deals: int = 12, nodes: int = PREENDGAME_NODES, time_limit: float | None = None) -> tuple[CrosswordAction, list[tuple[CrosswordAction, float]]]:
-    """The pre-endgame move (module docstring) and the mean final spread of each candidate."""
+                      deals: int = 12, nodes: int = PREENDGAME_NODES, time_limit: float | None = None,
+                      policy: EndgameBudgeted | None = None) -> tuple[CrosswordAction, list[tuple[CrosswordAction, float]]]:
+    """The pre-endgame move (module docstring) and the mean final spread of each candidate; ``policy``'s stop and
+    best-so-far hooks are honoured after each deal."""
     me = state.current
     rng = random.Random(f"crossword-peg:{seed}:{state.seed}:{state.turn}")
     splits = opponent_deals(state.unseen(), referee.rules.rack_size, deals, rng)
@@ -176,7 +178,10 @@ def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValu
         for i, action in enumerate(cands):
             totals[i] += w * _playout(referee, referee.apply(hypo, action), me, leaves, nodes)
         weight += w
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+        if policy is not None:
+            lead = max(range(len(cands)), key=lambda i: (totals[i], -i))
+            policy._tell_best(cands[lead], totals[lead] / weight - (state.scores[me] - state.scores[1 - me]))
+        if (time_limit is not None and time.perf_counter() - t0 > time_limit) or (policy is not None and policy._stop_now()):
             break
     base = state.scores[me] - state.scores[1 - me]
     means = [t / weight - base for t in totals]
@@ -213,7 +218,7 @@ class Equity2Policy(EndgameBudgeted):
         leaves = self.leaves or default_leaves(referee)
         if self.preendgame and in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=seconds)[0]
+                                     time_limit=seconds, policy=self)[0]
         cands = fast_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
 
@@ -246,7 +251,7 @@ class Sim2Policy(EndgameBudgeted):
         leaves = self.leaves or default_leaves(referee)
         if in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=seconds)[0]
+                                     time_limit=seconds, policy=self)[0]
         cands = fast_candidates(referee, state, leaves, top=self.candidates)
         if len(cands) <= 1 or state.n_players != 2:
             return cands[0].action if cands else CrosswordAction("pass")
@@ -291,7 +296,9 @@ class Sim2Policy(EndgameBudgeted):
             done = it + 1
             if done >= self.min_iterations and len(active) > 1:
                 active = self._prune(active, samples, done)
-            if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds):
+            lead = max(active, key=lambda i: (sum(samples[i]), -i))
+            self._tell_best(cands[lead].action, sum(samples[lead]) / done)
+            if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds) or self._stop_now():
                 break
         self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands)}
         means = [float(np.mean(s)) if s else -math.inf for s in samples]

@@ -66,6 +66,15 @@ def _as_turn(move: WordMove) -> Turn:
     return Turn(tuple(move.notation()), move.word, move.cells)
 
 
+def _tell_best(work: StateBudget | None, turn: Turn, value: int) -> None:
+    """Give the turn's budget the AI's best turn so far (the engine's progress ``best``), as a protocol action."""
+    if work is not None and work.progress is not None:
+        from kubasolve.games.scruble.protocol import action_text, turn_action
+
+        action = turn_action(turn)
+        work.report({"action": action, "text": action_text(action), "value": value})
+
+
 def _fallback(game: ScrubleGame, rng: np.random.Generator) -> Turn:
     return Turn((Twist.from_index(int(rng.integers(36))).notation(),))
 
@@ -81,6 +90,8 @@ def greedy(budget: int = GREEDY_DEPTH, seed: int = 0) -> Policy:
     def policy(game: ScrubleGame, lexicon: Lexicon, work: StateBudget | None = None) -> Turn:
         moves, _ = search(game.cube, lexicon, game.rules, _depth(game, budget), 1, game.intact_words(), budget=work,
                           spent=game.spent_premiums())
+        if moves:
+            _tell_best(work, _as_turn(moves[0]), moves[0].score)
         return _as_turn(moves[0]) if moves else _fallback(game, rng)
 
     return policy
@@ -165,6 +176,8 @@ def _plan(game: ScrubleGame, lexicon: Lexicon, budget: int, candidates: int, rep
     moves, _ = search(game.cube, lexicon, rules, depth, candidates, game.intact_words(), budget=work,
                       spent=game.spent_premiums())
     me = game.to_move
+    if moves:
+        _tell_best(work, _as_turn(moves[0]), moves[0].score)
     if (not moves or game.players == 1 or game.turn + 1 >= rules.rounds * game.players
             or game.scores[me] + moves[0].score > rules.target_score):
         return None, moves
@@ -197,6 +210,7 @@ def _plan(game: ScrubleGame, lexicon: Lexicon, budget: int, candidates: int, rep
         v = reply_value(c.own, reply[0].score if reply else 0, to_target)
         if best_v is None or v > best_v:
             best_i, best_v = i, v
+            _tell_best(work, c.turn(), v)
     if best_v is None:  # the budget ran out before any reply search finished: the best bound
         best_v = bounds[best_i]
     return (cands[best_i], best_v), moves

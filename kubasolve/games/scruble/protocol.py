@@ -17,7 +17,7 @@ from kubasolve.errors import IllegalMoveError
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, register_game
 from kubasolve.games.scruble.rules import ScrubleRules
 
-__all__ = ["Scruble", "turn_action"]
+__all__ = ["Scruble", "action_text", "turn_action"]
 
 
 def turn_action(turn: Any) -> dict[str, Any]:
@@ -25,7 +25,8 @@ def turn_action(turn: Any) -> dict[str, Any]:
     return {"type": "turn", **turn.to_dict()}
 
 
-def _text(action: dict[str, Any]) -> str:
+def action_text(action: dict[str, Any]) -> str:
+    """``R U' CUBE``: the twists and the word of a turn action (``(no word)`` without one)."""
     twists = " ".join(action.get("twists", []))
     return f"{twists} {str(action['word']).upper()}" if action.get("word") else f"{twists} (no word)"
 
@@ -79,9 +80,9 @@ class Scruble(Game):
         for m in found:
             if m.twists:  # a turn needs a twist
                 action = {"type": "turn", "twists": m.notation(), "word": m.word, "cells": list(m.cells)}
-                words.append(LegalMove(action, _text(action), m.score, {"belt": m.run.belt}))
+                words.append(LegalMove(action, action_text(action), m.score, {"belt": m.run.belt}))
         plain = {"type": "turn", "twists": [Twist(0, 1).notation()]}
-        return LegalMoves(words + [LegalMove(plain, _text(plain))], None, False, not meter.exhausted, meter.nodes)
+        return LegalMoves(words + [LegalMove(plain, action_text(plain))], None, False, not meter.exhausted, meter.nodes)
 
     def _apply(self, native: Any, action: dict[str, Any]) -> Any:
         from kubasolve.games.scruble.game import Turn
@@ -105,7 +106,7 @@ class Scruble(Game):
         # proven only for greedy when its search covers every turn the rules allow (greedy searches GREEDY_DEPTH
         # twists) and ran to its end: it then plays the best-scoring turn; the planner trades score for the reply
         proven = ai == "greedy" and searched and self.rules.max_twists <= GREEDY_DEPTH
-        return AiMove(action, _text(action), proven, meter.nodes, {"searched": searched})
+        return AiMove(action, action_text(action), proven, meter.nodes, {"searched": searched})
 
     def parse_command(self, state: State, text: str) -> dict[str, Any] | str | None:
         from kubasolve.games.scruble.cube import NotationError, parse_twist
