@@ -406,6 +406,17 @@ class Game(ABC):
         """What to type in a terminal game for ``action`` (None: the game has no typed form for it)."""
         return None
 
+    @staticmethod
+    def pass_or_exchange(words: Sequence[str], exchanged: str) -> dict[str, Any] | None:
+        """The terminal commands the tile and card games share: ``p`` (pass) and ``x LETTERS`` (an exchange, the
+        letters under the key ``exchanged``); None for anything else."""
+        cmd = words[0].lower() if words else ""
+        if cmd == "p" and len(words) == 1:
+            return {"type": "pass"}
+        if cmd == "x":
+            return {"type": "exchange", exchanged: "".join(words[1:])}
+        return None
+
     def load_saved(self, text: str) -> tuple[Game, State]:
         """A saved game from the text of a file: a protocol state (:meth:`state_to_json`, any rules), or one of the
         game's own saved forms (its native state's JSON, a notation such as GCG). The game returned is bound to the

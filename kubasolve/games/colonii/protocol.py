@@ -130,11 +130,9 @@ class Colonii(Game):
         words = text.split()
         if not words:
             return None
-        cmd = words[0].lower()
-        if cmd == "p" and len(words) == 1:
-            return {"type": "pass"}
-        if cmd == "x":
-            return {"type": "exchange", "cards": "".join(words[1:])}
+        shared = self.pass_or_exchange(words, "cards")
+        if shared is not None:
+            return shared
         moves: list[dict[str, Any]] = []
         for part in text.split(";"):
             w = part.split()

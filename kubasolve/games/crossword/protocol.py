@@ -159,13 +159,12 @@ class Crossword(Game):
         words = text.split()
         if not words:
             return None
+        shared = self.pass_or_exchange(words, "letters")
+        if shared is not None:
+            return shared
         cmd = words[0].lower()
-        if cmd == "p" and len(words) == 1:
-            return {"type": "pass"}
         if cmd == "c" and len(words) == 1:
             return {"type": "challenge"}
-        if cmd == "x":
-            return {"type": "exchange", "letters": "".join(words[1:])}
         if cmd == "g" and len(words) == 1:
             from kubasolve.games.crossword.notation import to_gcg
 
