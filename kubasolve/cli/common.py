@@ -24,6 +24,7 @@ import argparse
 import contextlib
 import json
 import math
+import re
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -299,12 +300,20 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def read_text_file(path: str, what: str) -> str:
-    """The UTF-8 text of ``path`` (a ``what``), or a :class:`~kubasolve.errors.StateError` saying why it cannot be
+    """The UTF-8 text of ``path`` (a ``what``; a GCG game may be in ISO-8859-1), or a :class:`~kubasolve.errors.StateError` saying why it cannot be
     read."""
     from kubasolve.errors import StateError
 
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            if re.search(rb"^#player1\s", data, re.MULTILINE):  # a GCG game: its own encoding, else ISO-8859-1
+                from kubasolve.games.crossword.notation import decode_gcg
+
+                return decode_gcg(data)
+            raise
     except FileNotFoundError:
         raise StateError(f"no such file: {path}") from None
     except IsADirectoryError:

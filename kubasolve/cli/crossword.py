@@ -117,15 +117,15 @@ class BoardInput:
 def read_board_input(spec: str, n_rows: int, n_cols: int) -> BoardInput:
     """The board of ``--board``: a file of rows, a file holding a CGP line or a GCG game, or a CGP string."""
     from kubasolve.errors import PositionError
-    from kubasolve.games.crossword.notation import MAX_GCG_LENGTH, parse_cgp, parse_gcg
+    from kubasolve.games.crossword.notation import MAX_GCG_LENGTH, decode_gcg, parse_cgp, parse_gcg
 
     path = Path(spec)
     if path.is_file():
         try:
             if path.stat().st_size > MAX_GCG_LENGTH:
                 raise PositionError(f"the board file {spec} is larger than {MAX_GCG_LENGTH:,} bytes")
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = decode_gcg(path.read_bytes())  # UTF-8, or a GCG's own encoding / ISO-8859-1
+        except OSError as exc:
             raise PositionError(f"cannot read the board file {spec}: {exc}") from None
     elif "/" in spec and " " in spec.strip():
         text = spec

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubasolve.errors import PositionError
+from kubasolve.errors import PositionError, StateError
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.game import Referee, play_game
 from kubasolve.games.crossword.notation import (
     cgp_settings,
+    decode_gcg,
     format_coordinate,
     format_placement,
     parse_cgp,
@@ -230,9 +231,51 @@ def test_state_from_gcg_without_racks_draws_the_unseen_tiles(referee):
         state_from_gcg(referee, cut + "#rack1 QQ\n")
 
 
-def test_gcg_two_players_with_one_nick_are_refused_clearly():
-    with pytest.raises(PositionError, match=r"line 2: players 1 and 2 have the same nick 'jan'"):
-        parse_gcg("#player1 jan Jan de Wit\n#player2 jan Jan Zwart\n>jan: ABC 8G ABC +10 10\n")
+def test_gcg_two_players_with_one_nick_go_by_running_totals_then_turns():
+    """Quackle names both players NoName when nobody named them (real file, see data/gcg/README.md)."""
+    game = parse_gcg((GCG_DIR / "quackle_noname_excerpt.gcg").read_text(encoding="utf-8"))
+    assert [e.player for e in game.events] == [0, 1, 0, 1] and game.scores() == [60, 65] and game.to_move() == 0
+    # a tie (both on 10, +5 -> 15) goes to the player whose turn it is; the totals decide otherwise
+    text = "#player1 jan Jan de Wit\n#player2 jan Jan Zwart\n>jan: ABC 8G ABC +10 10\n>jan: DEF 9G DEF +10 10\n"
+    assert [e.player for e in parse_gcg(text + ">jan: GHI -GHI +0 10\n").events] == [0, 1, 0]
+    # a challenge bonus on a tie goes to the player who just played; then the totals tell the next line's player
+    assert [e.player for e in parse_gcg(text + ">jan:  (challenge) +5 15\n>jan: XYZ - +0 10\n").events] == [0, 1, 1, 0]
+    with pytest.raises(PositionError, match="line 5: 10 \\+3 is not the total 14"):
+        parse_gcg(text + ">jan: GHI -GHI +3 14\n")
+
+
+def test_gcg_withdrawn_play_written_with_zero_score_and_the_new_total():
+    """Quackle's capp.gcg (WSC 2001) writes the withdrawn WERGEL (45) as '-- +0 59'."""
+    game = parse_gcg((GCG_DIR / "quackle_capp_excerpt.gcg").read_text(encoding="utf-8"))
+    withdrawn = game.events[6]
+    assert (withdrawn.player, withdrawn.kind, withdrawn.score, withdrawn.total) == (1, "withdrawn", -45, 59)
+    assert game.scores() == [192, 59] and "WERGEL" not in "".join(game.rows) and "#incomplete" in game.pragmas
+    assert "-- -45 59" in to_gcg(game)
+    with pytest.raises(PositionError, match="104 \\+0 is not the total 60"):  # any other total still fails
+        parse_gcg((GCG_DIR / "quackle_capp_excerpt.gcg").read_text(encoding="utf-8").replace("-- +0 59", "-- +0 60"))
+
+
+def test_gcg_bytes_in_their_encoding_utf8_or_iso_8859_1(tmp_path: Path) -> None:
+    raw = (GCG_DIR / "macondo_iso8859-1_excerpt.gcg").read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")
+    game = parse_gcg(decode_gcg(raw))
+    assert [n for n, _ in game.players] == ["césar", "hércules"] and game.scores() == [32, 16]
+    utf8 = "#player1 césar César\n".encode()
+    assert decode_gcg(utf8) == decode_gcg(b"\xef\xbb\xbf" + utf8) == "#player1 césar César\n"
+    assert decode_gcg(b"#character-encoding ISO-8859-1\n#player1 c\xe9sar") .endswith("césar")
+    assert decode_gcg("#character-encoding ISO8859-6\n#player1 césar".encode()).endswith("césar")  # mislabelled: UTF-8
+    assert decode_gcg("#character-encoding NOPE\n#player1 césar".encode()).endswith("césar")
+    from kubasolve.cli.common import read_text_file
+    from kubasolve.cli.crossword import read_board_input
+
+    path = tmp_path / "latin.gcg"
+    path.write_bytes(raw)
+    assert read_board_input(str(path), 15, 15).gcg.players == game.players
+    assert "hércules" in read_text_file(str(path), "saved crossword game")
+    (tmp_path / "other.json").write_bytes(b'{"a": "\xe9"}')
+    with pytest.raises(StateError, match="not UTF-8"):
+        read_text_file(str(tmp_path / "other.json"), "saved crossword game")
 
 
 def test_gcg_penalty_challenge_and_count_exchange_lines():

@@ -12,7 +12,11 @@
   lost at the end) and ``(time) -10 20`` (a time penalty). Text after the running total is kept as a
   note, as Quackle does. ``#note`` lines (and the lines after them up to the next ``>`` or ``#`` line,
   as Macondo writes long notes) belong to the event before them; ``#rack1``/``#rack2`` give the racks
-  at the end of the file (the position to continue or analyse), ``#lexicon`` the word list.
+  at the end of the file (the position to continue or analyse), ``#lexicon`` the word list. Two
+  players may share a nick (Quackle writes ``NoName`` for both when nobody is named): a move line
+  then belongs to the one whose running total it continues, or on a tie to the one whose turn it is.
+  A file's bytes are read by :func:`decode_gcg`: the encoding of a first line
+  ``#character-encoding UTF-8``, else UTF-8, else ISO-8859-1 (the format's default).
 - **CGP** (Macondo's one-line position): board rows joined by ``/`` with runs of empty squares as
   numbers, the racks (the player to move first) joined by ``/``, the scores joined by ``/``, the
   number of scoreless turns in a row, then operations ``opcode value;`` (e.g. ``lex nl;``):
@@ -25,6 +29,8 @@ bounded before anything is allocated, and every error names the field or line.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import random
 import re
 from collections import Counter
@@ -37,7 +43,7 @@ from kubasolve.games.crossword.board import Board
 from kubasolve.lexicon.alphabet import normalize_text
 
 __all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "format_coordinate", "format_placement",
-           "parse_cgp", "parse_coordinate", "parse_gcg", "parse_placement", "state_from_gcg", "to_cgp", "to_gcg"]
+           "parse_cgp", "parse_coordinate", "decode_gcg", "parse_gcg", "parse_placement", "state_from_gcg", "to_cgp", "to_gcg"]
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_CGP_LENGTH = 10_000
@@ -467,11 +473,39 @@ def _split_event(rest: str, no: int) -> tuple[list[str], int, int, str]:
                         f"each of at most {MAX_NUMBER_DIGITS} digits") from None
 
 
+def decode_gcg(data: bytes) -> str:
+    """The text of a GCG file's bytes: in the encoding its first line names (``#character-encoding
+    UTF-8``) when that decodes them, else UTF-8 (a byte-order mark dropped), else ISO-8859-1, the
+    format's default (Macondo's test file ``name_iso8859-1.gcg`` has no encoding line)."""
+    first = data.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].decode("ascii", "replace")
+    m = re.match(r"#character-encoding\s+(\S+)", first.strip())
+    encodings = ["utf-8-sig", "iso-8859-1"]
+    if m:
+        with contextlib.suppress(LookupError):  # an encoding Python does not know: UTF-8, else ISO-8859-1
+            encodings.insert(0, codecs.lookup(m.group(1)).name)
+    for encoding in encodings:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("ISO-8859-1 decodes every byte")  # pragma: no cover
+
+
+def _player_of_line(nicks: list[str], nick: str, totals: dict[int, int], score: int, total: int, last: int | None,
+                    follows: bool) -> int:
+    """The player a move line names: the only one with ``nick``; among several with it, the one whose
+    running total the line continues, on a tie the one after the ``last`` line's player (the ``last``
+    line's player itself when the line ``follows`` their play: a challenge bonus, a withdrawal)."""
+    same = [k for k, n in enumerate(nicks) if n == nick]
+    fits = [k for k in same if totals.get(k, 0) + score == total] or same
+    turn = 0 if last is None else last if follows else (last + 1) % len(nicks)
+    return turn if turn in fits else fits[0]
+
+
 def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "abcdefghijklmnopqrstuvwxyz") -> GcgGame:
     """A GCG game: players, every event (placements resolved to tiles on the board as it grows; a
     withdrawn play takes its tiles off again), notes, racks and pragmas, final board. Checks the
-    running totals add up; two players with one nick are refused (the move lines could not say whose
-    turn each is)."""
+    running totals add up. Players may share a nick (see :func:`_player_of_line`)."""
     if not isinstance(text, str) or len(text) > MAX_GCG_LENGTH:
         raise PositionError(f"a GCG game is a text of at most {MAX_GCG_LENGTH:,} characters")
     players: list[tuple[str, str]] = []
@@ -483,6 +517,8 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
     totals: dict[int, int] = {}
     last_tiles: dict[int, tuple[tuple[int, int, str], ...]] = {}
     in_note = False
+    last: int | None = None
+    withdrawable: dict[int, int] = {}  # player -> score of their last placement
     for no, raw in enumerate(normalize_text(text).split("\n"), 1):
         line = raw.strip()
         if not line:
@@ -496,10 +532,6 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
                 if int(m.group(1)) != len(players) + 1 or len(players) >= MAX_RACKS:
                     raise PositionError(f"GCG line {no}: players are #player1 to #player{MAX_RACKS}, in order")
                 nick = m.group(2)
-                same = [k + 1 for k, (n, _) in enumerate(players) if n == nick]
-                if same:
-                    raise PositionError(f"GCG line {no}: players {same[0]} and {len(players) + 1} have the same nick {nick!r}; "
-                                        "the move lines name the player by nick, so give each a nick of their own")
                 players.append((nick, m.group(3).strip() or nick))
             elif re.match(r"#note(\s|$)", line):
                 notes.setdefault(len(events) - 1, []).append(line[5:].strip())
@@ -524,10 +556,12 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
         nicks = [n for n, _ in players]
         if m.group("nick") not in nicks:
             raise PositionError(f"GCG line {no}: unknown player {m.group('nick')!r} (declare it with #player1 nick Name)")
-        p = nicks.index(m.group("nick"))
         body, score, total, trailing = _split_event(m.group("rest"), no)
+        p = last = _player_of_line(nicks, m.group("nick"), totals, score, total, last, body[-1:] in (["--"], ["(challenge)"]))
         if trailing:
             notes.setdefault(len(events), []).append(trailing)
+        if body[-1:] == ["--"] and score == 0 and p in withdrawable and totals.get(p, 0) - withdrawable[p] == total:
+            score = -withdrawable[p]  # Quackle's capp.gcg (WSC 2001) writes a withdrawn play '-- +0 59' with the new total
         if totals.get(p, 0) + score != total:
             raise PositionError(f"GCG line {no}: {totals.get(p, 0)} {score:+d} is not the total {total}")
         totals[p] = total
@@ -537,8 +571,10 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
             raise PositionError(f"GCG line {no}: no rack and move")
         rack, what = body[0], body[1:]
         if not _RACK.fullmatch(rack):
-            raise PositionError(f"GCG line {no}: rack {rack[:20]!r} is not letters and '?'")
+            raise PositionError(f"GCG line {no}: rack {rack[:20]!r} is not letters A-Z and '?' (the alphabets of the Dutch and English "
+                                "tile sets; a game in another language cannot be read)")
         if what == ["--"]:
+            withdrawable.pop(p, None)
             tiles = last_tiles.pop(p, ())
             rows = [list(r) for r in board.to_rows()]
             for r, c, _ in tiles:
@@ -568,6 +604,7 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
             except PositionError as exc:
                 raise PositionError(f"GCG line {no}: {exc}") from None
             last_tiles[p] = tiles
+            withdrawable[p] = score
             r, c, d = parse_coordinate(what[0])
             word = _full_word(board, r, c, d)
             events.append(GcgEvent(p, rack, "place", score, total, format_placement(r, c, d, word, tiles), tiles))
