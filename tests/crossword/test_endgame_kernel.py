@@ -95,11 +95,11 @@ def word_pool(nl_lexicon):
     return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
 
 
-ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS
+ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
 
 
 @pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0),
-                                                (kernel.OPT_STUCK_PASS, 0), (ALL, 1), (ALL, 2)])
+                                                (kernel.OPT_STUCK_PASS, 0), (kernel.OPT_PROBE_FIRST, 0), (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
 def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
@@ -163,3 +163,18 @@ def test_a_stuck_opponent_s_passes_are_valued_not_searched(word_pool, seed, a, l
     res, res0 = with_.solve(state), without.solve(state)
     assert res.proven and res0.proven and res.value == res0.value == brute_spread(referee, state, {})
     assert with_.stats["passes"] <= without.stats["passes"]
+
+
+@pytest.mark.parametrize("index", [9, 18, 38])
+def test_probing_the_table_before_a_move_changes_no_node_nor_answer(nl_referee, stored, index):
+    """OPT_PROBE_FIRST takes a child's table cut-off without making the move: the same nodes (counted alike), the
+    same table cut-offs, value, move and principal variation."""
+    state = state_from_cgp(nl_referee, stored[index][1])
+    runs, early = [], []
+    for options in (11, 11 | kernel.OPT_PROBE_FIRST):
+        solver = EndgameSolver(nl_referee, options=options)
+        res = solver.solve(state)
+        runs.append((res.proven, res.value, res.move, res.pv, res.nodes, solver.stats["table_cutoffs"], solver.stats["cuts"]))
+        early.append(solver.stats["table_cutoffs_before_the_move"])
+    assert runs[0] == runs[1] and runs[0][0]
+    assert early[0] == 0 < early[1] <= runs[1][5]
