@@ -11,7 +11,8 @@ as an explicit-stack state machine (no recursion: the compiled code caches, and 
 after any node and resume, which is how the caller applies a time budget). One frame per ply (row of
 ``fr``). Per node:
 
-1. **Transposition table** (flat arrays, 2-slot buckets: one depth-preferred, one always replaced),
+1. **Transposition table** (flat arrays, 2-slot buckets: one depth-preferred (entries without a horizon
+   first, then by depth searched, also in the iteration to the end of the game), one always replaced),
    keyed on the board's Zobrist key, both racks (each by its role: to move / waiting) and the
    scoreless count; an entry holds a bound, the depth searched, whether its subtree met the depth
    horizon (``hit``; an entry without it is the game's value whatever the depth) and the best move.
@@ -217,8 +218,12 @@ def _tt_gen(info):
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
     """Store in the bucket's slot holding ``key``, else in the depth-preferred slot when the new entry
-    is worth at least as much (no horizon beats any depth) or that slot is free, else in the
-    always-replaced slot. An entry is the key and one word: value (32 bits), move + 2 (16; a move past
+    is worth at least as much or that slot is free, else in the always-replaced slot. Worth: an entry without
+    horizon beats any with one; among the same kind the deeper search wins (in the iteration to the end of
+    the game every entry is without horizon and its depth is what remains to the iteration's end, so the
+    positions near the root, with the largest subtrees, keep their slots; when all such entries ranked
+    alike, the leaves' entries evicted them: position 29 of the measured set took 24.1M nodes to prove, 16.7M
+    with the ranking by depth, the same value). An entry is the key and one word: value (32 bits), move + 2 (16; a move past
     65533 is not kept), depth (8), flag (2), horizon met (1), generation (5). A slot of another
     generation (an earlier solve: its keys carry another salt, so never match) counts as free, so the
     table behaves as a cleared one without being cleared."""
@@ -228,9 +233,9 @@ def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
     elif tt[i + 1, 0] == key:
         s = i + 1
     else:
-        new_rank = depth if hit else 255
+        new_rank = min(depth, 255) if hit else 256 + min(depth, 255)
         old = tt[i, 1]
-        old_rank = _tt_depth(old) if _tt_hit(old) else 255
+        old_rank = _tt_depth(old) if _tt_hit(old) else 256 + _tt_depth(old)
         free = tt[i, 0] == 0 or _tt_gen(old) != gen
         s = i if (free or new_rank >= old_rank) else i + 1
     if mv > 65533:
