@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from kubasolve.bench.crossword_scenarios import endgame_positions
 from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
-from kubasolve.games.crossword.game import Referee, take_from_rack
+from kubasolve.games.crossword.game import CrosswordState, Referee, take_from_rack
 from kubasolve.games.crossword.movegen import move_arrays
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.kernels import crossword_endgame as kernel
@@ -95,10 +95,11 @@ def word_pool(nl_lexicon):
     return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
 
 
-ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION
+ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
 
 
-@pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0), (ALL, 1), (ALL, 2)])
+@pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0),
+                                                (kernel.OPT_STUCK_PASS, 0), (kernel.OPT_PROBE_FIRST, 0), (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
 def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
@@ -143,3 +144,37 @@ def test_table_generations_keep_budgeted_answers_identical(nl_referee, stored):
         EndgameSolver(nl_referee, node_limit=500).solve(other if i % 2 else state)
         res = EndgameSolver(nl_referee, node_limit=3000).solve(state)
         assert (res.move, res.value, res.depth, res.nodes, res.pv) == (first.move, first.value, first.depth, first.nodes, first.pv)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), a=st.integers(2, 3), limit=st.sampled_from([0, 1, 2, 6]))
+def test_a_stuck_opponent_s_passes_are_valued_not_searched(word_pool, seed, a, limit):
+    """The opponent holds only a Q, which no word of the lexicon holds (their turns are forced passes): with
+    OPT_STUCK_PASS the mover's pass after such a forced pass is valued, not searched; the brute-force value and
+    no more passes searched than without the option."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"stuck{seed}")
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, 2, (a, 1), 0, False)
+    state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q"), (0, 0), 0)
+    base = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE
+    without = EndgameSolver(referee, options=base)
+    with_ = EndgameSolver(referee, options=base | kernel.OPT_STUCK_PASS)
+    res, res0 = with_.solve(state), without.solve(state)
+    assert res.proven and res0.proven and res.value == res0.value == brute_spread(referee, state, {})
+    assert with_.stats["passes"] <= without.stats["passes"]
+
+
+@pytest.mark.parametrize("index", [9, 18, 38])
+def test_probing_the_table_before_a_move_changes_no_node_nor_answer(nl_referee, stored, index):
+    """OPT_PROBE_FIRST takes a child's table cut-off without making the move: the same nodes (counted alike), the
+    same table cut-offs, value, move and principal variation."""
+    state = state_from_cgp(nl_referee, stored[index][1])
+    runs, early = [], []
+    for options in (11, 11 | kernel.OPT_PROBE_FIRST):
+        solver = EndgameSolver(nl_referee, options=options)
+        res = solver.solve(state)
+        runs.append((res.proven, res.value, res.move, res.pv, res.nodes, solver.stats["table_cutoffs"], solver.stats["cuts"]))
+        early.append(solver.stats["table_cutoffs_before_the_move"])
+    assert runs[0] == runs[1] and runs[0][0]
+    assert early[0] == 0 < early[1] <= runs[1][5]

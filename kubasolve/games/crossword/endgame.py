@@ -594,7 +594,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 3, jump: int = 6, clock: Any = time.perf_counter) -> None:
+                 options: int = 27, jump: int = 6, clock: Any = time.perf_counter) -> None:
         _check_limits(time_limit, node_limit, max_depth)
         self.referee = referee
         self.time_limit = time_limit
@@ -718,7 +718,10 @@ class EndgameSolver:
         pv = self._pv(state, MAX_DEPTH if proven else done_depth) if done_depth else ()
         self.stats = {"nodes": int(sc[k.SC_NODES]), "leaves": int(sc[k.SC_LEAVES]), "move_lists": int(sc[k.SC_ASSEMBLIES]),
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
-                      "table_cutoffs": int(sc[k.SC_TT_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
+                      "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
+                      "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
+                               "exact_on_entry": int(sc[k.SC_CUT_EXACT])},
+                      "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
@@ -762,16 +765,25 @@ class EndgameSolver:
         out: list[str] = []
         choices: list[int] = []
         sl = state.scoreless
+        forced_before = False
         for _ in range(depth):
-            ws.run(k.MODE_LIST, np.array(choices, np.int64))
+            n = ws.run(k.MODE_LIST, np.array(choices, np.int64))
             if ws.sc[k.SC_LIST_OUT]:  # the last move emptied a rack: the game is over
                 break
             mv, base = int(ws.sc[k.SC_LIST_TT]), int(ws.sc[k.SC_ROOT_N])
             if mv == k.PASS:
                 out.append("pass")
-                if (sl + 1 >= self.limit) if self.limit else sl >= 1:
+                if self._pass_ends(sl):
                     break
                 sl += 1
+                if forced_before and self.options & k.OPT_STUCK_PASS:
+                    # a pass after the opponent's forced one is valued, not searched (the kernel's OPT_STUCK_PASS):
+                    # nobody places a tile any more, the passes run to the end of the game
+                    while not self._pass_ends(sl):
+                        out.append("pass")
+                        sl += 1
+                    out.append("pass")
+                    break
             elif mv >= 0:
                 meta, tiles = ws.listed(base + mv, 1)
                 p = self._placement(board, meta[0], tiles[0])
@@ -781,7 +793,12 @@ class EndgameSolver:
             else:
                 break
             choices.append(mv)
+            forced_before = n == 0
         return tuple(out)
+
+    def _pass_ends(self, scoreless: int) -> bool:
+        """Whether a pass at this scoreless count ends the game (with the setting off: the second pass in a row)."""
+        return scoreless + 1 >= self.limit if self.limit else scoreless >= 1
 
 
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
