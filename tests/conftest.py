@@ -32,21 +32,37 @@ WARM_UP = (["crossword"], ["kubagram", "rummikub", "scruble", "colonii"])
 cache, load 2-4: crossword 78 s; rummikub 14 s, scruble 25 s, colonii 12 s and kubagram the rest of 72 s)."""
 
 
+_warm_up: list[tuple[list[str], subprocess.Popen[str]]] = []
+_warm_up_start = 0.0
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start the warm-up (the controller, or a run without xdist): the workers collect meanwhile."""
+    global _warm_up_start
     config = session.config
     if (hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS
-            or os.environ.get("KUBASOLVE_TEST_PREBUILD") == "0"):
+            or config.option.collectonly or os.environ.get("KUBASOLVE_TEST_PREBUILD") == "0"):
         return
-    start = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-m", "kubasolve.prebuild", "--run", "--only", *games],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for games in WARM_UP]
+    _warm_up_start = time.perf_counter()
+    for games in WARM_UP:
+        proc = subprocess.Popen([sys.executable, "-m", "kubasolve.prebuild", "--run", "--only", *games],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _warm_up.append((games, proc))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """No test starts (xdist hands out none) before the warm-up has ended; pytest's time includes it."""
+    if not _warm_up:
+        return
     notes = []
-    for games, proc in zip(WARM_UP, procs):
+    for games, proc in _warm_up:
         err = proc.communicate()[1]
         if proc.returncode:
             notes.append(f"kubasolve: the warm-up of {', '.join(games)} failed (the tests will say why):\n{err[-2000:]}")
-    notes.insert(0, f"kubasolve: kernels and bundled lexicons built into the cache in {time.perf_counter() - start:.1f} s")
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    notes.insert(0, f"kubasolve: kernels and bundled lexicons built into the cache in {time.perf_counter() - _warm_up_start:.1f} s")
+    _warm_up.clear()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     for note in notes:
         if reporter is not None:
             reporter.write_line(note)
