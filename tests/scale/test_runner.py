@@ -125,6 +125,7 @@ def test_a_task_that_always_kills_its_ray_actor_fails(ray_cluster, tmp_path: Pat
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # its own cluster: never beside the package's (tests/scale/conftest.py)
 def test_joining_a_cluster_by_address_with_token_auth(tmp_path: Path) -> None:
     """`ray start --head` with ~/.ray/auth_token present turns token authentication on (Ray >= 2.59); a
     driver joining HOST:PORT failed after 20 s, and --workers above the cluster's CPUs hung (issue 23).
