@@ -370,3 +370,19 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=600)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_a_stop_ends_the_solve_between_slices_with_a_legal_unproven_move(nl_referee, big_endgame):
+    """Issue 21: "a stop ends the current search with its best answer". ``halted`` (the engine's stop) is read between
+    kernel slices like the time limit: with ten million nodes allowed, a stop after the second check ends the solve
+    with far fewer nodes, not proven, and a legal move."""
+    checks: list[int] = []
+
+    def halted() -> bool:
+        checks.append(1)
+        return len(checks) >= 2
+
+    res = solve_endgame(nl_referee, big_endgame, max_nodes=10**7, halted=halted)
+    full = solve_endgame(nl_referee, big_endgame, max_nodes=10**7)
+    assert len(checks) == 2 and not res.proven and res.nodes < full.nodes
+    nl_referee.apply(big_endgame, res.action())

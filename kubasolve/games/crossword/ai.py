@@ -261,7 +261,7 @@ class EndgameBudgeted:
         if forced is not None:
             return forced, nodes, seconds
         if not state.bag and endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds)
+            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted)
             return action, nodes, seconds
         return None, nodes, seconds
 
@@ -303,7 +303,7 @@ def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", n
 
 
 def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
-                        seconds: float | None = None) -> tuple[CrosswordAction, Any]:
+                        seconds: float | None = None, halted: Callable[[], bool] | None = None) -> tuple[CrosswordAction, Any]:
     """:func:`endgame_turn` and the exact solver's result (``EndgameResult``, with ``proven``) when it chose the move."""
     if mode not in ENDGAME_MODES:
         raise RulesError(f"endgame mode must be one of {', '.join(ENDGAME_MODES)}, got {mode!r}")
@@ -315,7 +315,7 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES
-    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds)
+    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds, halted=halted)
     return result.action(), result
 
 

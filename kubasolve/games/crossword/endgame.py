@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -599,6 +600,8 @@ class EndgameSolver:
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
+        self.halted: Callable[[], bool] | None = None
+        """True once the solve must end now (the engine's ``stop``): the best move of the deepest completed iteration."""
         self.max_depth = max_depth or MAX_DEPTH
         self.limit = referee.rules.scoreless_limit(2)
         self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
@@ -702,7 +705,7 @@ class EndgameSolver:
                 continue
             if status == k.ST_DONE or int(sc[k.SC_NODES]) >= budget:
                 break
-            if deadline is not None and self.clock() >= deadline:
+            if (deadline is not None and self.clock() >= deadline) or (self.halted is not None and self.halted()):
                 break
         done_depth, proven = int(sc[k.SC_DONE_DEPTH]), bool(sc[k.SC_PROVEN])
         root_n = int(sc[k.SC_ROOT_N])
@@ -802,7 +805,8 @@ class EndgameSolver:
 
 
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
-                  max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None) -> EndgameResult:
+                  max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None,
+                  halted: Callable[[], bool] | None = None) -> EndgameResult:
     """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`.
     ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
     ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
@@ -816,7 +820,9 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
         if not (isinstance(movetime_ms, (int, float)) and movetime_ms > 0):
             raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
         time_limit = movetime_ms / 1000
-    return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth).solve(state)
+    solver = EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth)
+    solver.halted = halted  # checked between kernel slices, like the time limit
+    return solver.solve(state)
 
 
 def state_from_cgp(referee: Referee, text: str) -> CrosswordState:
