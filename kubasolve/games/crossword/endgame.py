@@ -595,12 +595,12 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 27, jump: int = 6, clock: Any = time.perf_counter) -> None:
+                 options: int = 27, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None) -> None:
         _check_limits(time_limit, node_limit, max_depth)
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
-        self.halted: Callable[[], bool] | None = None
+        self.halted = halted
         """True once the solve must end now (the engine's ``stop``): the best move of the deepest completed iteration."""
         self.max_depth = max_depth or MAX_DEPTH
         self.limit = referee.rules.scoreless_limit(2)
@@ -820,9 +820,7 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
         if not (isinstance(movetime_ms, (int, float)) and movetime_ms > 0):
             raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
         time_limit = movetime_ms / 1000
-    solver = EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth)
-    solver.halted = halted  # checked between kernel slices, like the time limit
-    return solver.solve(state)
+    return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth, halted=halted).solve(state)
 
 
 def state_from_cgp(referee: Referee, text: str) -> CrosswordState:

@@ -106,7 +106,7 @@ class Crossword(Game):
         import time
 
         from kubasolve.budget import WorkBudget
-        from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, make_policy
+        from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, EndgameBudgeted, make_policy
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
@@ -125,7 +125,7 @@ class Crossword(Game):
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
         policy = make_policy(ai, seed, **settings)
         meter = budget.meter(WorkBudget)
-        if hasattr(policy, "halted"):  # the simulating AIs stop on a stop request and tell their best so far
+        if isinstance(policy, EndgameBudgeted):  # every AI but score: a stop request ends its searches, sims tell their best
             policy.halted = meter.stopped
             if meter.progress is not None:
                 policy.on_best = lambda move, value: meter.report(
