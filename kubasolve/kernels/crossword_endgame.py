@@ -109,6 +109,9 @@ OPT_PLACE_TABLE = 2
 OPT_ASPIRATION = 4
 OPT_STUCK_PASS = 8
 OPT_PROBE_FIRST = 16
+OPT_PAUSE_ITER = 1 << 10
+"""Pause (status paused, the board back at the root, the next iteration not started) after each completed
+iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
 ASPIRATION = 16
 """Half-width of the root window of the iteration to the end of the game (around the last iteration's value)."""
 PLACE_KEY = 127
@@ -1081,6 +1084,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_WIN_LO] = rv - ASPIRATION
                     sc[SC_WIN_HI] = rv + ASPIRATION
             sc[SC_ACT] = ACT_ITER
+            if sc[SC_OPTS] & OPT_PAUSE_ITER:
+                sc[SC_STATUS] = ST_PAUSED
+                return
             continue
         q = p - 1
         j = fr[q, F_CUR]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -386,3 +387,21 @@ def test_a_stop_ends_the_solve_between_slices_with_a_legal_unproven_move(nl_refe
     full = solve_endgame(nl_referee, big_endgame, max_nodes=10**7)
     assert len(checks) == 2 and not res.proven and res.nodes < full.nodes
     nl_referee.apply(big_endgame, res.action())
+
+
+def test_progress_tells_each_iterations_best_move_and_the_nodes_without_changing_the_search(nl_referee, big_endgame):
+    """Issue 21: "long searches can stream progress (info lines: nodes, best so far)". With the hooks on, the solver
+    pauses at the root after each completed iteration and tells its best move and value: the move and value a solve
+    stopped at that depth (``max_depth``) answers; the nodes are told after each slice, up to the solve's count. The
+    search itself is the same: same move, value, proof and node count as without the hooks."""
+    told: list[tuple[Any, int, int]] = []
+    counts: list[int] = []
+    plain = solve_endgame(nl_referee, big_endgame, max_nodes=10**7)
+    watched = solve_endgame(nl_referee, big_endgame, max_nodes=10**7, on_best=lambda a, v, d: told.append((a, v, d)),
+                            on_nodes=counts.append)
+    assert (watched.move, watched.value, watched.proven, watched.nodes) == (plain.move, plain.value, plain.proven, plain.nodes)
+    assert [d for _, _, d in told] == list(range(1, len(told) + 1)) and len(told) >= 3
+    for action, value, depth in told:
+        at_depth = solve_endgame(nl_referee, big_endgame, max_depth=depth)
+        assert (at_depth.action(), at_depth.value) == (action, value)
+    assert counts == sorted(counts) and counts[-1] == watched.nodes and len(counts) >= 2

@@ -248,6 +248,26 @@ def test_crossword_simulation_reports_its_best_so_far_and_a_stop_plays_it() -> N
     game.apply(state, chosen.action)  # the move played when stopped is legal
 
 
+def test_crossword_endgame_reports_nodes_and_its_best_so_far() -> None:
+    """Issue 21: progress "nodes, best so far" from the crossword endgame solver too: with the bag empty, the AI's
+    exact search reports the nodes it has searched and the best move of its last completed iteration (the action
+    ``apply`` accepts, with its text); the answer's nodes are the solve's."""
+    game = load_game("crossword")
+    state = game.new_game(seed=21)
+    while state.native.bag:
+        state = game.apply(state, game.ai_move(state, ai="score").action)
+    reports: list[dict[str, Any]] = []
+    chosen = game.ai_move(state, ai="equity", budget=Budget(max_nodes=3_000_000, progress=reports.append))
+    assert chosen.details.get("endgame") is True and chosen.nodes > 0
+    assert reports and all(0 <= r["nodes"] <= chosen.nodes for r in reports)
+    assert [r["nodes"] for r in reports] == sorted(r["nodes"] for r in reports) and reports[-1]["nodes"] > 0
+    best = [r["best"] for r in reports if "best" in r]
+    assert best, reports
+    for b in best:
+        game.apply(state, b["action"])  # each best so far is a legal move, in the form apply accepts
+        assert b["text"] and isinstance(b["value"], (int, float))
+
+
 def test_crossword_sim2_stops_between_iterations_and_plays_its_last_leader() -> None:
     """The same hooks in sim2 (which may also end early by pruning to one candidate, so its hooks are driven
     directly): halted after the third leader it told, it plays that leader."""

@@ -242,7 +242,10 @@ class EndgameBudgeted:
     """True once the turn must end now (the engine's ``stop``): the simulations stop after their current iteration
     and play the best so far."""
     on_best: Callable[[CrosswordAction, float], None] | None = field(default=None, repr=False, compare=False)
-    """Told the best move so far and its value after each simulation iteration (the engine's progress ``best``)."""
+    """Told the best move so far and its value after each simulation iteration and each completed iteration of the
+    endgame solver (the engine's progress ``best``)."""
+    on_nodes: Callable[[int], None] | None = field(default=None, repr=False, compare=False)
+    """Told the endgame solver's nodes so far while it searches (the engine's progress ``nodes``)."""
 
     def _stop_now(self) -> bool:
         return self.halted is not None and self.halted()
@@ -261,7 +264,8 @@ class EndgameBudgeted:
         if forced is not None:
             return forced, nodes, seconds
         if not state.bag and endgame:
-            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted)
+            tell = None if self.on_best is None else (lambda move, value, depth: self._tell_best(move, value))
+            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted, tell, self.on_nodes)
             return action, nodes, seconds
         return None, nodes, seconds
 
@@ -303,8 +307,11 @@ def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", n
 
 
 def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
-                        seconds: float | None = None, halted: Callable[[], bool] | None = None) -> tuple[CrosswordAction, Any]:
-    """:func:`endgame_turn` and the exact solver's result (``EndgameResult``, with ``proven``) when it chose the move."""
+                        seconds: float | None = None, halted: Callable[[], bool] | None = None,
+                        on_best: Callable[[CrosswordAction, int, int], None] | None = None,
+                        on_nodes: Callable[[int], None] | None = None) -> tuple[CrosswordAction, Any]:
+    """:func:`endgame_turn` and the exact solver's result (``EndgameResult``, with ``proven``) when it chose the move;
+    ``halted``, ``on_best``, ``on_nodes``: the solver's stop and progress hooks (:class:`EndgameSolver`)."""
     if mode not in ENDGAME_MODES:
         raise RulesError(f"endgame mode must be one of {', '.join(ENDGAME_MODES)}, got {mode!r}")
     if state.n_players != 2:
@@ -315,7 +322,7 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES
-    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds, halted=halted)
+    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds, halted=halted, on_best=on_best, on_nodes=on_nodes)
     return result.action(), result
 
 

@@ -595,13 +595,20 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 27, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None) -> None:
+                 options: int = 27, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 on_best: Callable[[CrosswordAction, int, int], None] | None = None,
+                 on_nodes: Callable[[int], None] | None = None) -> None:
         _check_limits(time_limit, node_limit, max_depth)
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.halted = halted
         """True once the solve must end now (the engine's ``stop``): the best move of the deepest completed iteration."""
+        self.on_best = on_best
+        """Told (move, value, depth) of each completed iteration that does not end the solve (progress reports);
+        the kernel then pauses at the root after each iteration so the move can be read."""
+        self.on_nodes = on_nodes
+        """Told the nodes searched so far after each slice of the search (about every 20 ms)."""
         self.max_depth = max_depth or MAX_DEPTH
         self.limit = referee.rules.scoreless_limit(2)
         self.ws = _workspace(referee, tt_bits, cache_bits, arena_moves)
@@ -687,6 +694,9 @@ class EndgameSolver:
         deadline = c0 + self.time_limit if self.time_limit is not None else None
         budget = self.node_limit if self.node_limit is not None else 2**62
         chunk = 200
+        if self.on_best is not None:
+            sc[k.SC_OPTS] |= k.OPT_PAUSE_ITER
+        told_depth = 0
         while True:
             nodes_before, t_call = int(sc[k.SC_NODES]), self.clock()
             sc[k.SC_STOP] = min(budget, nodes_before + chunk)
@@ -694,6 +704,11 @@ class EndgameSolver:
             spent = self.clock() - t_call
             chunk = max(100, min(1_000_000, int((int(sc[k.SC_NODES]) - nodes_before + 1) * self.SLICE / max(spent, 1e-4))))
             status = int(sc[k.SC_STATUS])
+            if self.on_nodes is not None:
+                self.on_nodes(int(sc[k.SC_NODES]))
+            if self.on_best is not None and status == k.ST_PAUSED and sc[k.SC_ACT] == k.ACT_ITER and sc[k.SC_DONE_DEPTH] > told_depth:
+                told_depth = int(sc[k.SC_DONE_DEPTH])
+                self.on_best(self._iteration_best(state.board), int(sc[k.SC_VALUE]), told_depth)
             if status == k.ST_ERROR:
                 if int(sc[k.SC_ERROR]) != k.ERR_MOVE_BUFFER:
                     raise RuntimeError(f"endgame search: internal buffer error {int(sc[k.SC_ERROR])}")
@@ -728,6 +743,25 @@ class EndgameSolver:
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
+
+    def _iteration_best(self, board: Board) -> CrosswordAction:
+        """The best move of the iteration just completed, read while the search pauses at the root between two
+        iterations (``OPT_PAUSE_ITER``): the root's list is made again (the line cache has it) and the search
+        context put back, but for the line cache's own fields, which the listing may have moved on."""
+        ws, k = self.ws, self.ws.k
+        sc = ws.sc
+        saved = sc.copy()
+        ws.run(k.MODE_LIST)
+        best = int(saved[k.SC_BEST])
+        move = None
+        if best >= 0:
+            meta, tiles = ws.listed(best, 1)
+            move = self._placement(board, meta[0], tiles[0])
+        cache = [k.SC_CACHE_USED, k.SC_ARENA, k.SC_CACHE_CLEARS, k.SC_CACHE_HITS, k.SC_LINE_GENS, k.SC_ASSEMBLIES]
+        moved = sc[cache].copy()
+        sc[:] = saved
+        sc[cache] = moved
+        return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
 
     def _iterations(self) -> list[list[int]]:
         """[depth, nodes] of each completed iteration (depth 200: the one to the end of the game)."""
@@ -806,7 +840,8 @@ class EndgameSolver:
 
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
                   max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None,
-                  halted: Callable[[], bool] | None = None) -> EndgameResult:
+                  halted: Callable[[], bool] | None = None, on_best: Callable[[CrosswordAction, int, int], None] | None = None,
+                  on_nodes: Callable[[int], None] | None = None) -> EndgameResult:
     """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`.
     ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
     ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
@@ -820,7 +855,8 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
         if not (isinstance(movetime_ms, (int, float)) and movetime_ms > 0):
             raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
         time_limit = movetime_ms / 1000
-    return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth, halted=halted).solve(state)
+    return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth, halted=halted,
+                         on_best=on_best, on_nodes=on_nodes).solve(state)
 
 
 def state_from_cgp(referee: Referee, text: str) -> CrosswordState:

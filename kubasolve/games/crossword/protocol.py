@@ -130,6 +130,12 @@ class Crossword(Game):
             if meter.progress is not None:
                 policy.on_best = lambda move, value: meter.report(
                     {"action": move.to_dict(), "text": self._action_text(native, move), "value": round(value, 2)})
+
+                def searched(nodes: int) -> None:
+                    meter.nodes = nodes
+                    meter.report()
+
+                policy.on_nodes = searched
         start = time.perf_counter()
         action = policy.turn(self.referee, native)
         solved = getattr(policy, "last_endgame", None)
