@@ -248,6 +248,23 @@ def test_crossword_simulation_reports_its_best_so_far_and_a_stop_plays_it() -> N
     game.apply(state, chosen.action)  # the move played when stopped is legal
 
 
+def test_rummikub_legal_moves_progress_goes_through_the_budget_meter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rummikub's ``legal-moves`` reports like every game's search: through the budget's meter (nodes, elapsed ``ms``,
+    the best so far, at most every ``PROGRESS_INTERVAL_S``: set to 0 here so each solve's report is sent)."""
+    import kubasolve.budget
+
+    monkeypatch.setattr(kubasolve.budget, "PROGRESS_INTERVAL_S", 0.0)
+    game = load_game("rummikub")
+    state = game.new_game(seed=4)
+    reports: list[dict[str, Any]] = []
+    listed = game.legal_moves(state, top=5, budget=Budget(progress=reports.append))
+    assert reports and all(set(r) == {"nodes", "ms", "best"} and r["ms"] >= 0 for r in reports)
+    assert [r["nodes"] for r in reports] == sorted(r["nodes"] for r in reports) and reports[-1]["nodes"] <= listed.nodes
+    for r in reports:
+        game.apply(state, r["best"]["action"])
+    assert reports[-1]["best"]["action"] == listed.moves[0].action
+
+
 def test_crossword_endgame_reports_nodes_and_its_best_so_far() -> None:
     """Issue 21: progress "nodes, best so far" from the crossword endgame solver too: with the bag empty, the AI's
     exact search reports the nodes it has searched and the best move of its last completed iteration (the action

@@ -73,6 +73,7 @@ class Rummikub(Game):
         from kubasolve.games.rummikub.solver import Objective
 
         meter = MoveBudget(budget.max_nodes, budget.movetime_ms, stop=budget.stop)
+        reporter = budget.meter()  # progress reports with the elapsed ms, at most every 0.1 s, as in every game
         plays: list[LegalMove] = []
         rules = self.rules
         for objective in (Objective.TILE_COUNT, Objective.JOKER_PENALTY, Objective.TOTAL_VALUE, Objective.KEEP_JOKERS):
@@ -84,7 +85,8 @@ class Rummikub(Game):
                                        {"tiles": len(solution.played), "points": shed, "objective": objective.value}))
                 if budget.progress is not None:  # the best so far, for progress reports
                     best = max(plays, key=_play_order)
-                    budget.progress({"nodes": meter.nodes, "best": {"action": best.action, "text": best.text}})
+                    reporter.nodes = meter.nodes
+                    reporter.report({"action": best.action, "text": best.text})
         plays.sort(key=_play_order, reverse=True)
         fixed = [LegalMove({"type": "draw"}, "draw a tile" if native.pool else "pass (the pool is empty)"),
                  LegalMove({"type": "timeout"}, f"timeout: draw {self.rules.timeout_draw}")]
