@@ -13,6 +13,7 @@ from kubasolve.engine.commands_session import (
     adopt_game,
     call,
     declare_rules,
+    declare_v2_state_and_apply,
     new_session_game,
     session_budget,
     v2_answer,
@@ -240,12 +241,6 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     return v2_answer(gid, sg)
 
 
-@command("colonii.state", GameParams, V2Answer)
-def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """v2 (use state): the full state of a running game (JSON snapshot, history included)."""
-    return v2_answer(p.game, _game(p, session))
-
-
 class LegalMovesAnswer(Answer):
     game: str
     player: int
@@ -272,13 +267,11 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
             "exchange": bool(native.deck) and bool(pos.hand)}
 
 
-@command("colonii.apply-move", ApplyMoveParams, V2Answer)
-def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """v2 (use apply-move): apply one turn for the player to build; an illegal turn is an error (the reason), state
-    unchanged."""
-    sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, given(p.move))
-    return v2_answer(p.game, sg, p.state)
+declare_v2_state_and_apply(
+    "colonii", ApplyMoveParams, V2Answer,
+    state_doc="v2 (use state): the full state of a running game (JSON snapshot, history included).",
+    apply_doc="v2 (use apply-move): apply one turn for the player to build; an illegal turn is an error (the reason), "
+              "state unchanged.")
 
 
 class AiMoveAnswer(V2Answer, kw_only=True):

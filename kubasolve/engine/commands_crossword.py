@@ -11,6 +11,7 @@ from kubasolve.engine.commands_session import (
     adopt_game,
     call,
     declare_rules,
+    declare_v2_state_and_apply,
     lexicon_for,
     new_session_game,
     v2_answer,
@@ -224,12 +225,6 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     return v2_answer(gid, sg)
 
 
-@command("crossword.state", GameParams, V2Answer)
-def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """v2 (use state): the full state of a running game (JSON snapshot, history and log included)."""
-    return v2_answer(p.game, _game(p, session))
-
-
 class LegalMovesAnswer(Answer):
     game: str
     player: int
@@ -255,13 +250,11 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
             "exchange": len(s.bag) >= ref.rules.exchange_min_bag, "challenge": s.last_play is not None}
 
 
-@command("crossword.apply-move", ApplyMoveParams, V2Answer)
-def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """v2 (use apply-move): apply one move for the player to move; an illegal move is an error (the reason), state
-    unchanged."""
-    sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, given(p.move))
-    return v2_answer(p.game, sg, p.state)
+declare_v2_state_and_apply(
+    "crossword", ApplyMoveParams, V2Answer,
+    state_doc="v2 (use state): the full state of a running game (JSON snapshot, history and log included).",
+    apply_doc="v2 (use apply-move): apply one move for the player to move; an illegal move is an error (the reason), "
+              "state unchanged.")
 
 
 class AiMoveAnswer(V2Answer, kw_only=True):

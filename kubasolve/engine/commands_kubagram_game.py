@@ -14,6 +14,7 @@ from kubasolve.engine.commands_session import (
     adopt_game,
     call,
     declare_rules,
+    declare_v2_state_and_apply,
     lexicon_for,
     rekeyed,
     v2_answer,
@@ -115,7 +116,8 @@ def _game(p: GameParams, session: Session) -> SessionGame:
     return v2_game(p.game, session, "kubagram")
 
 
-_answer = functools.partial(v2_answer, summary=("current", "phase", "turn", "taken", "scores"))
+_SUMMARY = ("current", "phase", "turn", "taken", "scores")
+_answer = functools.partial(v2_answer, summary=_SUMMARY)
 
 
 class V2Answer(Answer):
@@ -153,12 +155,6 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     return _answer(gid, sg)
 
 
-@command("kubagram.state", GameParams, V2Answer)
-def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """v2 (use state): the full state of a running game (JSON snapshot, history included)."""
-    return _answer(p.game, _game(p, session))
-
-
 def _claim_value(referee: Any, state: Any, action: Any) -> dict[str, int]:
     """What a claim is worth to the player to move: ``score`` (their gain) and ``taken`` (what the others lose)."""
     after = referee.apply(state, action)
@@ -192,13 +188,11 @@ def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     return {"game": p.game, "player": native.current, "phase": native.phase, "moves": moves}
 
 
-@command("kubagram.apply-move", ApplyMoveParams, V2Answer)
-def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """v2 (use apply-move): apply ``move`` (an action object) for the player to move; an illegal move is an error,
-    state unchanged."""
-    sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, given(p.move))
-    return _answer(p.game, sg, p.state)
+declare_v2_state_and_apply(
+    "kubagram", ApplyMoveParams, V2Answer, summary=_SUMMARY,
+    state_doc="v2 (use state): the full state of a running game (JSON snapshot, history included).",
+    apply_doc="v2 (use apply-move): apply ``move`` (an action object) for the player to move; an illegal move is an "
+              "error, state unchanged.")
 
 
 class AiMoveAnswer(V2Answer, kw_only=True):

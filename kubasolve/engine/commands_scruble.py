@@ -11,6 +11,7 @@ from kubasolve.engine.commands_session import (
     adopt_game,
     call,
     declare_rules,
+    declare_v2_state_and_apply,
     lexicon_for,
     new_session_game,
     session_budget,
@@ -184,7 +185,8 @@ def _game(p: GameParams, session: Session) -> SessionGame:
     return v2_game(p.game, session, "scruble")
 
 
-_answer = functools.partial(v2_answer, summary=("to_move", "turn", "scores", "over"), players=False)
+_SUMMARY = ("to_move", "turn", "scores", "over")
+_answer = functools.partial(v2_answer, summary=_SUMMARY, players=False)
 
 
 class V2Answer(Answer):
@@ -212,12 +214,6 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     check_dealt_from_seed(native, "params.state.seed")
     gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
     return _answer(gid, sg)
-
-
-@command("scruble.state", GameParams, V2Answer)
-def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
-    """v2 (use state): the full JSON state of a running game (start cube and history: replayable)."""
-    return _answer(p.game, _game(p, session))
 
 
 class LegalMovesAnswer(Answer):
@@ -254,13 +250,12 @@ class PlayedAnswer(V2Answer, kw_only=True):
     nodes: int | UnsetType = UNSET
 
 
-@command("scruble.apply-move", ApplyMoveParams, PlayedAnswer)
-def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
-    """v2 (use apply-move): apply a turn (twists, optional word and cells); an illegal turn is an error with the reason,
-    state unchanged."""
-    sg = _game(p, session)
-    sg.state = call(sg.game.apply, sg.state, given(p.move))
-    return _answer(p.game, sg, p.state, played=sg.native.history[-1])
+declare_v2_state_and_apply(
+    "scruble", ApplyMoveParams, V2Answer, apply_answer=PlayedAnswer, summary=_SUMMARY, players=False,
+    extra=lambda sg: {"played": sg.native.history[-1]},
+    state_doc="v2 (use state): the full JSON state of a running game (start cube and history: replayable).",
+    apply_doc="v2 (use apply-move): apply a turn (twists, optional word and cells); an illegal turn is an error with the "
+              "reason, state unchanged.")
 
 
 @command("scruble.ai-move", AiMoveParams, PlayedAnswer)

@@ -68,12 +68,13 @@ class Rummikub(Game):
         return native.turn, len(native.moves) + 1, scores, native.over, [native.winner] if native.over else []
 
     def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
+        from kubasolve.budget import WorkBudget
         from kubasolve.games.rummikub.ai import MoveBudget
         from kubasolve.games.rummikub.game import solution_move
         from kubasolve.games.rummikub.solver import Objective
 
         meter = MoveBudget(budget.max_nodes, budget.movetime_ms, stop=budget.stop)
-        reporter = budget.meter()  # progress reports with the elapsed ms, at most every 0.1 s, as in every game
+        reporter = budget.meter(WorkBudget)  # progress reports with the elapsed ms, at most every 0.1 s, as in every game
         plays: list[LegalMove] = []
         rules = self.rules
         for objective in (Objective.TILE_COUNT, Objective.JOKER_PENALTY, Objective.TOTAL_VALUE, Objective.KEEP_JOKERS):
