@@ -306,14 +306,12 @@ def read_text_file(path: str, what: str) -> str:
 
     try:
         data = Path(path).read_bytes()
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            if re.search(rb"^#player1\s", data, re.MULTILINE):  # a GCG game: its own encoding, else ISO-8859-1
-                from kubasolve.games.crossword.notation import decode_gcg
+        if re.search(rb"^#(player1|character-encoding)\s", data, re.MULTILINE):
+            # a GCG game: read as --board reads it (the encoding it names, else UTF-8, else ISO-8859-1)
+            from kubasolve.games.crossword.notation import decode_gcg
 
-                return decode_gcg(data)
-            raise
+            return decode_gcg(data)
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise StateError(f"no such file: {path}") from None
     except IsADirectoryError:

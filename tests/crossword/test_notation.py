@@ -273,6 +273,10 @@ def test_gcg_bytes_in_their_encoding_utf8_or_iso_8859_1(tmp_path: Path) -> None:
     path.write_bytes(raw)
     assert read_board_input(str(path), 15, 15).gcg.players == game.players
     assert "hércules" in read_text_file(str(path), "saved crossword game")
+    # valid UTF-8 bytes that declare ISO-8859-1: both readers honour the declaration, the same text
+    declared = tmp_path / "declared.gcg"
+    declared.write_bytes("#character-encoding ISO-8859-1\n#player1 césar\n".encode())
+    assert read_text_file(str(declared), "saved crossword game") == decode_gcg(declared.read_bytes()) == "#character-encoding ISO-8859-1\n#player1 cÃ©sar\n"
     (tmp_path / "other.json").write_bytes(b'{"a": "\xe9"}')
     with pytest.raises(StateError, match="not UTF-8"):
         read_text_file(str(tmp_path / "other.json"), "saved crossword game")
