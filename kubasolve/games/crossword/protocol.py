@@ -63,6 +63,9 @@ class Crossword(Game):
         layout = referee.layout
         empty = Board.from_rows(["." * layout.cols] * layout.rows, self.lexicon.alphabet)
         generate_moves(empty, "".join(referee.tiles.letters[:7]), self.lexicon, layout, referee.tiles, top=1)
+        from kubasolve.games.crossword.endgame import EndgameSolver
+
+        EndgameSolver(referee).ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
 
     # ---------------------------------------------------------------- hooks
     def _new(self, seed: int, players: tuple[str, ...]) -> Any:
