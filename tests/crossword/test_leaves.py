@@ -311,3 +311,22 @@ def test_learnt_leaves_doc_example_runs(capsys):
     exec(compile(code, "docs/crossword.md", "exec"), {"__name__": "__doc_example__"})
     out = capsys.readouterr().out.split()
     assert int(out[0]) == len(load_learnt_leaves("nl")) and float(out[2]) > 10
+
+
+def test_leaves_ladder_script_plays_each_deal_both_ways(tmp_path):
+    """benchmarks/crossword_leaves_ladder.py (the ladder of two leave tables): each deal is played twice with the
+    seats swapped, and the summary counts both tables' games."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "crossword_leaves_ladder.py"
+    records = tmp_path / "games.jsonl"
+    out = subprocess.run([sys.executable, str(script), "linear", "--deals", "1", "--seed", "3", "--records", str(records), "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 2 and summary["A"]["games"] == summary["B"]["games"] == 2
+    assert summary["A"]["wins"] + summary["B"]["wins"] == 2
+    recs = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [r["seats"] for r in recs] == [["A", "B"], ["B", "A"]] and {r["seed"] for r in recs} == {3}
