@@ -854,40 +854,19 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = int(pbest)
                 bestmv = int(pmv)
                 forced = pbest == -INF
-            elif last_tile:
-                # one tile left: every placement goes out (exact, no child), so no move list is made: the best
-                # going-out score from the lines' summaries (its index that of the list), then only the pass
-                n = _collect(p, mover, base, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult,
-                             wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
-                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
-                             d_ab, d_rvals, d_scratch, sc)
-                if n < 0:
-                    sc[SC_STATUS] = ST_ERROR
-                    return
-                fr[p, F_EPOCH] = sc[SC_CACHE_CLEARS]
-                forced = n == 0
-                nord = 0
-                best = -INF
-                bestmv = NO_MOVE
-                if sc[SC_F_OUT_I] >= 0:
-                    best = sc[SC_F_OUT_SCORE] + 2 * vo
-                    bestmv = sc[SC_F_OUT_I]
-                pbest = np.int64(best)
-                pmv = np.int64(bestmv)
-                if best >= beta:
-                    sc[SC_CUT_EXACT] += 1
-                    _tt_store(tt, pkey, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
-                    _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(0), sc[SC_GEN])
-                    fr[p, F_BESTMV] = bestmv
-                    sc[SC_RET_V] = best
-                    sc[SC_RET_H] = 0
-                    sc[SC_ACT] = ACT_RETURN
-                    continue
             else:
-                n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
-                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
-                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
-                             d_rvals, d_scratch, sc)
+                if last_tile:
+                    # one tile left: every placement goes out (exact, no child), so no move list is made: the best
+                    # going-out score from the lines' summaries (its index that of the list), then only the pass
+                    n = _collect(p, mover, base, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                 lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                                 pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+                                 d_ab, d_rvals, d_scratch, sc)
+                else:
+                    n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                 lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                                 pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
+                                 d_rvals, d_scratch, sc)
                 if n < 0:
                     sc[SC_STATUS] = ST_ERROR
                     return
@@ -899,16 +878,21 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = -INF
                 bestmv = NO_MOVE
                 nord = 0
-                for j in range(n):
-                    jg = base + j
-                    if pm_aux[jg, A_NTILES] == n_rack:
-                        v = pm_meta[jg, 3] + 2 * vo
-                        if v > best:
-                            best = v
-                            bestmv = j
-                    else:
-                        pm_ord[base + nord] = j
-                        nord += 1
+                if last_tile:
+                    if sc[SC_F_OUT_I] >= 0:
+                        best = sc[SC_F_OUT_SCORE] + 2 * vo
+                        bestmv = sc[SC_F_OUT_I]
+                else:
+                    for j in range(n):
+                        jg = base + j
+                        if pm_aux[jg, A_NTILES] == n_rack:
+                            v = pm_meta[jg, 3] + 2 * vo
+                            if v > best:
+                                best = v
+                                bestmv = j
+                        else:
+                            pm_ord[base + nord] = j
+                            nord += 1
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
