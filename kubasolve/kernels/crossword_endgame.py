@@ -40,13 +40,28 @@ after any node and resume, which is how the caller applies a time budget). One f
    cut-offs. They still count as nodes, so the node counts are those of the search without it (position
    6: 17.3M nodes to prove either way, 12.1 s of CPU instead of 15.6 s in the same run).
 5. **Ordering**: the table's move, then by gain (score + value of the tiles played: shedding heavy
-   tiles first), by selection (a cut-off usually comes early); at the root by the values of the
-   previous iteration. The pass last.
+   tiles first), by selection for the first ``SELECT_FIRST`` (a cut-off usually comes early), then the
+   rest sorted at once (selection over a whole list was quadratic at the nodes that search every move);
+   at the root by the values of the previous iteration. The pass last.
 6. **Horizon**: at depth 0 the rack difference (opponent's rack value - mover's); at depth 1 every
    move valued at once (going out exact, others ``gain - own rack + opponent's rack``: the score and
    then each player paying their rack); at depth 2 a move whose ``gain - own + opponent's rack``
    cannot beat alpha is skipped (the opponent could pass at the horizon), and so are the moves
    after it (they come in decreasing gain).
+7. **One tile left** (``OPT_LAST_TILE``): every placement of a one-tile rack goes out (exact, no child),
+   so no move list is made: the best going-out score comes from the lines' summaries (as at the
+   horizon), then only the pass is searched. And a forced pass to an opponent holding one tile is
+   valued at the passing node: that child's own pass follows a forced one (item 3) and its placements
+   all go out, so its value is ``max(best going out + 2 x rack, rack difference)`` at once, from its
+   lines' summaries, without entering it or keeping a table entry for it (it still counts as a node;
+   the principal variation read from the table stops before such a last tile).
+   The stuck-tile endgames end this way: the Q holder passes, the other plays out tile by tile (in
+   position 6 of the measured set, 5.6M of its 16.7M nodes were such one-tile positions and the forced
+   passes before them).
+8. **Lean table** (``OPT_LEAN_TABLE``): the placements' own entry (``PLACE_KEY``) is looked up only
+   when a pass led to the node (after a placement the node's own entry, probed just before, holds about
+   as much), and not kept where the mover has no placement or one tile (recomputed as cheaply as probed):
+   one random memory access fewer per node.
 
 An iteration whose tree never met the horizon (``hit`` false at the root) has the exact value: the
 search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 6) the iterations after
@@ -109,6 +124,8 @@ OPT_PLACE_TABLE = 2
 OPT_ASPIRATION = 4
 OPT_STUCK_PASS = 8
 OPT_PROBE_FIRST = 16
+OPT_LAST_TILE = 32
+OPT_LEAN_TABLE = 64
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
@@ -128,8 +145,8 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
 # frame columns
 (F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
  F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
- F_FORCED, F_ITER_NODES, F_EPOCH) = range(29)
-F_SIZE = 29
+ F_FORCED, F_ITER_NODES, F_EPOCH, F_SORTED) = range(30)
+F_SIZE = 30
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
@@ -587,13 +604,33 @@ def _clear_cache(ci, sc):
 
 
 # ------------------------------------------------------------------------------------------------ search
+SELECT_FIRST = 3
+"""Moves picked by selection at a node (a cut-off usually comes among them) before the rest is sorted."""
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, tt, sc):
-    """The value the table gives the position after placement ``jg`` of ``mover`` (the opponent to move, scoreless
-    count 0) when it settles that child's search at ``depth`` with window (``alpha``, ``beta``) at once, as
-    entering the child would (:func:`_search_loop`'s table cut-off); else ``-INF``. The child's key is
-    computed from the move (``bkey_p``: the board key before it; and the mover's rack key after the tiles are taken), nothing is changed
-    (``sc[SC_RET_V]`` / ``sc[SC_RET_H]`` get the entry's value and horizon flag)."""
+def _sort_by_gain(pm_ord, pm_aux, base, lo, hi):
+    """Sort ``pm_ord[lo:hi]`` (move indices from ``base``) by decreasing gain, in place (Shell sort)."""
+    n = hi - lo
+    gap = 1
+    while gap < n // 3:
+        gap = 3 * gap + 1
+    while gap > 0:
+        for i in range(lo + gap, hi):
+            x = pm_ord[i]
+            kx = pm_aux[base + x, A_GAIN]
+            j = i
+            while j - gap >= lo and pm_aux[base + pm_ord[j - gap], A_GAIN] < kx:
+                pm_ord[j] = pm_ord[j - gap]
+                j -= gap
+            pm_ord[j] = x
+        gap //= 3
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc):
+    """The table key of the position after placement ``jg`` of ``mover`` (the opponent to move, scoreless count 0),
+    from the move (``bkey_p``: the board key before it); nothing is changed."""
     nl = sc[SC_NL]
     other = 1 - mover
     k = np.int64(pm_meta[jg, 0])
@@ -617,7 +654,17 @@ def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tile
         t = ar_tiles[src, q]
         if t >= 0:
             cnt[mover, nl if (t & 64) != 0 else t & 63] += 1
-    key ^= rs[other, R_HASH_MOVE] ^ hw ^ zs[0] ^ sc[SC_SALT]
+    return key ^ rs[other, R_HASH_MOVE] ^ hw ^ zs[0] ^ sc[SC_SALT]
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, tt, sc):
+    """The value the table gives the position after placement ``jg`` of ``mover`` (the opponent to move, scoreless
+    count 0) when it settles that child's search at ``depth`` with window (``alpha``, ``beta``) at once, as
+    entering the child would (:func:`_search_loop`'s table cut-off); else ``-INF``. The child's key is
+    computed from the move (``bkey_p``: the board key before it; and the mover's rack key after the tiles are taken), nothing is changed
+    (``sc[SC_RET_V]`` / ``sc[SC_RET_H]`` get the entry's value and horizon flag)."""
+    key = _child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
     slot = _tt_find(tt, key)
     if slot < 0:
         return np.int64(-INF)
@@ -779,7 +826,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             pbest = np.int64(-INF)
             pmv = np.int64(NO_MOVE)
             phit = np.int64(0)
-            if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE:
+            last_tile = p > 0 and n_rack == 1 and sc[SC_OPTS] & OPT_LAST_TILE
+            if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE and not ((last_tile or sl == 0) and sc[SC_OPTS] & OPT_LEAN_TABLE):
                 pslot = _tt_find(tt, pkey)
                 if pslot >= 0:
                     info = tt[pslot, 1]
@@ -807,10 +855,18 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 bestmv = int(pmv)
                 forced = pbest == -INF
             else:
-                n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val,
-                             cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
-                             pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
-                             d_rvals, d_scratch, sc)
+                if last_tile:
+                    # one tile left: every placement goes out (exact, no child), so no move list is made: the best
+                    # going-out score from the lines' summaries (its index that of the list), then only the pass
+                    n = _collect(p, mover, base, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                 lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                                 pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub,
+                                 d_ab, d_rvals, d_scratch, sc)
+                else:
+                    n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                 lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                                 pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
+                                 d_rvals, d_scratch, sc)
                 if n < 0:
                     sc[SC_STATUS] = ST_ERROR
                     return
@@ -822,16 +878,21 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 best = -INF
                 bestmv = NO_MOVE
                 nord = 0
-                for j in range(n):
-                    jg = base + j
-                    if pm_aux[jg, A_NTILES] == n_rack:
-                        v = pm_meta[jg, 3] + 2 * vo
-                        if v > best:
-                            best = v
-                            bestmv = j
-                    else:
-                        pm_ord[base + nord] = j
-                        nord += 1
+                if last_tile:
+                    if sc[SC_F_OUT_I] >= 0:
+                        best = sc[SC_F_OUT_SCORE] + 2 * vo
+                        bestmv = sc[SC_F_OUT_I]
+                else:
+                    for j in range(n):
+                        jg = base + j
+                        if pm_aux[jg, A_NTILES] == n_rack:
+                            v = pm_meta[jg, 3] + 2 * vo
+                            if v > best:
+                                best = v
+                                bestmv = j
+                        else:
+                            pm_ord[base + nord] = j
+                            nord += 1
                 pbest = np.int64(best)
                 pmv = np.int64(bestmv)
                 if best >= beta:
@@ -878,11 +939,13 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             fr[p, F_PBEST] = pbest
             fr[p, F_PMV] = pmv
             fr[p, F_PHIT] = phit
-            fr[p, F_PLACEDONE] = 1 if place_known else 0
+            # no entry of the placements alone where they are none, or valued from the lines' summaries (one tile)
+            fr[p, F_PLACEDONE] = 1 if (place_known or ((last_tile or n == 0) and sc[SC_OPTS] & OPT_LEAN_TABLE)) else 0
             fr[p, F_FORCED] = 1 if forced else 0
             fr[p, F_NORD] = nord
             fr[p, F_NPICK] = 0
             fr[p, F_NFIXED] = nfixed
+            fr[p, F_SORTED] = 0
             fr[p, F_PASSDONE] = 1 if pass_ends else 0
             fr[p, F_NSEARCHED] = 0
             sc[SC_ACT] = ACT_NEXT
@@ -902,7 +965,11 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             vo = rs[other, R_VALUE]
             descended = False
             while npick < nord:
-                if npick >= fr[p, F_NFIXED]:
+                if p > 0 and fr[p, F_SORTED] == 0 and npick >= fr[p, F_NFIXED] + SELECT_FIRST and nord - npick > 8:
+                    # no cut-off among the first moves: the rest sorted at once (selection would be quadratic)
+                    _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord)
+                    fr[p, F_SORTED] = 1
+                if npick >= fr[p, F_NFIXED] and fr[p, F_SORTED] == 0:
                     # selection: the best remaining by the ordering key
                     bi = npick
                     if p == 0:
@@ -1037,6 +1104,28 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     fr[c, F_BETA] = -alpha
                 sc[SC_PLY] = c
                 sc[SC_ACT] = ACT_ENTER
+                if (fr[p, F_FORCED] == 1 and rs[other, R_N] == 1 and fr[c, F_DEPTH] >= 1 and sc[SC_NODES] < sc[SC_STOP]
+                        and sc[SC_OPTS] & OPT_STUCK_PASS and sc[SC_OPTS] & OPT_LAST_TILE):
+                    # a forced pass to an opponent holding one tile: that child's value is exact at once (its pass
+                    # after this forced one is valued, its placements all go out), so it is valued here from its
+                    # lines' summaries, without its table entry (counted as the node it stands for)
+                    if _collect(c, other, base + n, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                                lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux,
+                                all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals,
+                                d_scratch, sc) < 0:
+                        sc[SC_STATUS] = ST_ERROR
+                        return
+                    cv = vm - vo
+                    if sc[SC_F_OUT_I] >= 0 and sc[SC_F_OUT_SCORE] + 2 * vm > cv:
+                        cv = sc[SC_F_OUT_SCORE] + 2 * vm
+                    sc[SC_NODES] += 1
+                    sc[SC_LEAVES] += 1
+                    if c > sc[SC_PLY_MAX]:
+                        sc[SC_PLY_MAX] = c
+                    fr[p, F_PHASE] = 0
+                    sc[SC_RET_V] = cv
+                    sc[SC_RET_H] = 0
+                    sc[SC_ACT] = ACT_RETURN
                 continue
             # every child done: store and return
             sc[SC_ALL_NODES] += 1

@@ -95,11 +95,14 @@ def word_pool(nl_lexicon):
     return sorted(w for w in nl_lexicon if 2 <= len(w) <= 5 and set(w) <= allowed)
 
 
-ALL = kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
+ALL = (kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
+       | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE)
 
 
 @pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0),
-                                                (kernel.OPT_STUCK_PASS, 0), (kernel.OPT_PROBE_FIRST, 0), (ALL, 1), (ALL, 2)])
+                                                (kernel.OPT_STUCK_PASS, 0), (kernel.OPT_PROBE_FIRST, 0), (kernel.OPT_LAST_TILE, 0),
+                                                (kernel.OPT_STUCK_PASS | kernel.OPT_LAST_TILE, 0),
+                                                (kernel.OPT_PLACE_TABLE | kernel.OPT_LEAN_TABLE, 0), (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
 def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
@@ -163,6 +166,9 @@ def test_a_stuck_opponent_s_passes_are_valued_not_searched(word_pool, seed, a, l
     res, res0 = with_.solve(state), without.solve(state)
     assert res.proven and res0.proven and res.value == res0.value == brute_spread(referee, state, {})
     assert with_.stats["passes"] <= without.stats["passes"]
+    # and with the one-tile options (the mover's last tile after the Q holder's forced pass valued in place)
+    last = EndgameSolver(referee, options=base | kernel.OPT_STUCK_PASS | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE).solve(state)
+    assert last.proven and last.value == res.value
 
 
 @pytest.mark.parametrize("index", [9, 18, 38])
