@@ -83,6 +83,10 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
                     help="the leaves the first generation plays with: the shipped linear table (default), none, or a .npz table")
     lv.add_argument("--prune", type=float, default=0.1, metavar="POINTS",
                     help="leave out leaves within POINTS of their sub-leave estimate (default 0.1; 0 keeps every leave seen)")
+    lv.add_argument("--prior", choices=("subleave", "linear", "synergy"), default=None,
+                    help="what rare leaves are shrunk toward (docs/crossword.md; default subleave)")
+    lv.add_argument("--shrink", type=float, default=None, metavar="SCALE",
+                    help="scale of the empirical-Bayes shrinkage constant (below 1 shrinks less; default in docs/crossword.md)")
     lv.add_argument("--seed", type=seed_type, default=0, help="master seed; the same seed gives the same table (default 0)")
     lv.add_argument("--workers", type=count(1, 256), default=1, help="parallel worker processes or Ray actors (default 1)")
     lv.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster (same table)")
@@ -287,6 +291,9 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
 
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
+    if args.shrink is not None and not 0 < args.shrink <= 100:
+        raise UsageError(f"--shrink must be above 0 and at most 100, got {args.shrink}")
+    fit_options = {k: v for k, v in (("prior", args.prior), ("shrink", args.shrink)) if v is not None}
     out = check_output_path(args.out, "--out")
     report_path = check_output_path(args.report, "--report") if args.report else None
     samples = check_output_path(f"{args.samples}-g1.npz", "--samples") if args.samples else None
@@ -298,7 +305,7 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
     lexicon = None if args.lexicon == "nl" else args.lexicon
     if args.refit is not None:
-        return _refit_leaves(args, out, report_path, start, rules, lexicon)
+        return _refit_leaves(args, out, report_path, start, rules, lexicon, fit_options)
     if args.games is None:
         raise UsageError("learn-leaves needs --games (or --refit SAMPLES.npz)")
     held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
@@ -313,7 +320,7 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
 
         table, reports = learn_leaves([args.games] * args.generations, seed=args.seed, held_out=held_out, workers=args.workers,
                                       **backend_options(args), rules=rules, lexicon=lexicon,
-                                      start=start, prune=args.prune, on_progress=on_progress,
+                                      start=start, prune=args.prune, on_progress=on_progress, **fit_options,
                                       on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test)) if samples else None)
     table.info.update(command=_learn_command(), generations=args.generations)
     return _emit_learnt(args, table, reports, out, report_path)
@@ -325,7 +332,8 @@ def _learn_command() -> str:
     return "kubasolve crossword learn-leaves " + " ".join(shlex.quote(a) for a in sys.argv[3:]) if sys.argv[1:3] == ["crossword", "learn-leaves"] else ""
 
 
-def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None, start: Any, rules: Any, lexicon: str | None) -> int:
+def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None, start: Any, rules: Any, lexicon: str | None,
+                  fit_options: dict[str, Any]) -> int:
     """``learn-leaves --refit SAMPLES``: one generation's fit and check from saved samples."""
     import time
 
@@ -344,7 +352,7 @@ def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None,
     label = "learnt table" if not isinstance(start, str) else ("no leaves" if start == "none" else "linear table")
     info = {"tiles": tiles, "lexicon": lexicon or "nl", "seed": args.seed, "generation": 1, "games": train.games, "racks": len(train.racks),
             "played_with": label, "prune": args.prune, "refit": Path(args.refit).name}
-    table, report = fit_generation(train, test, info, _table_from(played), setting, prune=args.prune)
+    table, report = fit_generation(train, test, info, _table_from(played), setting, prune=args.prune, **fit_options)
     report["seconds_total"] = round(time.perf_counter() - t0, 1)
     table.info.update(command=_learn_command(), generations=1)
     return _emit_learnt(args, table, [report], out, report_path)

@@ -11,6 +11,8 @@ from typing import Any
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import load_leaves
 from kubasolve.games.crossword.learn import (
+    DEFAULT_PRIOR,
+    DEFAULT_SHRINK,
     GAMES_PER_TASK,
     GameSamples,
     Setting,
@@ -30,7 +32,7 @@ from kubasolve.scale.runner import run_ordered
 
 def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, workers: int = 1, backend: str = "local",
                  address: str | None = None, rules: dict[str, Any] | None = None, lexicon: str | None = None,
-                 start: str | LearntLeaves = "linear", prune: float = 0.1,
+                 start: str | LearntLeaves = "linear", prune: float = 0.1, prior: str = DEFAULT_PRIOR, shrink: float = DEFAULT_SHRINK,
                  on_progress: Callable[[str, int, int], None] | None = None,
                  on_samples: Callable[[int, GameSamples, GameSamples], None] | None = None) -> tuple[LearntLeaves, list[dict[str, Any]]]:
     """Learn a leave table over ``len(games)`` generations of ``games[g]`` training games (plus ``held_out``
@@ -68,7 +70,7 @@ def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, work
                 "games": n_games, "racks": len(train.racks),
                 "played_with": "linear table" if current == referee.tiles.name else ("no leaves" if current == "none" else "learnt table"),
                 "prune": prune}
-        table, report = fit_generation(train, test, info, _table_from(current), setting, prune=prune)
+        table, report = fit_generation(train, test, info, _table_from(current), setting, prune=prune, prior=prior, shrink=shrink)
         reports.append({**report, "seconds_play": round(play_s, 1), "seconds_total": round(time.perf_counter() - t0, 1)})
         current = table.to_npz()
     assert table is not None
@@ -76,7 +78,8 @@ def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, work
 
 
 def fit_generation(train: GameSamples, test: GameSamples, info: dict[str, Any], played_with: LeaveValues | None,
-                   setting: Setting = (None, None), prune: float = 0.1) -> tuple[LearntLeaves, dict[str, Any]]:
+                   setting: Setting = (None, None), prune: float = 0.1, prior: str = DEFAULT_PRIOR,
+                   shrink: float = DEFAULT_SHRINK) -> tuple[LearntLeaves, dict[str, Any]]:
     """Tally, fit and check one generation's samples (``learn-leaves`` after its games, or ``--refit`` on
     the samples a run saved): the table and the generation's report (``info`` plus the counts, the fit
     and the held-out check when ``test`` holds games)."""
@@ -84,7 +87,7 @@ def fit_generation(train: GameSamples, test: GameSamples, info: dict[str, Any], 
     order = tile_order(referee.tiles)
     t0 = time.perf_counter()
     stats = leave_stats(train.racks, train.values, order)
-    table, fit_report = fit_table(stats, prune=prune, info=info)
+    table, fit_report = fit_table(stats, prune=prune, info=info, prior=prior, k_scale=shrink)
     fit_s = time.perf_counter() - t0
     models: dict[str, LeaveValues | None] = {"none": None, "linear": load_leaves(referee.tiles.name), "played-with": played_with,
                                              "learnt": table}

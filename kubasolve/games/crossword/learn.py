@@ -12,10 +12,15 @@ The recipe (Macondo/MAGPIE's and wolges' "superleave" method, re-implemented her
    empty leave is worth 0): what holding ``S`` is worth at the start of a turn.
 3. **Smooth**: a leave seen ``n`` times is shrunk toward its additive estimate from its sub-leaves
    (mean over its distinct tiles ``t`` of ``value(S - t) + value(t)``, the same fallback the table uses
-   for leaves it does not hold): ``prior + n / (n + k) * (raw - prior)``, with ``k = sigma^2 / tau^2``
-   per leave size (empirical Bayes: ``sigma^2`` the variance of ``v``, ``tau^2`` the spread of the
-   well-sampled leaves around their priors beyond the sampling noise). Leaves whose value is within
-   ``prune`` points of that estimate are not stored (the fallback gives the same value).
+   for leaves it does not hold): ``prior + n / (n + k) * (raw - prior)``, with ``k = k_scale * sigma^2 /
+   tau^2`` per leave size (empirical Bayes: ``sigma^2`` the variance of ``v``, ``tau^2`` the spread of the
+   well-sampled leaves around their priors beyond the sampling noise; ``k_scale`` below 1 shrinks less:
+   the well-sampled leaves sit nearer their priors than the rare ones, so ``tau`` is underestimated).
+   ``prior="linear"`` shrinks toward a linear model (per-tile values, repeated tiles, vowel balance, one
+   constant per leave size) fitted to the raw values instead, ``"synergy"`` toward the sub-leave estimate
+   plus that linear model's excess over its own sub-leave estimate. Values are rounded to float16 (the
+   file is half as big). Leaves whose value is within ``prune`` points of the sub-leave estimate are not
+   stored (the fallback gives that value).
 4. **Iterate**: the next generation plays with the new table and refits.
 
 **Held-out check**: games dealt from another seed stream, played by the same policy; after each
@@ -23,7 +28,9 @@ placement or exchange with tiles left in the bag, the tiles kept and the same pl
 Each model (no leave, the linear table of ``leaves_<tiles>.json``, a linear model refitted on the
 training games, the learnt table) predicts that score (and the sum of the next two) by
 ``a + b * value(leave)`` with ``a, b`` fitted on the training games; the root-mean-square error on the
-held-out games is reported.
+held-out games is reported, and again with a term ``c * tiles kept`` fitted beside (``rmse_sized``: how
+many tiles a player keeps also says something of the board, e.g. few scoring spots; a linear model's
+tile values absorb that term, a table's values of one leave size cannot).
 """
 
 from __future__ import annotations
@@ -233,6 +240,10 @@ def leave_stats(racks: Sequence[str], values: Sequence[float], order: str, chunk
 # ------------------------------------------------------------------------------------------------ fitting
 PRIORS = ("subleave", "linear", "synergy")
 """What :func:`fit_table` shrinks a leave toward (module docstring, step 3)."""
+DEFAULT_PRIOR = "subleave"
+DEFAULT_SHRINK = 0.25
+"""The default ``prior`` and ``k_scale`` of :func:`fit_table` (chosen on a validation split of the
+training racks, docs/crossword.md)."""
 
 
 def leave_features(stats: LeaveStats) -> np.ndarray:
@@ -276,7 +287,7 @@ def _linear_prior(stats: LeaveStats, raw: np.ndarray, sigma2: float) -> np.ndarr
 
 
 def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, info: dict[str, Any] | None = None,
-              prior: str = "subleave", k_scale: float = 1.0) -> tuple[LearntLeaves, dict[str, Any]]:
+              prior: str = DEFAULT_PRIOR, k_scale: float = DEFAULT_SHRINK) -> tuple[LearntLeaves, dict[str, Any]]:
     """The smoothed, pruned table of ``stats`` (module docstring, step 3) and a report per leave size."""
     if not len(stats.keys) or stats.keys[0] != 0:
         raise RulesError("no racks to learn from")
@@ -322,7 +333,9 @@ def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, inf
         # beyond their sampling noise
         tau2 = max(float(np.mean(dev[well] ** 2) - np.mean(sigma2 / n[well])) if well.sum() >= 2 else min_tau2, min_tau2)
         k = k_scale * sigma2 / tau2
-        smooth = priors + n / (n + k) * dev
+        # stored as float16 (about 0.01-0.03 points at these magnitudes: the file is half as big), so the
+        # fallbacks of larger leaves are computed from the values the table will give
+        smooth = (priors + n / (n + k) * dev).astype(np.float16).astype(np.float64)
         stored = 0
         # store what the table's fallback (the sub-leave estimate) does not give within ``prune``
         for j, p, val in zip(js, priors.tolist(), smooth.tolist(), strict=True):
