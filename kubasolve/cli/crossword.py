@@ -71,7 +71,10 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
                                      "with the rack's best equity, rare leaves are shrunk toward their sub-leaves' estimate "
                                      "(docs/crossword.md, 'Learnt leaves'). Writes a compact .npz table; a held-out check "
                                      "reports how well each leave model predicts the next turn's score in unseen games.")
-    lv.add_argument("--games", type=count(1, 10_000_000), required=True, help="training games per generation")
+    lv.add_argument("--games", type=count(1, 10_000_000), default=None, help="training games per generation (required unless --refit)")
+    lv.add_argument("--refit", default=None, metavar="SAMPLES.npz",
+                    help="fit (and check) a table from the samples a run saved with --samples, without playing; "
+                         "give --start the table those games were played with")
     lv.add_argument("--generations", type=count(1, 100), default=1,
                     help="rounds of play-then-refit; each plays with the table the previous one made (default 1)")
     lv.add_argument("--held-out", type=count(0, 1_000_000), default=None, metavar="N",
@@ -80,6 +83,10 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
                     help="the leaves the first generation plays with: the shipped linear table (default), none, or a .npz table")
     lv.add_argument("--prune", type=float, default=0.1, metavar="POINTS",
                     help="leave out leaves within POINTS of their sub-leave estimate (default 0.1; 0 keeps every leave seen)")
+    lv.add_argument("--prior", choices=("subleave", "linear", "synergy"), default=None,
+                    help="what rare leaves are shrunk toward (docs/crossword.md; default subleave)")
+    lv.add_argument("--shrink", type=float, default=None, metavar="SCALE",
+                    help="scale of the empirical-Bayes shrinkage constant (below 1 shrinks less; default in docs/crossword.md)")
     lv.add_argument("--seed", type=seed_type, default=0, help="master seed; the same seed gives the same table (default 0)")
     lv.add_argument("--workers", type=count(1, 256), default=1, help="parallel worker processes or Ray actors (default 1)")
     lv.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster (same table)")
@@ -276,16 +283,17 @@ def run_endgame(args: argparse.Namespace) -> int:
 
 def run_learn_leaves(args: argparse.Namespace) -> int:
     """Handler of ``crossword learn-leaves``."""
-    import json
-    import shlex
 
-    from kubasolve.cli.common import UsageError, backend_options, check_output_path, emit_summary, progress
+    from kubasolve.cli.common import UsageError, backend_options, check_output_path, progress
     from kubasolve.games.crossword.learn import save_samples
     from kubasolve.games.crossword.leaves import LearntLeaves
     from kubasolve.scale.learn import learn_leaves
 
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
+    if args.shrink is not None and not 0 < args.shrink <= 100:
+        raise UsageError(f"--shrink must be above 0 and at most 100, got {args.shrink}")
+    fit_options = {k: v for k, v in (("prior", args.prior), ("shrink", args.shrink)) if v is not None}
     out = check_output_path(args.out, "--out")
     report_path = check_output_path(args.report, "--report") if args.report else None
     samples = check_output_path(f"{args.samples}-g1.npz", "--samples") if args.samples else None
@@ -294,8 +302,13 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
         start = LearntLeaves.from_npz(Path(start)) if Path(start).is_file() else None
         if start is None:
             raise UsageError(f"--start {args.start!r}: give linear, none or an existing .npz table")
-    held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
     rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
+    lexicon = None if args.lexicon == "nl" else args.lexicon
+    if args.refit is not None:
+        return _refit_leaves(args, out, report_path, start, rules, lexicon, fit_options)
+    if args.games is None:
+        raise UsageError("learn-leaves needs --games (or --refit SAMPLES.npz)")
+    held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
     total = (args.games + held_out) * args.generations
     base = {"done": 0}
 
@@ -306,11 +319,50 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
                 base["done"] += gen_total
 
         table, reports = learn_leaves([args.games] * args.generations, seed=args.seed, held_out=held_out, workers=args.workers,
-                                      **backend_options(args), rules=rules, lexicon=None if args.lexicon == "nl" else args.lexicon,
-                                      start=start, prune=args.prune, on_progress=on_progress,
+                                      **backend_options(args), rules=rules, lexicon=lexicon,
+                                      start=start, prune=args.prune, on_progress=on_progress, **fit_options,
                                       on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test)) if samples else None)
-    command = "kubasolve crossword learn-leaves " + " ".join(shlex.quote(a) for a in sys.argv[3:]) if sys.argv[1:3] == ["crossword", "learn-leaves"] else ""
-    table.info.update(command=command, generations=args.generations)
+    table.info.update(command=_learn_command(), generations=args.generations)
+    return _emit_learnt(args, table, reports, out, report_path)
+
+
+def _learn_command() -> str:
+    import shlex
+
+    return "kubasolve crossword learn-leaves " + " ".join(shlex.quote(a) for a in sys.argv[3:]) if sys.argv[1:3] == ["crossword", "learn-leaves"] else ""
+
+
+def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None, start: Any, rules: Any, lexicon: str | None,
+                  fit_options: dict[str, Any]) -> int:
+    """``learn-leaves --refit SAMPLES``: one generation's fit and check from saved samples."""
+    import time
+
+    from kubasolve.cli.common import UsageError
+    from kubasolve.games.crossword.learn import _table_from, load_samples, referee_for
+    from kubasolve.scale.learn import fit_generation
+
+    t0 = time.perf_counter()
+    try:
+        train, test = load_samples(Path(args.refit))
+    except (OSError, KeyError, ValueError) as exc:
+        raise UsageError(f"--refit {args.refit!r}: not a samples file written by --samples ({exc})") from None
+    setting = (rules, lexicon)
+    tiles = referee_for(setting).tiles.name
+    played = start.to_npz() if not isinstance(start, str) else ("none" if start == "none" else tiles)
+    label = "learnt table" if not isinstance(start, str) else ("no leaves" if start == "none" else "linear table")
+    info = {"tiles": tiles, "lexicon": lexicon or "nl", "seed": args.seed, "generation": 1, "games": train.games, "racks": len(train.racks),
+            "played_with": label, "prune": args.prune, "refit": Path(args.refit).name}
+    table, report = fit_generation(train, test, info, _table_from(played), setting, prune=args.prune, **fit_options)
+    report["seconds_total"] = round(time.perf_counter() - t0, 1)
+    table.info.update(command=_learn_command(), generations=1)
+    return _emit_learnt(args, table, [report], out, report_path)
+
+
+def _emit_learnt(args: argparse.Namespace, table: Any, reports: list[dict[str, Any]], out: Path, report_path: Path | None) -> int:
+    import json
+
+    from kubasolve.cli.common import emit_summary
+
     size = table.save(out)
     payload = {"out": str(out), "bytes": size, "leaves": len(table), "generations": reports}
     if report_path is not None:
@@ -325,6 +377,8 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
             if rows:
                 check = ", ".join(f"{k} {v['rmse']:.3f}" for k, v in rows.items() if isinstance(v, dict))
                 lines.append(f"  held-out RMSE of the {target.replace('_', ' ')} ({rows['test_pairs']} leaves): {check}")
+                check = ", ".join(f"{k} {v['rmse_sized']:.3f}" for k, v in rows.items() if isinstance(v, dict))
+                lines.append(f"    the same with a term per tile kept: {check}")
     lines.append(f"{out}: {len(table)} leaves, {size} bytes")
     emit_summary(args, payload, "\n".join(lines))
     return 0

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import EquityPolicy, LeaveTable, ScorePolicy, equity_candidates, fast_candidates, load_leaves
+from kubasolve.games.crossword.data.make_leaves import features
 from kubasolve.games.crossword.game import Referee, play_game, take_from_rack
-from kubasolve.games.crossword.learn import fit_table, leave_stats, play_learning_game, table_digest
+from kubasolve.games.crossword.learn import PRIORS, fit_table, heldout_errors, leave_features, leave_stats, play_learning_game, table_digest
 from kubasolve.games.crossword.leaves import LearntLeaves, fallback_value, load_learnt_leaves, rack_leave_values, sub_racks
 from kubasolve.scale.learn import learn_leaves
 
@@ -66,6 +67,8 @@ def test_table_round_trips_through_npz(tmp_path):
     back = LearntLeaves.from_npz(path)
     assert back.keys.tolist() == t.keys.tolist() and back.values.tolist() == t.values.tolist()
     assert back.info == {"note": "test"} and table_digest(back) == table_digest(t)
+    odd = LearntLeaves(np.array([b"A"]), np.array([0.1]))  # not a float16: kept as float32, exactly
+    assert LearntLeaves.from_npz(odd.to_npz()).values.tolist() == odd.values.tolist() != [float(np.float16(0.1))]
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(RulesError, match="not a crossword leave table"):
         LearntLeaves.from_npz(tmp_path / "bad.npz")
@@ -142,7 +145,7 @@ def test_fit_values_leaves_by_the_racks_that_hold_them_and_shrinks_rare_ones():
     values += [90.0, 90.0]
     v = np.array(values)
     stats = leave_stats(racks, values, "ABCD")
-    table, report = fit_table(stats, prune=0.0)
+    table, report = fit_table(stats, prune=0.0, k_scale=1.0)  # the empirical-Bayes constant as estimated
     assert report["racks"] == 4002
     for leave in ("A", "B", "C", "AB", "AC", "CC"):  # well sampled: the mean of the racks holding it minus the mean
         holds = np.array([Counter(leave) <= Counter(r) for r in racks])
@@ -159,6 +162,64 @@ def test_fit_values_leaves_by_the_racks_that_hold_them_and_shrinks_rare_ones():
         stored = pruned.stored(leave)
         # a leave is stored only when its value is 1 point or more away from what the fallback would give
         assert stored is None or len(leave) == 1 or abs(stored - fallback_value(leave, pruned.value)) >= 1.0 - 1e-4
+
+
+def test_leave_features_decode_the_packed_keys_as_the_linear_models_features():
+    rng = np.random.default_rng(3)
+    order = "AEKST?"
+    racks = ["".join(sorted(rng.choice(list(order), 5), key=lambda ch: (ch == "?", ch))) for _ in range(60)]
+    stats = leave_stats(racks, [1.0] * len(racks), order)
+    x = leave_features(stats)
+    letters = list(order)
+    for row, key in zip(x, stats.keys, strict=True):
+        leave = stats.leave(int(key))
+        sizes = [float(len(leave) == s) for s in range(1, x.shape[1] - len(letters) - 1)]
+        assert row.tolist() == features(leave, letters) + sizes  # counts, repeats, balance, then the size
+
+
+@pytest.mark.parametrize("prior", PRIORS)
+def test_every_prior_keeps_well_sampled_leaves_and_pulls_rare_ones_toward_it(prior):
+    rng = np.random.default_rng(9)
+    racks, values = [], []
+    for _ in range(3000):  # additive: A +8, B -6, C 0, D +3; noise sd 6
+        rack = "".join(sorted(rng.choice(list("ABCD"), 4, p=[0.3, 0.3, 0.35, 0.05])))
+        racks.append(rack)
+        values.append(20.0 + sum({"A": 8.0, "B": -6.0, "C": 0.0, "D": 3.0}[t] for t in rack) + float(rng.normal(0, 6)))
+    racks.append("DDDD")  # one rack, far off the additive value
+    values.append(200.0)
+    stats = leave_stats(racks, values, "ABCD")
+    v = np.array(values)
+    table, report = fit_table(stats, prune=0.0, prior=prior)
+    assert report["prior"] == prior
+    holds = np.array(["A" in r for r in racks])
+    assert table.value("A") == pytest.approx(v[holds].mean() - v.mean(), abs=0.3)
+    raw = 200.0 - v.mean()
+    assert table.value("DDD") < raw / 2  # seen once: most of the way to the prior
+    sharp, _ = fit_table(stats, prune=0.0, prior=prior, k_scale=0.01)
+    assert table.value("DDD") < sharp.value("DDD") < raw  # less shrinkage, nearer its own mean
+    with pytest.raises(RulesError, match="prior"):
+        fit_table(stats, prior="nope")
+
+
+def test_heldout_check_fits_a_term_per_tile_kept_beside_each_model():
+    from kubasolve.games.crossword.learn import GameSamples
+
+    rng = np.random.default_rng(4)
+
+    def samples(n: int) -> GameSamples:  # the next score: 30 - 3 per tile kept + 5 per A kept, noise sd 2
+        kept = ["".join(sorted(rng.choice(list("ABC"), int(rng.integers(0, 7))))) for _ in range(n)]
+        scores = [round(30 - 3 * len(k) + 5 * k.count("A") + rng.normal(0, 2)) for k in kept]
+        return GameSamples(kept=kept, next_scores=scores, next_values=[0.0] * n, next2_scores=[math.nan] * n, games=1)
+
+    train, test = samples(3000), samples(1000)
+    only_a = LearntLeaves(np.array([b"A"]), np.array([1.0]))  # knows the A, not the tiles kept
+    rows = heldout_errors(train, test, {"none": None, "a": only_a}, "ABC")["next_score"]
+    assert rows["a"]["rmse_sized"] < 2.2 < rows["a"]["rmse"]  # the size term explains the rest
+    assert rows["a"]["c"] == pytest.approx(-3.0, abs=0.2)
+    assert rows["none"]["rmse_sized"] < rows["none"]["rmse"]
+    # the refitted linear model has a value per tile: the term adds next to nothing
+    assert rows["linear-refit"]["rmse"] < 2.2
+    assert rows["linear-refit"]["rmse_sized"] == pytest.approx(rows["linear-refit"]["rmse"], abs=0.01)
 
 
 def test_learning_games_record_full_racks_and_their_best_equity(referee):
@@ -190,6 +251,12 @@ def test_learn_leaves_cli(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["ok"] and payload["bytes"] == out.stat().st_size and payload["leaves"] == len(LearntLeaves.from_npz(out))
     assert (tmp_path / "s-g1.npz").is_file()
+    refit = tmp_path / "refit.npz"  # the saved samples give the run's own table again, without playing
+    assert main(["crossword", "learn-leaves", "--refit", str(tmp_path / "s-g1.npz"), "--out", str(refit), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert table_digest(LearntLeaves.from_npz(refit)) == table_digest(LearntLeaves.from_npz(out))
+    assert again["generations"][0]["held_out"]["next_score"] == payload["generations"][0]["held_out"]["next_score"]
+    assert main(["crossword", "learn-leaves", "--out", str(refit)]) == 2  # neither --games nor --refit
     assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(out), "--start", "nope.npz"]) == 2
     assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(tmp_path / "no" / "x.npz")]) == 1
 

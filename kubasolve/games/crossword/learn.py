@@ -12,10 +12,15 @@ The recipe (Macondo/MAGPIE's and wolges' "superleave" method, re-implemented her
    empty leave is worth 0): what holding ``S`` is worth at the start of a turn.
 3. **Smooth**: a leave seen ``n`` times is shrunk toward its additive estimate from its sub-leaves
    (mean over its distinct tiles ``t`` of ``value(S - t) + value(t)``, the same fallback the table uses
-   for leaves it does not hold): ``prior + n / (n + k) * (raw - prior)``, with ``k = sigma^2 / tau^2``
-   per leave size (empirical Bayes: ``sigma^2`` the variance of ``v``, ``tau^2`` the spread of the
-   well-sampled leaves around their priors beyond the sampling noise). Leaves whose value is within
-   ``prune`` points of that estimate are not stored (the fallback gives the same value).
+   for leaves it does not hold): ``prior + n / (n + k) * (raw - prior)``, with ``k = k_scale * sigma^2 /
+   tau^2`` per leave size (empirical Bayes: ``sigma^2`` the variance of ``v``, ``tau^2`` the spread of the
+   well-sampled leaves around their priors beyond the sampling noise; ``k_scale`` below 1 shrinks less:
+   the well-sampled leaves sit nearer their priors than the rare ones, so ``tau`` is underestimated).
+   ``prior="linear"`` shrinks toward a linear model (per-tile values, repeated tiles, vowel balance, one
+   constant per leave size) fitted to the raw values instead, ``"synergy"`` toward the sub-leave estimate
+   plus that linear model's excess over its own sub-leave estimate. Values are rounded to float16 (the
+   file is half as big). Leaves whose value is within ``prune`` points of the sub-leave estimate are not
+   stored (the fallback gives that value).
 4. **Iterate**: the next generation plays with the new table and refits.
 
 **Held-out check**: games dealt from another seed stream, played by the same policy; after each
@@ -23,7 +28,9 @@ placement or exchange with tiles left in the bag, the tiles kept and the same pl
 Each model (no leave, the linear table of ``leaves_<tiles>.json``, a linear model refitted on the
 training games, the learnt table) predicts that score (and the sum of the next two) by
 ``a + b * value(leave)`` with ``a, b`` fitted on the training games; the root-mean-square error on the
-held-out games is reported.
+held-out games is reported, and again with a term ``c * tiles kept`` fitted beside (``rmse_sized``: how
+many tiles a player keeps also says something of the board, e.g. few scoring spots; a linear model's
+tile values absorb that term, a table's values of one leave size cannot).
 """
 
 from __future__ import annotations
@@ -140,7 +147,7 @@ def save_samples(path: Any, train: GameSamples, test: GameSamples) -> None:
     arrays: dict[str, np.ndarray] = {}
     for name, s in (("train", train), ("test", test)):
         arrays[f"{name}_racks"] = np.array(s.racks, dtype="U")
-        arrays[f"{name}_values"] = np.array(s.values, np.float32)
+        arrays[f"{name}_values"] = np.array(s.values, np.float64)  # exact: --refit gives the run's own table
         arrays[f"{name}_kept"] = np.array(s.kept, dtype="U")
         arrays[f"{name}_next"] = np.array(s.next_scores, np.int16)
         arrays[f"{name}_next_values"] = np.array(s.next_values, np.float32)
@@ -231,10 +238,61 @@ def leave_stats(racks: Sequence[str], values: Sequence[float], order: str, chunk
 
 
 # ------------------------------------------------------------------------------------------------ fitting
-def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, info: dict[str, Any] | None = None) -> tuple[LearntLeaves, dict[str, Any]]:
+PRIORS = ("subleave", "linear", "synergy")
+"""What :func:`fit_table` shrinks a leave toward (module docstring, step 3)."""
+DEFAULT_PRIOR = "subleave"
+DEFAULT_SHRINK = 0.25
+"""The default ``prior`` and ``k_scale`` of :func:`fit_table` (chosen on a validation split of the
+training racks, docs/crossword.md)."""
+
+
+def leave_features(stats: LeaveStats) -> np.ndarray:
+    """The linear model's features of every leave of ``stats`` (vectorised over the packed keys): the count
+    of each tile, the repeated tiles, (vowels - consonants)^2 (blanks neither) and one indicator per leave
+    size (1 .. 6). Rows in key order, float64."""
+    from kubasolve.games.crossword.ai import VOWELS
+
+    kinds = len(stats.order)
+    keys = stats.keys.astype(np.int64)
+    counts = np.zeros((len(keys), kinds), np.float64)
+    size = np.zeros(len(keys), np.int64)
+    rest = keys.copy()
+    while bool(np.any(rest)):
+        c = rest & ((1 << BITS) - 1)
+        has = c > 0
+        np.add.at(counts, (np.nonzero(has)[0], c[has] - 1), 1.0)
+        size += has
+        rest >>= BITS
+    vowel = np.array([ch in VOWELS for ch in stats.order])
+    consonant = np.array([ch not in VOWELS and ch != "?" for ch in stats.order])
+    dup = np.maximum(counts - 1.0, 0.0).sum(axis=1)
+    bal = (counts[:, vowel].sum(axis=1) - counts[:, consonant].sum(axis=1)) ** 2
+    max_size = max(int(size.max()) if len(size) else 0, 1)
+    ind = (size[:, None] == np.arange(1, max_size + 1)[None, :]).astype(np.float64)
+    return np.hstack([counts, dup[:, None], bal[:, None], ind])
+
+
+def _linear_prior(stats: LeaveStats, raw: np.ndarray, sigma2: float) -> np.ndarray:
+    """Each leave's value under a linear model (:func:`leave_features`) fitted to the raw leave values by
+    weighted ridge least squares (weight ``n / (n + sigma^2 / 4)``: the raw value's precision, capped)."""
+    x = leave_features(stats)
+    n = stats.n.astype(np.float64)
+    w = n / (n + sigma2 / 4.0)
+    w[0] = 0.0  # the empty leave is 0 by definition
+    xtx = (x * w[:, None]).T @ x + 1e-3 * np.eye(x.shape[1])
+    coef = np.linalg.solve(xtx, (x * w[:, None]).T @ raw)
+    out = x @ coef
+    out[0] = 0.0
+    return out
+
+
+def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, info: dict[str, Any] | None = None,
+              prior: str = DEFAULT_PRIOR, k_scale: float = DEFAULT_SHRINK) -> tuple[LearntLeaves, dict[str, Any]]:
     """The smoothed, pruned table of ``stats`` (module docstring, step 3) and a report per leave size."""
     if not len(stats.keys) or stats.keys[0] != 0:
         raise RulesError("no racks to learn from")
+    if prior not in PRIORS:
+        raise RulesError(f"prior must be one of {', '.join(PRIORS)}, got {prior!r}")
     n0, s0, q0 = int(stats.n[0]), float(stats.total[0]), float(stats.squares[0])
     mu0 = s0 / n0
     sigma2 = max(q0 / n0 - mu0 * mu0, 1e-6)
@@ -245,6 +303,7 @@ def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, inf
         if s:
             by_size.setdefault(len(s), []).append(j)
     runtime: dict[str, float] = {"": 0.0}
+    lin: dict[str, float] = dict(zip(leaves, _linear_prior(stats, raw, sigma2).tolist(), strict=True)) if prior != "subleave" else {}
 
     def value(s: str) -> float:
         v = runtime.get(s)
@@ -252,30 +311,43 @@ def fit_table(stats: LeaveStats, prune: float = 0.1, min_tau2: float = 0.25, inf
             v = runtime[s] = fallback_value(s, value)
         return v
 
+    def prior_of(s: str) -> float:
+        if prior == "linear":
+            return lin[s]
+        base = fallback_value(s, value)
+        if prior == "synergy" and len(s) > 1:  # the linear model's excess over its own additive estimate
+            base += lin[s] - fallback_value(s, lin.__getitem__)
+        return base
+
     kept_keys: list[str] = []
     kept_values: list[float] = []
-    report: dict[str, Any] = {"racks": n0, "mean_rack_equity": round(mu0, 3), "sigma": round(math.sqrt(sigma2), 3), "sizes": {}}
+    report: dict[str, Any] = {"racks": n0, "mean_rack_equity": round(mu0, 3), "sigma": round(math.sqrt(sigma2), 3),
+                              "prior": prior, "k_scale": k_scale, "sizes": {}}
     for size in sorted(by_size):
         js = by_size[size]
-        priors = np.array([fallback_value(leaves[j], value) for j in js])
+        priors = np.array([prior_of(leaves[j]) for j in js])
         n = stats.n[js].astype(np.float64)
         dev = raw[js] - priors
         well = n >= 50
         # the spread of the true values around their priors: the well-sampled leaves' mean square deviation
         # beyond their sampling noise
         tau2 = max(float(np.mean(dev[well] ** 2) - np.mean(sigma2 / n[well])) if well.sum() >= 2 else min_tau2, min_tau2)
-        k = sigma2 / tau2
-        smooth = priors + n / (n + k) * dev
+        k = k_scale * sigma2 / tau2
+        # stored as float16 (about 0.01-0.03 points at these magnitudes: the file is half as big), so the
+        # fallbacks of larger leaves are computed from the values the table will give
+        smooth = (priors + n / (n + k) * dev).astype(np.float16).astype(np.float64)
         stored = 0
-        for j, prior, val in zip(js, priors.tolist(), smooth.tolist(), strict=True):
+        # store what the table's fallback (the sub-leave estimate) does not give within ``prune``
+        for j, p, val in zip(js, priors.tolist(), smooth.tolist(), strict=True):
             s = leaves[j]
-            if abs(val - prior) >= prune or size == 1:
+            fallback = p if prior == "subleave" else fallback_value(s, value)
+            if size == 1 or abs(val - fallback) >= prune:
                 runtime[s] = val
                 kept_keys.append(s)
                 kept_values.append(val)
                 stored += 1
             else:
-                runtime[s] = prior
+                runtime[s] = fallback
         report["sizes"][str(size)] = {"seen": len(js), "stored": stored, "k": round(k, 2), "tau": round(math.sqrt(tau2), 3),
                                       "median_count": float(np.median(n))}
     keys = np.array([s.encode("ascii") for s in kept_keys], dtype=f"S{max((len(s) for s in kept_keys), default=1)}")
@@ -297,7 +369,10 @@ HELDOUT_TARGETS = ("next_score", "next_two_scores")
 
 def heldout_errors(train: GameSamples, test: GameSamples, models: dict[str, LeaveValues | None], order: str) -> dict[str, Any]:
     """For each target (the same player's next score; their next two scores) and each model: ``a, b``
-    fitted on ``train`` (target ~ a + b * value(kept)) and the root-mean-square error on ``test``;
+    fitted on ``train`` (target ~ a + b * value(kept)) and the root-mean-square error on ``test``
+    (``rmse``); ``rmse_sized`` the same with a term ``c * len(kept)`` fitted beside (how many tiles a player
+    keeps says something of the board, e.g. few scoring spots, not only of the tiles: the term takes that
+    out of the comparison, and the linear models, whose tile values can absorb it, gain nothing from it);
     ``None`` is the model without leaves (the mean); ``linear-refit`` (the linear model refitted on the
     training pairs of that target) is added."""
     out: dict[str, Any] = {"train_pairs": len(train.kept), "test_pairs": len(test.kept)}
@@ -323,17 +398,26 @@ def heldout_errors(train: GameSamples, test: GameSamples, models: dict[str, Leav
         candidates = dict(models)
         if len(kept_tr) > len(order) + 3:
             candidates["linear-refit"] = _linear_refit(kept_tr, y_train.tolist(), order)
+        size_tr = np.array([len(k) for k in kept_tr], np.float64)
+        size_te = np.array([len(k) for k in kept_te], np.float64)
         for name, model in candidates.items():
             if model is None or not len(y_train):
-                a, b = float(y_train.mean()) if len(y_train) else 0.0, 0.0
-                pred = np.full(len(y_test), a)
+                x_train, x_test = np.zeros(len(y_train)), np.zeros(len(y_test))
             else:
                 x_train = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_tr)
                 x_test = values(name if name != "linear-refit" else f"{name}:{target}", model, kept_te)
-                b, a = np.polyfit(x_train, y_train, 1) if len(x_train) > 1 and np.ptp(x_train) > 0 else (0.0, float(y_train.mean()))
-                pred = a + b * x_test
-            rmse = float(np.sqrt(np.mean((y_test - pred) ** 2))) if len(y_test) else float("nan")
-            rows[name] = {"a": round(float(a), 3), "b": round(float(b), 4), "rmse": round(rmse, 4)}
+            row: dict[str, Any] = {}
+            for sized in (False, True):  # a + b * value (+ c * tiles kept)
+                cols_tr = [np.ones(len(y_train)), x_train] + ([size_tr] if sized else [])
+                cols_te = [np.ones(len(y_test)), x_test] + ([size_te] if sized else [])
+                coef = np.linalg.lstsq(np.stack(cols_tr, 1), y_train, rcond=None)[0] if len(y_train) else np.zeros(len(cols_tr))
+                pred = np.stack(cols_te, 1) @ coef
+                rmse = round(float(np.sqrt(np.mean((y_test - pred) ** 2))), 4) if len(y_test) else float("nan")
+                if sized:
+                    row.update(c=round(float(coef[2]), 4), rmse_sized=rmse)
+                else:
+                    row.update(a=round(float(coef[0]), 3), b=round(float(coef[1]), 4), rmse=rmse)
+            rows[name] = row
         out[target] = rows
     return out
 

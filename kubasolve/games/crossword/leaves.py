@@ -93,9 +93,12 @@ class LearntLeaves:
         return v
 
     def to_npz(self) -> bytes:
-        """The table as ``.npz`` bytes (compressed): ``keys``, ``values`` and ``info`` (JSON)."""
+        """The table as ``.npz`` bytes (compressed): ``keys``, ``values`` (float16 when that holds every value
+        exactly, as the learnt tables' do, else float32) and ``info`` (JSON)."""
         buf = io.BytesIO()
-        np.savez_compressed(buf, keys=self.keys, values=self.values.astype(np.float32),
+        half = self.values.astype(np.float16)
+        exact = bool(np.array_equal(half.astype(np.float32), self.values))
+        np.savez_compressed(buf, keys=self.keys, values=half if exact else self.values.astype(np.float32),
                             info=np.array(json.dumps({"format": LEAVES_FORMAT, **self.info}, sort_keys=True)))
         return buf.getvalue()
 

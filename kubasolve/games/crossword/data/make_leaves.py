@@ -58,7 +58,9 @@ def samples(referee: Referee, games: int, seed: int) -> list[tuple[str, int]]:
 
 
 def fit(data: Sequence[tuple[str, float]], letters: list[str], ridge: float = 1.0) -> LeaveTable:
-    x = np.array([[1.0, *features(leave, letters)] for leave, _ in data])
+    distinct: dict[str, int] = {}
+    rows = np.array([distinct.setdefault(leave, len(distinct)) for leave, _ in data], np.int64)
+    x = np.array([[1.0, *features(leave, letters)] for leave in distinct]).reshape(len(distinct), len(letters) + 3)[rows]
     y = np.array([s for _, s in data], float)
     penalty = ridge * np.eye(x.shape[1])
     penalty[0, 0] = 0.0  # the intercept (the next score after keeping nothing) is not shrunk and not reported
