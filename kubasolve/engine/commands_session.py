@@ -236,18 +236,15 @@ def v2_game(gid: str, session: Session, kind: str) -> SessionGame:
 
 def declare_v2_state_and_apply(kind: str, apply_params: type[Params], answer: type[Answer], *, state_doc: str | None,
                                apply_doc: str, apply_answer: type[Answer] | None = None, summary: tuple[str, ...] = V2_SUMMARY,
-                               players: bool = True, check: Callable[[Any], None] | None = None,
-                               extra: Callable[[SessionGame], dict[str, Any]] | None = None) -> None:
+                               players: bool = True, extra: Callable[[SessionGame], dict[str, Any]] | None = None) -> None:
     """Register the v2 aliases ``<kind>.state`` (the whole state; not when ``state_doc`` is None) and
-    ``<kind>.apply-move`` (``check`` the params, apply ``params.move``, answer with the state or its summary and
-    ``extra``): one code for every game, each answering in its v2 dialect (``answer``, ``summary``, ``players``)."""
+    ``<kind>.apply-move`` (apply ``params.move``, answer with the state or its summary and ``extra``): one code for
+    every game, each answering in its v2 dialect (``answer``, ``summary``, ``players``)."""
 
     def state_cmd(p: GameParams, session: Session) -> dict[str, Any]:
         return v2_answer(p.game, v2_game(p.game, session, kind), summary=summary, players=players)
 
     def apply_move(p: Any, session: Session) -> dict[str, Any]:
-        if check is not None:
-            check(p)
         sg = v2_game(p.game, session, kind)
         sg.state = call(sg.game.apply, sg.state, given(p.move))
         return v2_answer(p.game, sg, p.state, summary=summary, players=players, **(extra(sg) if extra else {}))

@@ -88,11 +88,16 @@ class EndgameResult:
     """The principal variation in GCG-like text (``8D WO.D``, ``pass``), from the transposition table."""
 
     def action(self) -> CrosswordAction:
-        return CrosswordAction.place(self.move) if self.move is not None else CrosswordAction("pass")
+        return _action_of(self.move)
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": None if self.move is None else self.move.to_dict(), "value": self.value, "proven": self.proven,
                 "depth": self.depth, "nodes": self.nodes, "seconds": round(self.seconds, 6), "pv": list(self.pv)}
+
+
+def _action_of(move: Placement | None) -> CrosswordAction:
+    """The referee's action of a solver move (None: a pass)."""
+    return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
 
 
 class _Moves:
@@ -754,7 +759,7 @@ class EndgameSolver:
         ws, k = self.ws, self.ws.k
         sc = ws.sc
         saved = sc.copy()
-        ws.run(k.MODE_LIST)
+        self._root_moves()
         best = int(saved[k.SC_BEST])
         move = None
         if best >= 0:
@@ -764,7 +769,7 @@ class EndgameSolver:
         moved = sc[cache].copy()
         sc[:] = saved
         sc[cache] = moved
-        return CrosswordAction.place(move) if move is not None else CrosswordAction("pass")
+        return _action_of(move)
 
     def _iterations(self) -> list[list[int]]:
         """[depth, nodes] of each completed iteration (depth 200: the one to the end of the game)."""
