@@ -262,6 +262,9 @@ def add_simulate_arguments(
     parser.add_argument("--records", metavar="PATH", default=None,
                         help="write one JSON line per game to PATH ('-': stdout, then the summary goes to stderr)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+    parser.add_argument("--paired", action="store_true",
+                        help="play every deal once per seat rotation (two AIs: each deal both ways, so the luck of the draw "
+                             "cancels); --games a multiple of the seat count")
     add_budget_arguments(parser, "each AI move")
     add_rules_argument(parser, rules_doc)
     if lexicon is not None:

@@ -231,10 +231,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     ais = list(game.ai_names)
     default = ais if game.min_players <= len(ais) <= game.max_players else [game.default_ai] * max(game.min_players, 2)
     players = seats_of(game, args.players, default)
+    if args.paired and args.games % len(players):
+        raise UsageError(f"--paired plays every deal once per seat rotation: --games must be a multiple of {len(players)}, "
+                         f"got {args.games}")
     with open_output(args.records, "records") as records, progress(args, args.games) as on_game:
         res = simulate(kind, players, args.games, args.seed, args.workers, options["backend"], options["address"],
                        rules=game.rules, lexicon=game.lexicon_name, budget=budget_of(args), records=records,
-                       on_game=on_game, game_modules=getattr(args, "game_module", None) or ())
+                       on_game=on_game, game_modules=getattr(args, "game_module", None) or (), paired=args.paired)
     emit_summary(args, res.to_dict(), simulation_summary(res))
     return EXIT_OK
 

@@ -533,6 +533,7 @@ class SimulateParams(Params):
     movetime_ms: Annotated[MoveTimeMs, Meta(description="each AI move's time budget (default: the AIs' own settings)")] | None = None
     max_nodes: Annotated[MaxNodes, Meta(description="each AI move's node budget (deterministic)")] | None = None
     records: Annotated[bool, Meta(description="also answer with every game's record (as simulate --records writes them)")] = False
+    paired: Annotated[bool, Meta(description="every deal played once per seat rotation (games a multiple of the seat count)")] = False
     request_ms: Annotated[MoveTimeMs, Meta(description="the whole request's time (default 10,000): no game move starts "
                                            "after it; the games it cuts or never starts count in out_of_time")] | None = None
 
@@ -557,6 +558,7 @@ class SimulateAnswer(Answer):
     games_per_s: float | None
     unfinished: int
     summary: list[SimulationRow]
+    paired: bool = False
     out_of_time: int = 0
     records: list[dict[str, Any]] | UnsetType = UNSET
 
@@ -581,7 +583,7 @@ class _RequestStop:
 
 def run_simulation(session: Session, kind: str, players: Any, games: int, seed: int, rules: Any, lexicon: Any,
                    movetime_ms: float | None, max_nodes: int | None, records: bool = False,
-                   time_limit_ms: float | None = None) -> dict[str, Any]:
+                   time_limit_ms: float | None = None, paired: bool = False) -> dict[str, Any]:
     """A ``simulate`` request's run in this process (the games' summary, and their records when asked); a ``stop``
     request, or ``time_limit_ms`` for the whole run (``movetime_ms``/``max_nodes`` bound each AI move), ends it with
     the games played so far; ``out_of_time`` then counts the requested games the time limit cut or never started."""
@@ -597,7 +599,7 @@ def run_simulation(session: Session, kind: str, players: Any, games: int, seed: 
     call(game.warm_up)  # one-time set-up, outside the request's clock (docs/engine.md, "Budgets hold")
     stop = _RequestStop(session.stop, time_limit_ms)
     result = call(simulate, kind, seats, games, seed, 1, rules=game.rules, lexicon=game.lexicon if game_class(kind).lexicons
-                  else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=stop)
+                  else None, budget=Budget(movetime_ms, max_nodes), records=out, stop=stop, paired=paired)
     answer = result.to_dict()
     answer["out_of_time"] = games - result.games + result.unfinished if stop.out_of_time() else 0
     if out is not None:
@@ -612,4 +614,4 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     rate with its Wilson 95% interval, mean score and turn time per AI) and, with ``records``, every game's record. A
     stop request ends it with the games played so far (``games`` says how many)."""
     return run_simulation(session, p.game, p.players, p.games, p.seed, p.rules, p.lexicon, p.movetime_ms, p.max_nodes, p.records,
-                          time_limit_ms=DEFAULT_MOVETIME_MS if p.request_ms is None else p.request_ms)
+                          time_limit_ms=DEFAULT_MOVETIME_MS if p.request_ms is None else p.request_ms, paired=p.paired)

@@ -70,6 +70,8 @@ class SimulationSetting:
     max_nodes: int | None = None
     ai_options: dict[str, Any] = field(default_factory=dict)
     game_modules: tuple[str, ...] = ()
+    paired: bool = False
+    """Every deal is played once per seat rotation (game ``k``: deal ``k // seats``, AIs rotated ``k`` seats)."""
 
     def key(self) -> str:
         """The game object's cache key in a worker."""
@@ -109,7 +111,7 @@ def play_one(task: tuple[SimulationSetting, int, int]) -> dict[str, Any]:
     labs = labels(players)
     seats = [(i + k) % n for i in range(n)]  # seat s is played by AI seats[s]
     seat_labels = [labs[a] for a in seats]
-    seed = game_seed(setting.game, master, k)
+    seed = game_seed(setting.game, master, k // n if setting.paired else k)
     budget = Budget(setting.movetime_ms, setting.max_nodes, stop=_STOP)
     state = game.new_game(seed, seat_labels)
     seconds = [0.0] * n
@@ -177,6 +179,8 @@ class SimulationResult:
     game: str = ""
     unfinished: int = 0
     """Games given up after :data:`MAX_ACTIONS` actions (not counted as anybody's win)."""
+    paired: bool = False
+    """Every deal was played once per seat rotation."""
 
     @classmethod
     def empty(cls, players: Sequence[str], games: int, seed: int, workers: int, game: str = "") -> SimulationResult:
@@ -217,14 +221,14 @@ class SimulationResult:
         """JSON summary."""
         return {"game": self.game, "games": self.games, "players": self.players, "seed": self.seed, "workers": self.workers,
                 "wall_s": self.wall_s, "games_per_s": self.games / self.wall_s if self.wall_s else None,
-                "unfinished": self.unfinished, "summary": self.rows()}
+                "unfinished": self.unfinished, "paired": self.paired, "summary": self.rows()}
 
 
 def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0, workers: int = 1,
              backend: str = "local", address: str | None = None, *, rules: Any = None, lexicon: Any = None,
              budget: Budget | None = None, ai_options: Mapping[str, Any] | None = None,
              records: IO[str] | None = None, on_game: Callable[[int, int], None] | None = None,
-             game_modules: Sequence[str] = (), stop: StopFlag | None = None) -> SimulationResult:
+             game_modules: Sequence[str] = (), stop: StopFlag | None = None, paired: bool = False) -> SimulationResult:
     """Play ``games`` games of ``game`` (a kind of :func:`kubasolve.games.game_names`) between the AIs ``players`` (one
     per seat, e.g. ``["greedy", "planner"]``; ``planner:3`` style settings as the game allows) and summarise.
 
@@ -235,7 +239,9 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
     ``on_game(done, total)`` after each game (the library never prints). ``game_modules``: modules that register
     games outside the package (imported in every worker too). ``stop`` (e.g. a ``threading.Event``): once set, the
     run ends after the current game (in this process, ``workers`` 1: at once, that game given up) and the summary
-    counts the games played. Errors: :class:`RulesError` for a bad count or AI name,
+    counts the games played. ``paired``: every deal is played once per seat rotation (with two AIs: each deal both
+    ways, so the luck of the draw cancels in the pair; ``games`` a multiple of the seat count). Errors:
+    :class:`RulesError` for a bad count or AI name,
     the game's own errors for bad rules or an unknown lexicon (before any game starts)."""
     from kubasolve.games.protocol import import_game_modules, load_game
 
@@ -255,6 +261,9 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
     players = [str(p).strip() for p in (players.split(",") if isinstance(players, str) else players)]
     check_ai_names(kind, players)
     kind.seat_names(labels(players))  # the seat count
+    if paired and games % len(players):
+        raise RulesError(f"paired games play every deal once per seat rotation: games must be a multiple of {len(players)}, "
+                         f"got {games}", key="games")
     options = dict(ai_options or {})
     unknown = [k for k in options if k not in kind.ai_options]
     if unknown:
@@ -262,8 +271,9 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
                          key="ai_options")
     budget = budget or Budget()
     setting = SimulationSetting(kind.name, kind.rules_to_dict(), kind.lexicon_name, tuple(players), budget.movetime_ms,
-                                budget.max_nodes, options, tuple(game_modules))
+                                budget.max_nodes, options, tuple(game_modules), paired)
     res = SimulationResult.empty(players, games, seed, workers, kind.name)
+    res.paired = paired
     tasks = [(setting, seed, k) for k in range(games)]
     start = time.perf_counter()
     global _STOP

@@ -98,7 +98,12 @@ class Board:
         return ch if self.blank[row, col] else ch.upper()
 
     def to_rows(self) -> list[str]:
-        return ["".join(self.square(i, j) for j in range(self.shape[1])) for i in range(self.shape[0])]
+        """The rows as :meth:`square` draws them (one array lookup: the sims build many boards)."""
+        letters = self.alphabet.letters
+        upper = np.array([ch.upper() for ch in letters] + ["."])  # code -1 (empty) reads the last entry
+        lower = np.array([*letters, "."])
+        cells = np.where(self.blank, lower[self.letters], upper[self.letters])
+        return ["".join(row) for row in cells.tolist()]
 
     def is_empty(self) -> bool:
         return not bool(np.any(self.letters != EMPTY))

@@ -231,8 +231,8 @@ class Sim2Policy(EndgameBudgeted):
     name: str = "sim2"
     seed: int = 0
     candidates: int = 10
-    iterations: int = 48
-    min_iterations: int = 8
+    iterations: int = 400
+    min_iterations: int = 24
     prune_z: float = 2.5
     plies: int = 2
     time_limit: float | None = None
