@@ -397,3 +397,22 @@ def test_leaves_ladder_script_plays_each_deal_both_ways(tmp_path):
     assert summary["A"]["wins"] + summary["B"]["wins"] == 2
     recs = [json.loads(line) for line in records.read_text().splitlines()]
     assert [r["seats"] for r in recs] == [["A", "B"], ["B", "A"]] and {r["seed"] for r in recs} == {3}
+
+
+def test_ladder_stats_of_paired_records_give_intervals_over_deals():
+    """Records of ``simulate --paired`` (two games per seed): the paired intervals are the normal 95% intervals of
+    the per-deal means, computed here by hand; records without pairs get none."""
+    from kubasolve.games.crossword.ladder import ladder_stats
+
+    games = [(1, 400, 350, [0]), (1, 380, 390, [1]), (2, 300, 300, [0, 1]), (2, 410, 300, [0]), (3, 200, 260, [1]), (3, 330, 320, [0])]
+    recs = [{"seed": seed, "seats": ["a", "b"] if k % 2 == 0 else ["b", "a"], "scores": [x, y], "winners": w, "actions": []}
+            for k, (seed, x, y, w) in enumerate(games)]
+    a = ladder_stats(recs)["a"]
+    # a's results per deal: deal 1 won (+50) and won (+10); deal 2 tie (0) and lost (-110); deal 3 lost (-60) and lost (-10)
+    win_means, spread_means = [1.0, 0.25, 0.0], [30.0, -55.0, -35.0]
+    for key, means in (("win_rate", win_means), ("spread", spread_means)):
+        mu = sum(means) / 3
+        half = 1.96 * math.sqrt(sum((m - mu) ** 2 for m in means) / 2) / math.sqrt(3)
+        assert a[f"paired_{key}_low"] == pytest.approx(mu - half) and a[f"paired_{key}_high"] == pytest.approx(mu + half)
+    assert a["deals"] == 3 and a["win_rate"] == pytest.approx(2.5 / 6)
+    assert "deals" not in ladder_stats(recs[:1] + recs[2:3] + recs[4:5])["a"]

@@ -278,3 +278,14 @@ def test_generic_simulate_answers_within_its_whole_request_time() -> None:
     assert 0 < res["out_of_time"] <= 100 and res["games"] - res["unfinished"] + res["out_of_time"] == 100
     assert ask("simulate", game="crossword", games=2, players=["score", "score"])["result"]["out_of_time"] == 0
     assert ask("simulate", game="crossword", request_ms=0)["error"]["key"] == "params.request_ms"
+
+
+def test_engine_simulate_plays_paired_deals() -> None:
+    """``paired``: the engine's simulate plays each deal once per seat rotation, as ``simulate --paired`` does; an
+    odd game count is refused by name."""
+    ask = Client()
+    res = ask("simulate", game="crossword", games=2, players=["score", "score"], paired=True, records=True)["result"]
+    first, second = res["records"]
+    assert res["paired"] is True and first["seed"] == second["seed"] and second["seats"] == first["seats"][::-1]
+    error = ask("simulate", game="crossword", games=3, players=["score", "score"], paired=True)["error"]
+    assert error["key"] == "params.games" and "multiple of 2" in error["message"]

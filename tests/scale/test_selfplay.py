@@ -103,3 +103,22 @@ def test_the_old_kubagram_simulate_still_works() -> None:
 
     res = simulate_kubagram(1, ["greedy", "random"], seed=4, rules={"min_length": 5}, game_rules={"nonword_penalty": 3})
     assert res.game == "kubagram" and res.games == 1
+
+
+def test_paired_runs_play_every_deal_once_per_seat_rotation() -> None:
+    """``paired``: games 2k and 2k+1 share a deal (the same seed and so the same tiles) with the seats swapped; the
+    deals differ from pair to pair; an odd game count is refused before any game."""
+    out = io.StringIO()
+    res = simulate("crossword", ["score", "score"], 4, seed=5, records=out, paired=True)
+    recs = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert res.to_dict()["paired"] is True and [r["index"] for r in recs] == [0, 1, 2, 3]
+    assert recs[0]["seed"] == recs[1]["seed"] != recs[2]["seed"] == recs[3]["seed"]
+    assert recs[1]["seats"] == list(reversed(recs[0]["seats"]))
+    for rec in recs:
+        kind, state = replay_record(rec)
+        assert kind.result(state).over
+    unpaired = io.StringIO()
+    simulate("crossword", ["score", "score"], 2, seed=5, records=unpaired)
+    assert [json.loads(line)["seed"] for line in unpaired.getvalue().splitlines()][1] != recs[1]["seed"]
+    with pytest.raises(RulesError, match="games must be a multiple of 2, got 3"):
+        simulate("crossword", ["score", "score"], 3, seed=5, paired=True)
