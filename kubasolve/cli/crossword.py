@@ -13,7 +13,8 @@ from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 HELP = "crossword tile game (Dutch Scrabble-type rules): moves, endgame; play, simulate and show games"
-AI_HELP = "score, equity, sim; equity:bounded / equity:NODES choose the endgame search (sim likewise)"
+AI_HELP = ("score, equity, sim, equity2, sim2; NAME:bounded / NAME:NODES choose the endgame search, NAME:MSms a time "
+           "budget per turn (e.g. sim2:400ms)")
 LEXICON = "nl"
 SIMULATE_PLAYERS = "score,equity"
 TILES_HELP = "tile set: nl (default), en or a TOML file"
@@ -338,7 +339,7 @@ def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None,
     import time
 
     from kubasolve.cli.common import UsageError
-    from kubasolve.games.crossword.learn import _table_from, load_samples, referee_for
+    from kubasolve.games.crossword.learn import load_samples, referee_for, table_from
     from kubasolve.scale.learn import fit_generation
 
     t0 = time.perf_counter()
@@ -352,7 +353,7 @@ def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None,
     label = "learnt table" if not isinstance(start, str) else ("no leaves" if start == "none" else "linear table")
     info = {"tiles": tiles, "lexicon": lexicon or "nl", "seed": args.seed, "generation": 1, "games": train.games, "racks": len(train.racks),
             "played_with": label, "prune": args.prune, "refit": Path(args.refit).name}
-    table, report = fit_generation(train, test, info, _table_from(played), setting, prune=args.prune, **fit_options)
+    table, report = fit_generation(train, test, info, table_from(played), setting, prune=args.prune, **fit_options)
     report["seconds_total"] = round(time.perf_counter() - t0, 1)
     table.info.update(command=_learn_command(), generations=1)
     return _emit_learnt(args, table, [report], out, report_path)

@@ -17,13 +17,13 @@ from kubasolve.games.crossword.learn import (
     GameSamples,
     Setting,
     _play_task,
-    _table_from,
     fit_table,
     heldout_errors,
     learning_seed,
     leave_stats,
     referee_for,
     table_digest,
+    table_from,
     tile_order,
 )
 from kubasolve.games.crossword.leaves import LearntLeaves, LeaveValues
@@ -70,7 +70,7 @@ def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, work
                 "games": n_games, "racks": len(train.racks),
                 "played_with": "linear table" if current == referee.tiles.name else ("no leaves" if current == "none" else "learnt table"),
                 "prune": prune}
-        table, report = fit_generation(train, test, info, _table_from(current), setting, prune=prune, prior=prior, shrink=shrink)
+        table, report = fit_generation(train, test, info, table_from(current), setting, prune=prune, prior=prior, shrink=shrink)
         reports.append({**report, "seconds_play": round(play_s, 1), "seconds_total": round(time.perf_counter() - t0, 1)})
         current = table.to_npz()
     assert table is not None

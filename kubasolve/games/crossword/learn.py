@@ -53,7 +53,7 @@ from kubasolve.games.crossword.ai import LeaveTable, load_leaves, rack_options
 from kubasolve.games.crossword.game import CrosswordAction, Referee
 from kubasolve.games.crossword.leaves import LearntLeaves, LeaveValues, canonical, fallback_value
 
-__all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "leave_stats", "play_learning_game"]
+__all__ = ["GameSamples", "LeaveStats", "fit_table", "heldout_errors", "leave_stats", "play_learning_game", "table_from"]
 
 BITS = 5
 """Bits per tile in a packed leave key (tile codes 1..31)."""
@@ -437,7 +437,9 @@ Setting = tuple[dict[str, Any] | None, str | None]
 
 
 @lru_cache(maxsize=4)
-def _table_from(blob: bytes | str) -> LeaveValues:
+def table_from(blob: bytes | str) -> LeaveValues:
+    """The leave model a task names: ``.npz`` bytes (a learnt table), ``none`` (no leave values) or a tiles name
+    (that tile set's linear table); cached, as every task of a worker names the same one."""
     if isinstance(blob, bytes):
         return LearntLeaves.from_npz(blob)
     if blob == "none":
@@ -467,7 +469,7 @@ def _play_task(task: tuple[Setting, bytes | str, list[int]]) -> GameSamples:
     name, or ``none``), seeds)."""
     setting, table, seeds = task
     referee = referee_for(setting)
-    leaves = _table_from(table)
+    leaves = table_from(table)
     out = GameSamples()
     for s in seeds:
         play_learning_game(referee, leaves, s, out)
