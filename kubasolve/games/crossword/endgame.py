@@ -602,7 +602,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 123, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 options: int = 1019, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None) -> None:
         _check_limits(time_limit, node_limit, max_depth)
@@ -746,7 +746,7 @@ class EndgameSolver:
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
-                               "exact_on_entry": int(sc[k.SC_CUT_EXACT])},
+                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
