@@ -707,15 +707,18 @@ def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tile
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, cnt, val, vm, vo, nl):
+def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, vo, nl, cbuf, stamp):
     """A true upper bound on the value of a node whose mover holds two tiles ``a`` and ``b`` (its list of ``n``
     placements from ``base``): the value were the opponent to pass at every turn (the opponent may always pass,
     so that is at least the value), where the mover's best line is to stop (``vo - vm``), go out at once
-    (``out2 + 2 vo``), or play one tile, then stop or go out with the other. A one-tile play ``m1`` then ``m2``:
-    when ``m2``'s square is in no run through ``m1``'s, ``m2`` is a play of the board now (same words, same
-    score): at most ``B1(a) + B1(b)`` (each tile's best one-tile score now); else both squares are in one run
-    and the two tiles together are a play of the board now, ``P``, whose words contain ``m2``'s (the same
-    tiles, the premium squares at least as many): ``score(m2) <= score(P) <= out2``."""
+    (``out2 + 2 vo``, the best two-tile play), or play one tile, then stop or go out with the other. A one-tile
+    play ``m1`` then ``m2``: when ``m2``'s square is in no run through ``m1``'s, ``m2`` is a play of the board
+    now (same words, same score): at most ``B1(a) + B1(b)`` (each tile's best one-tile score now); else both
+    squares are in one run and the two tiles together are a two-tile play of the board now, ``P``, whose words
+    contain ``m2``'s (the same tiles, the premium squares at least as many): ``score(m2) <= score(P)``, and
+    ``m1`` is a one-tile play of the board now on one of ``P``'s squares with its tile: at most the best
+    ``score(P) + one-tile score on P's square`` over the two-tile plays (``cbuf``: per square, the best one-tile
+    score of each tile, rows stamped with ``stamp``)."""
     slot_a = -1
     slot_b = -1
     for x in range(nl + 1):
@@ -733,39 +736,65 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, cnt, val, vm, vo, nl)
     out2 = np.int64(-INF)
     for j in range(n):
         jg = base + j
-        score = np.int64(pm_meta[jg, 3])
-        if pm_aux[jg, A_NTILES] == 2:
-            if score > out2:
-                out2 = score
+        if pm_aux[jg, A_NTILES] != 1:
             continue
+        score = np.int64(pm_meta[jg, 3])
         src = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
         t = np.int64(-1)
+        cell = np.int64(-1)
         for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
             if ar_tiles[src, q] >= 0:
                 t = np.int64(ar_tiles[src, q])
+                cell = np.int64(lines[k, q])
                 break
+        if cbuf[0, cell] != stamp:
+            cbuf[0, cell] = stamp
+            cbuf[1, cell] = -INF
+            cbuf[2, cell] = -INF
         slot = nl if (t & 64) != 0 else (t & 63)
-        if slot == slot_a and score > b1a:
-            b1a = score
-        if slot == slot_b and score > b1b:
-            b1b = score
-    ub = np.int64(vo - vm)
-    if out2 > -INF and out2 + 2 * vo > ub:
-        ub = out2 + 2 * vo
-    for first in range(2):
-        b1f = b1a if first == 0 else b1b
-        b1s = b1b if first == 0 else b1a
-        s_slot = slot_b if first == 0 else slot_a
-        if b1f == -INF:
+        if slot == slot_a:
+            b1a = max(b1a, score)
+            cbuf[1, cell] = max(cbuf[1, cell], score)
+        if slot == slot_b:
+            b1b = max(b1b, score)
+            cbuf[2, cell] = max(cbuf[2, cell], score)
+    dep = np.int64(-INF)
+    for j in range(n):
+        jg = base + j
+        if pm_aux[jg, A_NTILES] != 2:
             continue
-        second = vo - (val[s_slot] if s_slot < nl else 0)
-        cont = max(b1s, out2)
-        if cont > -INF and cont + 2 * vo > second:
-            second = cont + 2 * vo
-        if b1f + second > ub:
-            ub = b1f + second
+        score = np.int64(pm_meta[jg, 3])
+        out2 = max(out2, score)
+        src = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
+        first = np.int64(-INF)
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = np.int64(ar_tiles[src, q])
+            if t < 0:
+                continue
+            cell = np.int64(lines[k, q])
+            if cbuf[0, cell] != stamp:
+                continue
+            slot = nl if (t & 64) != 0 else (t & 63)
+            if slot == slot_a:
+                first = max(first, cbuf[1, cell])
+            if slot == slot_b:
+                first = max(first, cbuf[2, cell])
+        if first > -INF:
+            dep = max(dep, score + first)
+    ub = np.int64(vo - vm)
+    if out2 > -INF:
+        ub = max(ub, out2 + 2 * vo)
+    if dep > -INF:
+        ub = max(ub, dep + 2 * vo)
+    if b1a > -INF:
+        ub = max(ub, b1a + vo - (val[slot_b] if slot_b < nl else 0))
+    if b1b > -INF:
+        ub = max(ub, b1b + vo - (val[slot_a] if slot_a < nl else 0))
+    if b1a > -INF and b1b > -INF:
+        ub = max(ub, b1a + b1b + 2 * vo)
     return ub
-
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _opp_outs(p, base, n, fr, pm_meta, pm_aux, ar_tiles, lines):
@@ -858,7 +887,7 @@ def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_le
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
            ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices):
+           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices, cbuf):
     """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
     root and list the moves after them (:func:`_play_and_list`; the principal variation and the tests
     use it). Otherwise run (or resume) the iterative-deepening search until ``sc[SC_NODES]`` reaches ``sc[SC_STOP]``
@@ -875,14 +904,14 @@ def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val,
         _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                      letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                      ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-                     all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)
+                     all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                  letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                  ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-                 all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc):
+                 all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf):
     """The search proper (see :func:`search`); no reference counting, no allocation."""
     limit = sc[SC_LIMIT]
     max_ply = fr.shape[0] - 1
@@ -1094,7 +1123,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 if last_tile:
                     ub = best if bestmv >= 0 else vo - vm
                 else:
-                    ub = _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, cnt, val, vm, vo, sc[SC_NL])
+                    ub = _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, vo, sc[SC_NL], cbuf, sc[SC_NODES])
                 if ub <= fr[p, F_ALPHA0] or ub <= best:
                     # it cannot beat alpha (fail low), or the exact options reach it (the value)
                     sc[SC_BOUND_CUTS] += 1
@@ -1113,13 +1142,18 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] == 1 and depth >= 2
                     and sc[SC_OPTS] & OPT_OPP_OUT):
                 # the opponent holds one tile: its plays, each going out (see _opp_out_after)
-                no = _collect(p, other, base + n, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
+                no = _collect(p, other, base + n, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
                               lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                               pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                               d_rvals, d_scratch, sc)
+                if no > 0:  # (a stuck opponent has none: nothing to copy)
+                    no = _collect(p, other, base + n, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask,
+                                  xscore, lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
+                                  pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
+                                  d_rvals, d_scratch, sc)
                 if no < 0:
                     sc[SC_ERROR] = 0  # no room to list them: no bound
-                else:
+                elif no > 0:
                     _opp_outs(p, base + n, no, fr, pm_meta, pm_aux, ar_tiles, lines)
             if best > alpha:
                 alpha = best

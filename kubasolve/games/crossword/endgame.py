@@ -506,6 +506,8 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
+        self.cbuf = np.zeros((3, n_cells), np.int64)
+        """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
@@ -557,7 +559,7 @@ class _Workspace:
     def _arguments(self, choices: np.ndarray | None) -> tuple[Any, ...]:
         return (*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
                 self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
-                self._no_choices if choices is None else choices)
+                self._no_choices if choices is None else choices, self.cbuf)
 
     def warm(self) -> None:
         """Load the search kernel from the cache (or compile it) for exactly these argument types, once: the
@@ -649,6 +651,7 @@ class EndgameSolver:
         if ws.generation == 1 and ws.tt_used:  # a fresh table is zeros already (filling its 128 MB took ~0.46 s)
             ws.tt.fill(0)
         ws.tt_used = True
+        ws.cbuf.fill(0)  # its stamps are node counts, which start again
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
