@@ -169,9 +169,11 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
  F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
  F_FORCED, F_ITER_NODES, F_EPOCH, F_SORTED, F_ON, F_OC) = range(32)
 N_OPP_OUTS = 4
-"""The one-tile opponent's plays kept at a node for ``OPT_OPP_OUT`` (:func:`_opp_outs`): their count in column
-``F_ON``, squares in ``F_OC .. F_OC + N_OPP_OUTS - 1``, scores in the next ``N_OPP_OUTS`` columns."""
-F_SIZE = F_OC + 2 * N_OPP_OUTS
+"""The opponent's going-out plays kept at a node for ``OPT_OPP_OUT`` (:func:`_opp_outs`): their count in column
+``F_ON``, then per play ``1 + OPP_OUT_TILES`` columns from ``F_OC``: its score and squares (-1: none)."""
+OPP_OUT_TILES = 3
+"""The most tiles an opponent may hold for ``OPT_OPP_OUT``."""
+F_SIZE = F_OC + N_OPP_OUTS * (1 + OPP_OUT_TILES)
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
@@ -797,43 +799,56 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
     return ub
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _opp_outs(p, base, n, fr, pm_meta, pm_aux, ar_tiles, lines):
-    """Keep in ``fr[p]`` the squares and scores of the best (up to :data:`N_OPP_OUTS`, one per square, by score)
-    of the ``n`` one-tile plays listed from ``base`` (the opponent's, who holds one tile: each goes out)."""
+def _opp_outs(p, base, n, n_opp, fr, pm_meta, pm_aux, ar_tiles, lines):
+    """Keep in ``fr[p]`` the best (up to :data:`N_OPP_OUTS`, by score; the same squares once) of the opponent's
+    ``n`` plays listed from ``base`` that place all its ``n_opp`` tiles (going out): score and squares."""
+    w = 1 + OPP_OUT_TILES
     m = 0
     for j in range(n):
         jg = base + j
+        if pm_aux[jg, A_NTILES] != n_opp:
+            continue
         score = np.int64(pm_meta[jg, 3])
+        if m == N_OPP_OUTS and score <= fr[p, F_OC + (m - 1) * w]:
+            continue
         src = pm_aux[jg, A_SRC]
         k = pm_meta[jg, 0]
-        cell = np.int64(-1)
-        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-            if ar_tiles[src, q] >= 0:
-                cell = np.int64(lines[k, q])
-                break
-        # the same square already kept: keep its best score; else insert by score
+        # the same squares already kept: keep the best score; else insert by score
         at = -1
         for i in range(m):
-            if fr[p, F_OC + i] == cell:
+            same = True
+            r = 0
+            for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+                if ar_tiles[src, q] >= 0:
+                    if fr[p, F_OC + i * w + 1 + r] != lines[k, q]:
+                        same = False
+                        break
+                    r += 1
+            if same:
                 at = i
                 break
         if at >= 0:
-            if score <= fr[p, F_OC + N_OPP_OUTS + at]:
+            if score <= fr[p, F_OC + at * w]:
                 continue
             i = at
         elif m < N_OPP_OUTS:
             i = m
             m += 1
-        elif score > fr[p, F_OC + N_OPP_OUTS + m - 1]:
-            i = m - 1
         else:
-            continue
-        while i > 0 and fr[p, F_OC + N_OPP_OUTS + i - 1] < score:
-            fr[p, F_OC + i] = fr[p, F_OC + i - 1]
-            fr[p, F_OC + N_OPP_OUTS + i] = fr[p, F_OC + N_OPP_OUTS + i - 1]
+            i = m - 1
+        while i > 0 and fr[p, F_OC + (i - 1) * w] < score:
+            for x in range(w):
+                fr[p, F_OC + i * w + x] = fr[p, F_OC + (i - 1) * w + x]
             i -= 1
-        fr[p, F_OC + i] = cell
-        fr[p, F_OC + N_OPP_OUTS + i] = score
+        fr[p, F_OC + i * w] = score
+        r = 0
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            if ar_tiles[src, q] >= 0:
+                fr[p, F_OC + i * w + 1 + r] = lines[k, q]
+                r += 1
+        while r < OPP_OUT_TILES:
+            fr[p, F_OC + i * w + 1 + r] = -1
+            r += 1
     fr[p, F_ON] = m
 
 
@@ -848,40 +863,52 @@ def _in_move(x, k, dk, st, en, src, ar_tiles, cell_line, cell_pos):
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_len, line_dir, cell_line, cell_pos):
-    """The best score among the opponent's kept one-tile plays (``fr[p]``) that stay plays with the same score
-    after move ``jg``: the square gets no tile of the move and neither run through it on the board after the move
-    holds one (its words are the same tiles); -1 when none does."""
+    """The best score among the opponent's kept going-out plays (``fr[p]``) that stay plays with the same score
+    after move ``jg``: none of their squares gets a tile of the move and no run through one of them (both
+    directions, on the board after the move with the play's own tiles) holds one (its words are the same tiles);
+    -1 when none does."""
     k = np.int64(pm_meta[jg, 0])
     st = np.int64(pm_meta[jg, 1])
     en = np.int64(pm_meta[jg, 2])
     dk = np.int64(line_dir[k])
     src = pm_aux[jg, A_SRC]
+    w = 1 + OPP_OUT_TILES
     for i in range(fr[p, F_ON]):
-        c = fr[p, F_OC + i]
-        if _in_move(c, k, dk, st, en, src, ar_tiles, cell_line, cell_pos):
-            continue
         ok = True
-        for d in range(2):
-            kk = cell_line[c, d]
-            n = line_len[kk]
-            for step in (-1, 1):
-                q = cell_pos[c, d] + step
-                while 0 <= q < n:
-                    x = lines[kk, q]
-                    if _in_move(x, k, dk, st, en, src, ar_tiles, cell_line, cell_pos):
-                        ok = False
+        for r in range(OPP_OUT_TILES):
+            c = fr[p, F_OC + i * w + 1 + r]
+            if c < 0:
+                break
+            if _in_move(c, k, dk, st, en, src, ar_tiles, cell_line, cell_pos):
+                ok = False
+                break
+            for d in range(2):
+                kk = cell_line[c, d]
+                n = line_len[kk]
+                for step in (-1, 1):
+                    q = cell_pos[c, d] + step
+                    while 0 <= q < n:
+                        x = lines[kk, q]
+                        if _in_move(x, k, dk, st, en, src, ar_tiles, cell_line, cell_pos):
+                            ok = False
+                            break
+                        if letters[x] < 0:
+                            own = False
+                            for r2 in range(OPP_OUT_TILES):
+                                if fr[p, F_OC + i * w + 1 + r2] == x:
+                                    own = True
+                            if not own:
+                                break
+                        q += step
+                    if not ok:
                         break
-                    if letters[x] < 0:
-                        break
-                    q += step
                 if not ok:
                     break
             if not ok:
                 break
         if ok:
-            return fr[p, F_OC + N_OPP_OUTS + i]
+            return fr[p, F_OC + i * w]
     return np.int64(-1)
-
 
 @njit(cache=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
@@ -1139,22 +1166,23 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_ACT] = ACT_RETURN
                     continue
             fr[p, F_ON] = 0
-            if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] == 1 and depth >= 2
+            if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] <= OPP_OUT_TILES and depth >= 2
                     and sc[SC_OPTS] & OPT_OPP_OUT):
                 # the opponent holds one tile: its plays, each going out (see _opp_out_after)
                 no = _collect(p, other, base + n, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
                               lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                               pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                               d_rvals, d_scratch, sc)
-                if no > 0:  # (a stuck opponent has none: nothing to copy)
+                can_out = no > 0 and sc[SC_F_OUT_I] >= 0
+                if can_out:  # (an opponent that cannot go out: nothing to copy)
                     no = _collect(p, other, base + n, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask,
                                   xscore, lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                                   pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
                                   d_rvals, d_scratch, sc)
                 if no < 0:
                     sc[SC_ERROR] = 0  # no room to list them: no bound
-                elif no > 0:
-                    _opp_outs(p, base + n, no, fr, pm_meta, pm_aux, ar_tiles, lines)
+                elif can_out:
+                    _opp_outs(p, base + n, no, rs[other, R_N], fr, pm_meta, pm_aux, ar_tiles, lines)
             if best > alpha:
                 alpha = best
             fr[p, F_PALPHA0] = alpha if not place_known else fr[p, F_ALPHA0]
