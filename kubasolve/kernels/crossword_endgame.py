@@ -715,7 +715,8 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
     so that is at least the value), where the mover's best line is to stop (``vo - vm``), go out at once
     (``out2 + 2 vo``, the best two-tile play), or play one tile, then stop or go out with the other. A one-tile
     play ``m1`` then ``m2``: when ``m2``'s square is in no run through ``m1``'s, ``m2`` is a play of the board
-    now (same words, same score): at most ``B1(a) + B1(b)`` (each tile's best one-tile score now); else both
+    now (same words, same score) on another square: at most ``B1(a) + B1(b)`` (each tile's best one-tile score now;
+    when both are on one square, the better of each with the other's best on another square); else both
     squares are in one run and the two tiles together are a two-tile play of the board now, ``P``, whose words
     contain ``m2``'s (the same tiles, the premium squares at least as many): ``score(m2) <= score(P)``, and
     ``m1`` is a one-tile play of the board now on one of ``P``'s squares with its tile: at most the best
@@ -736,6 +737,11 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
     b1a = np.int64(-INF)
     b1b = np.int64(-INF)
     out2 = np.int64(-INF)
+    # each tile's best one-tile score and square, and its best on another square
+    ca = np.int64(-1)
+    cb = np.int64(-1)
+    b2a = np.int64(-INF)
+    b2b = np.int64(-INF)
     for j in range(n):
         jg = base + j
         if pm_aux[jg, A_NTILES] != 1:
@@ -756,10 +762,24 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
             cbuf[2, cell] = -INF
         slot = nl if (t & 64) != 0 else (t & 63)
         if slot == slot_a:
-            b1a = max(b1a, score)
+            if cell == ca:
+                b1a = max(b1a, score)
+            elif score > b1a:
+                b2a = b1a
+                b1a = score
+                ca = cell
+            elif score > b2a:
+                b2a = score
             cbuf[1, cell] = max(cbuf[1, cell], score)
         if slot == slot_b:
-            b1b = max(b1b, score)
+            if cell == cb:
+                b1b = max(b1b, score)
+            elif score > b1b:
+                b2b = b1b
+                b1b = score
+                cb = cell
+            elif score > b2b:
+                b2b = score
             cbuf[2, cell] = max(cbuf[2, cell], score)
     dep = np.int64(-INF)
     for j in range(n):
@@ -794,8 +814,12 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
         ub = max(ub, b1a + vo - (val[slot_b] if slot_b < nl else 0))
     if b1b > -INF:
         ub = max(ub, b1b + vo - (val[slot_a] if slot_a < nl else 0))
-    if b1a > -INF and b1b > -INF:
-        ub = max(ub, b1a + b1b + 2 * vo)
+    # two one-tile plays on two squares (independent: each a play of the board now)
+    both = b1a + b1b if ca != cb else max(b1a + b2b, b2a + b1b)
+    if slot_a == slot_b:
+        both = b1a + b2a
+    if both > -INF // 2:
+        ub = max(ub, both + 2 * vo)
     return ub
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
