@@ -96,7 +96,8 @@ def word_pool(nl_lexicon):
 
 
 ALL = (kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
-       | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE | kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT)
+       | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE | kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT
+       | kernel.OPT_PASS_BOUND)
 
 
 @pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0),
@@ -104,6 +105,7 @@ ALL = (kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRAT
                                                 (kernel.OPT_STUCK_PASS | kernel.OPT_LAST_TILE, 0),
                                                 (kernel.OPT_PLACE_TABLE | kernel.OPT_LEAN_TABLE, 0), (kernel.OPT_PAIR_BOUND, 0),
                                                 (kernel.OPT_LAST_TILE | kernel.OPT_LAST_OUT, 0), (kernel.OPT_OPP_OUT, 0),
+                                                (kernel.OPT_STUCK_PASS | kernel.OPT_PAIR_BOUND | kernel.OPT_PASS_BOUND, 0),
                                                 (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
@@ -188,15 +190,15 @@ def test_probing_the_table_before_a_move_changes_no_node_nor_answer(nl_referee, 
     assert early[0] == 0 < early[1] <= runs[1][5]
 
 
-BOUNDS = kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT
+BOUNDS = kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT | kernel.OPT_PASS_BOUND
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 2), q=st.booleans(), limit=st.sampled_from([0, 1, 2, 6]))
 def test_the_true_bounds_give_the_brute_force_value(word_pool, seed, a, b, q, limit):
-    """The cut-offs on true bounds (a two-tile mover's value were the opponent to pass throughout, a one-tile mover's
-    going out, a one-tile opponent's going out after the move): the brute-force value with each alone and all
-    together, also where the opponent holds a Q no word takes (stuck, its turns forced passes)."""
+    """The cut-offs on true bounds (a two-tile mover's value were the opponent to pass throughout, also valued at a
+    forced pass to it, a one-tile mover's going out, the opponent's going out after the move): the brute-force value
+    with each alone and all together, also where the opponent holds a Q no word takes (stuck, its turns forced passes)."""
     rng = random.Random(seed)
     lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"bounds{seed}")
     referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
@@ -204,7 +206,8 @@ def test_the_true_bounds_give_the_brute_force_value(word_pool, seed, a, b, q, li
     if q:
         state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
     want = brute_spread(referee, state, {})
-    for options in (123 | kernel.OPT_PAIR_BOUND, 123 | kernel.OPT_LAST_OUT, 123 | kernel.OPT_OPP_OUT, 123 | BOUNDS, BOUNDS):
+    for options in (123 | kernel.OPT_PAIR_BOUND, 123 | kernel.OPT_LAST_OUT, 123 | kernel.OPT_OPP_OUT,
+                    123 | kernel.OPT_PAIR_BOUND | kernel.OPT_PASS_BOUND, 123 | BOUNDS, BOUNDS):
         res = EndgameSolver(referee, options=options).solve(state)
         assert res.proven and res.value == want, options
 
