@@ -603,7 +603,7 @@ class EndgameSolver:
     speed measured so far, from 200)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
-                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
+                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
                  options: int = 3067, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None) -> None:
