@@ -717,6 +717,16 @@ def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tile
     return np.int64(-INF)
 
 
+@njit(cache=True, inline="always")
+def _top_two(b1, b2, c1, score, cell):
+    """The best score ``b1`` (on square ``c1``) and the best on another square ``b2``, with ``score`` on ``cell`` counted."""
+    if cell == c1:
+        return max(b1, score), b2, c1
+    if score > b1:
+        return score, b1, cell
+    return b1, max(b2, score), c1
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, vo, nl, cbuf, stamp):
     """A true upper bound on the value of a node whose mover holds two tiles ``a`` and ``b`` (its list of ``n``
@@ -771,24 +781,10 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
             cbuf[2, cell] = -INF
         slot = nl if (t & 64) != 0 else (t & 63)
         if slot == slot_a:
-            if cell == ca:
-                b1a = max(b1a, score)
-            elif score > b1a:
-                b2a = b1a
-                b1a = score
-                ca = cell
-            elif score > b2a:
-                b2a = score
+            b1a, b2a, ca = _top_two(b1a, b2a, ca, score, cell)
             cbuf[1, cell] = max(cbuf[1, cell], score)
         if slot == slot_b:
-            if cell == cb:
-                b1b = max(b1b, score)
-            elif score > b1b:
-                b2b = b1b
-                b1b = score
-                cb = cell
-            elif score > b2b:
-                b2b = score
+            b1b, b2b, cb = _top_two(b1b, b2b, cb, score, cell)
             cbuf[2, cell] = max(cbuf[2, cell], score)
     dep = np.int64(-INF)
     for j in range(n):
