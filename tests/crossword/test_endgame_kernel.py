@@ -96,13 +96,17 @@ def word_pool(nl_lexicon):
 
 
 ALL = (kernel.OPT_FORCED_PASS_FREE | kernel.OPT_PLACE_TABLE | kernel.OPT_ASPIRATION | kernel.OPT_STUCK_PASS | kernel.OPT_PROBE_FIRST
-       | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE)
+       | kernel.OPT_LAST_TILE | kernel.OPT_LEAN_TABLE | kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT
+       | kernel.OPT_PASS_BOUND)
 
 
 @pytest.mark.parametrize(("options", "jump"), [(0, 0), (kernel.OPT_FORCED_PASS_FREE, 0), (kernel.OPT_PLACE_TABLE, 0),
                                                 (kernel.OPT_STUCK_PASS, 0), (kernel.OPT_PROBE_FIRST, 0), (kernel.OPT_LAST_TILE, 0),
                                                 (kernel.OPT_STUCK_PASS | kernel.OPT_LAST_TILE, 0),
-                                                (kernel.OPT_PLACE_TABLE | kernel.OPT_LEAN_TABLE, 0), (ALL, 1), (ALL, 2)])
+                                                (kernel.OPT_PLACE_TABLE | kernel.OPT_LEAN_TABLE, 0), (kernel.OPT_PAIR_BOUND, 0),
+                                                (kernel.OPT_LAST_TILE | kernel.OPT_LAST_OUT, 0), (kernel.OPT_OPP_OUT, 0),
+                                                (kernel.OPT_STUCK_PASS | kernel.OPT_PAIR_BOUND | kernel.OPT_PASS_BOUND, 0),
+                                                (ALL, 1), (ALL, 2)])
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 3), limit=st.sampled_from([1, 2, 6]))
 def test_every_option_gives_the_brute_force_value(word_pool, options, jump, seed, a, b, limit):
@@ -184,3 +188,42 @@ def test_probing_the_table_before_a_move_changes_no_node_nor_answer(nl_referee, 
         early.append(solver.stats["table_cutoffs_before_the_move"])
     assert runs[0] == runs[1] and runs[0][0]
     assert early[0] == 0 < early[1] <= runs[1][5]
+
+
+BOUNDS = kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT | kernel.OPT_PASS_BOUND
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 2), q=st.booleans(), limit=st.sampled_from([0, 1, 2, 6]))
+def test_the_true_bounds_give_the_brute_force_value(word_pool, seed, a, b, q, limit):
+    """The cut-offs on true bounds (a two-tile mover's value were the opponent to pass throughout, also valued at a
+    forced pass to it, a one-tile mover's going out, the opponent's going out after the move): the brute-force value
+    with each alone and all together, also where the opponent holds a Q no word takes (stuck, its turns forced passes)."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"bounds{seed}")
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, 2, (a, b), 0, False)
+    if q:
+        state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
+    want = brute_spread(referee, state, {})
+    for options in (123 | kernel.OPT_PAIR_BOUND, 123 | kernel.OPT_LAST_OUT, 123 | kernel.OPT_OPP_OUT,
+                    123 | kernel.OPT_PAIR_BOUND | kernel.OPT_PASS_BOUND, 123 | BOUNDS, BOUNDS):
+        res = EndgameSolver(referee, options=options).solve(state)
+        assert res.proven and res.value == want, options
+
+
+@pytest.mark.parametrize("index", [7, 13, 21, 31])
+def test_the_true_bounds_cut_and_keep_the_values(nl_referee, stored, index):
+    """On stored positions the bounds cut (the counters) and the proven value is that of the search without them,
+    in fewer nodes."""
+    state = state_from_cgp(nl_referee, stored[index][1])
+    without = EndgameSolver(nl_referee, options=123)
+    with_ = EndgameSolver(nl_referee, options=123 | BOUNDS)
+    res0, res = without.solve(state), with_.solve(state)
+    assert res0.proven and res.proven and res.value == res0.value
+    assert with_.stats["cuts"]["bound"] + with_.stats["cuts"]["opponent_out"] > 0 and res.nodes <= res0.nodes
+    # the per-square scratch of the two-tile bound is stamped with node counts, which start again each solve: a
+    # solve after others is the same solve
+    with_.solve(state_from_cgp(nl_referee, stored[(index + 1) % 40][1]))
+    again = with_.solve(state)
+    assert (again.value, again.move, again.nodes) == (res.value, res.move, res.nodes)

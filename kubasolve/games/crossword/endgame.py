@@ -506,6 +506,8 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
+        self.cbuf = np.zeros((3, n_cells), np.int64)
+        """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
@@ -557,7 +559,7 @@ class _Workspace:
     def _arguments(self, choices: np.ndarray | None) -> tuple[Any, ...]:
         return (*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
                 self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
-                self._no_choices if choices is None else choices)
+                self._no_choices if choices is None else choices, self.cbuf)
 
     def warm(self) -> None:
         """Load the search kernel from the cache (or compile it) for exactly these argument types, once: the
@@ -601,8 +603,8 @@ class EndgameSolver:
     speed measured so far, from 200)."""
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
-                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 20, arena_moves: int = 1 << 20,
-                 options: int = 123, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
+                 options: int = 3067, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None) -> None:
         _check_limits(time_limit, node_limit, max_depth)
@@ -649,6 +651,7 @@ class EndgameSolver:
         if ws.generation == 1 and ws.tt_used:  # a fresh table is zeros already (filling its 128 MB took ~0.46 s)
             ws.tt.fill(0)
         ws.tt_used = True
+        ws.cbuf.fill(0)  # its stamps are node counts, which start again
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
@@ -746,7 +749,7 @@ class EndgameSolver:
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
-                               "exact_on_entry": int(sc[k.SC_CUT_EXACT])},
+                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
