@@ -61,3 +61,16 @@ def test_moves_usage_error_exit_2():
     assert usage.value.code == 2
 
 
+
+
+def test_simulate_paired_plays_each_deal_both_ways(capsys, tmp_path):
+    """``simulate --paired``: the two games of a deal share its seed with the seats swapped; a game count that is not
+    a multiple of the seats is a usage error (exit 2) naming the flag."""
+    records = tmp_path / "r.jsonl"
+    assert main(["crossword", "simulate", "--games", "2", "--players", "score,score", "--paired", "--seed", "4",
+                 "--records", str(records), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["paired"] is True
+    first, second = (json.loads(line) for line in records.read_text(encoding="utf-8").splitlines())
+    assert first["seed"] == second["seed"] and second["seats"] == first["seats"][::-1]
+    assert main(["crossword", "simulate", "--games", "3", "--players", "score,score", "--paired"]) == 2
+    assert "--paired" in capsys.readouterr().err
