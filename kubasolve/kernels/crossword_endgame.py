@@ -1180,7 +1180,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     ub = best if bestmv >= 0 else vo - vm
                 else:
                     sc[SC_STAMP] += 1
-                    ub = _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, vo, sc[SC_NL], cbuf, sc[SC_STAMP])
+                    ub = _pair_bound(mover, base, np.int64(n), pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, vo, sc[SC_NL], cbuf, sc[SC_STAMP])
                 if ub <= fr[p, F_ALPHA0] or ub <= best:
                     # it cannot beat alpha (fail low), or the exact options reach it (the value)
                     sc[SC_BOUND_CUTS] += 1
