@@ -167,8 +167,11 @@ class ApplyMoveParams(GameParams):
 class AiMoveParams(GameParams):
     ai: AiName = "equity2"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
-    iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate")] = 16
-    candidates: Annotated[int, Meta(ge=1, le=50, description="sim: equity candidates simulated")] = 8
+    iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate (default 16); sim2: at "
+                                                               "most this many (default 400)")] | UnsetType = UNSET
+    candidates: Annotated[int, Meta(ge=1, le=50, description="sim/sim2: equity candidates simulated (default 8/10)")] | UnsetType = UNSET
+    objective: Annotated[Literal["win", "spread"], Meta(description="sim2: play the best mean win chance (default) or the best mean "
+                                                                    "spread")] | UnsetType = UNSET
     plies: Annotated[int, Meta(ge=1, le=3, description="sim: 1 = reply + leave value, 2 = reply + own next play; sim2: 2 = reply + "
                                                        "both leaves, 3 = also own next play")] | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
@@ -274,8 +277,12 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     sg = _game(p, session)
     nodes, seconds = _budget(p)
     options: dict[str, Any] = {"endgame": p.endgame}
+    if p.objective is not UNSET:
+        if p.ai != "sim2":
+            raise KubasolveError("params: objective is a sim2 option", key="params.objective")
+        options["objective"] = p.objective
     if p.ai in ("sim", "sim2"):
-        options.update(iterations=p.iterations, candidates=p.candidates)
+        options.update({k: v for k, v in (("iterations", p.iterations), ("candidates", p.candidates)) if v is not UNSET})
         if p.plies is not UNSET:
             if p.ai == "sim" and p.plies > 2:
                 raise KubasolveError("params: plies is 1 or 2 for sim (3 for sim2)", key="params.plies")

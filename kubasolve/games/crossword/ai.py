@@ -442,25 +442,35 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 # ------------------------------------------------------------------------------------------------ factory
 def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
     """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``
-    (equity2 and sim2 likewise) and ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation)."""
-    base, _, arg = text.strip().lower().partition(":")
+    (equity2 and sim2 likewise), ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation),
+    and ``sim2:win`` / ``sim2:spread``: sim2's objective. Options combine: ``sim2:spread:400ms``."""
+    base, _, args = text.strip().lower().partition(":")
     if base not in AI_NAMES:
         raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
                          "choose the endgame search: the old bounded one or the exact solver's node budget; sim likewise)")
-    if not arg:
+    if not args:
         return base, {}
     if base == "score":
         raise RulesError(f"the score AI takes no option, got {text!r}")
-    if arg == "bounded":
-        return base, {"endgame_mode": "bounded"}
-    if arg.endswith("ms") and arg[:-2].isdigit():
-        if not 1 <= int(arg[:-2]) <= 600_000:
-            raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
-        return base, {"movetime_ms": float(arg[:-2])}
-    if not arg.isdigit() or not 1 <= int(arg) <= 100_000_000:
-        raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000 "
-                         "or a time budget per turn such as 100ms")
-    return base, {"endgame_mode": "exact", "endgame_nodes": int(arg)}
+    options: dict[str, Any] = {}
+    for arg in args.split(":"):
+        if arg == "bounded":
+            found: dict[str, Any] = {"endgame_mode": "bounded"}
+        elif arg in ("win", "spread") and base == "sim2":
+            found = {"objective": arg}
+        elif arg.endswith("ms") and arg[:-2].isdigit():
+            if not 1 <= int(arg[:-2]) <= 600_000:
+                raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
+            found = {"movetime_ms": float(arg[:-2])}
+        elif arg.isdigit() and 1 <= int(arg) <= 100_000_000:
+            found = {"endgame_mode": "exact", "endgame_nodes": int(arg)}
+        else:
+            raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000, "
+                             "a time budget per turn such as 100ms" + (", 'win' or 'spread'" if base == "sim2" else ""))
+        if set(found) & set(options):
+            raise RulesError(f"{text!r}: {arg!r} sets what an earlier option set")
+        options.update(found)
+    return base, options
 
 
 def policy_names(players: Any) -> list[str]:

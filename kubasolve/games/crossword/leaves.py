@@ -63,16 +63,19 @@ class LearntLeaves:
         self.values = values
         self.info = dict(info or {})
         self._memo: dict[str, float] = {"": 0.0}
+        packed = pack_keys(keys)
+        order = np.argsort(packed, kind="stable")
+        self._packed, self._packed_values = packed[order], values[order]
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def stored(self, leave: str) -> float | None:
         """The table's own value of ``leave`` (rack order), or None when it is not stored."""
-        key = leave.encode("ascii")
-        i = int(np.searchsorted(self.keys, key))
-        if i < len(self.keys) and self.keys[i] == key:
-            return float(self.values[i])
+        key = pack_key(leave)
+        i = int(self._packed.searchsorted(key))
+        if i < len(self._packed) and int(self._packed[i]) == key:
+            return float(self._packed_values[i])
         return None
 
     def value(self, leave: str) -> float:
@@ -120,6 +123,42 @@ class LearntLeaves:
         if not isinstance(info, dict) or info.get("format") != LEAVES_FORMAT:
             raise RulesError(f"not a crossword leave table: format {LEAVES_FORMAT!r} expected")
         return cls(keys, values, {k: v for k, v in info.items() if k != "format"})
+
+
+PACK_BITS = 5
+"""Bits per tile of a packed leave key: byte - 0x3E, so ``?`` is 1 and ``A``-``Z`` are 3-28 (0: no tile)."""
+PACK_MAX_TILES = 12
+"""The longest leave a packed key holds (12 x 5 bits fit an int64)."""
+
+
+def pack_key(leave: str) -> int:
+    """A leave's tiles (rack order) as one integer, base 32, first tile most significant (no tile codes 0, so
+    keys of different lengths never meet); searching an int64 array is ~30x faster than a byte-string one.
+    -1 (no table holds it) for a leave longer than :data:`PACK_MAX_TILES` or with another character."""
+    if len(leave) > PACK_MAX_TILES:
+        return -1
+    key = 0
+    for ch in leave:
+        code = ord(ch) - 0x3E
+        if not 0 < code < 32:
+            return -1
+        key = (key << PACK_BITS) | code
+    return key
+
+
+def pack_keys(keys: np.ndarray) -> np.ndarray:
+    """:func:`pack_key` of every byte-string key of a table (vectorised), int64."""
+    width = keys.dtype.itemsize
+    if width > PACK_MAX_TILES:
+        raise RulesError(f"a leave table's keys hold at most {PACK_MAX_TILES} tiles")
+    raw = np.ascontiguousarray(keys).view(np.uint8).reshape(len(keys), width).astype(np.int64)
+    if raw.size and (int(raw.max()) > 0x3E + 31 or bool(np.any((raw > 0) & (raw < 0x3F)))):
+        raise RulesError("a leave table's keys hold tiles other than A-Z and ?")
+    out = np.zeros(len(keys), np.int64)
+    for col in range(width):
+        c = raw[:, col]
+        out = np.where(c > 0, (out << PACK_BITS) | (c - 0x3E), out)
+    return out
 
 
 def fallback_value(leave: str, value: Any) -> float:

@@ -29,10 +29,10 @@ class Crossword(Game):
     default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
-    ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "endgame")
+    ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "objective", "endgame")
     """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
-    ``sim2`` 2 or 3); all but ``score``: ``endgame`` ``exact`` (the solver, default) or ``bounded`` (the old bounded
-    search)."""
+    ``sim2`` 2 or 3); ``sim2``: ``objective`` ``win`` (default) or ``spread``; all but ``score``: ``endgame``
+    ``exact`` (the solver, default) or ``bounded`` (the old bounded search)."""
 
     play_help: ClassVar[str] = """Crossword commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
   8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
@@ -125,7 +125,7 @@ class Crossword(Game):
             settings["endgame_time"] = seconds
         if base in ("sim", "sim2"):
             settings["time_limit"] = seconds
-            settings.update({k: options[k] for k in ("iterations", "candidates", "plies") if k in options})
+            settings.update({k: options[k] for k in ("iterations", "candidates", "plies", "objective") if k in options})
         policy = make_policy(ai, seed, **settings)
         meter = budget.meter(WorkBudget)
         if isinstance(policy, EndgameBudgeted):  # every AI but score: a stop request ends its searches, sims tell their best

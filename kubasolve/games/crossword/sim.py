@@ -20,6 +20,12 @@ pre-endgame for the last tiles of the bag.
   leave value - theirs. After ``min_iterations`` a candidate whose mean difference to the leader (the
   same racks for both, so the difference is paired) is more than ``prune_z`` standard errors below 0 is
   dropped; the run stops at ``iterations``, when one candidate is left, or at ``time_limit`` seconds.
+  With ``objective = "win"`` (the default) an iteration is worth the chance that the mover wins from the
+  spread it ends on: ``Phi((spread now + value) / sigma(T))``, where ``T`` is the number of tiles still
+  unplayed after the simulated plies and ``sigma(T) = 10.8 sqrt(T)`` points (at least 30) is the spread's
+  spread-to-the-end measured over 400 ladder games (docs/crossword.md), plus ``1e-4`` x the value as a
+  tie-break: the candidate with the best mean win chance is played, so far ahead it plays safe and far
+  behind it takes risks. ``objective = "spread"``: the mean value alone (the first sim2).
 """
 
 from __future__ import annotations
@@ -45,7 +51,16 @@ from kubasolve.games.crossword.ai import (
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack, take_from_rack
 from kubasolve.games.crossword.leaves import LeaveValues, load_learnt_leaves
 
-__all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice"]
+__all__ = ["Equity2Policy", "Sim2Policy", "default_leaves", "preendgame_choice", "win_chance"]
+
+WIN_SIGMA_PER_ROOT_TILE = 10.8
+"""The standard deviation of the spread's change from a position to the game's end, per sqrt of the tiles still
+unplayed (bag and racks): 10.6-11.4 for 14-100 tiles over 400 sim2-vs-equity2 games (docs/crossword.md)."""
+WIN_SIGMA_MIN = 30.0
+"""The floor of that standard deviation (the last tiles: 34-35 points measured for 0-10 tiles)."""
+WIN_SPREAD_TIE = 1e-4
+"""The win objective's weight of a point of spread: a tie-break (10 points count as 0.1% of win chance)."""
+OBJECTIVES = ("win", "spread")
 
 PREENDGAME_NODES = 2000
 """Node budget of each endgame solve inside a pre-endgame playout."""
@@ -57,6 +72,13 @@ def default_leaves(referee: Referee) -> LeaveValues:
         return load_learnt_leaves(referee.tiles.name)
     except RulesError:
         return load_leaves(referee.tiles.name)
+
+
+def win_chance(margin: float, tiles_left: int) -> float:
+    """The chance that a player ``margin`` points ahead wins with ``tiles_left`` tiles still unplayed (a normal
+    model of the spread's change to the end; a tie counts half)."""
+    sigma = max(WIN_SIGMA_PER_ROOT_TILE * math.sqrt(max(tiles_left, 0)), WIN_SIGMA_MIN)
+    return 0.5 * (1.0 + math.erf(margin / (sigma * math.sqrt(2.0))))
 
 
 def best_option(referee: Referee, board: Any, rack: str, leaves: LeaveValues, bag_size: int) -> tuple[float, int, Any, str]:
@@ -235,6 +257,8 @@ class Sim2Policy(EndgameBudgeted):
     min_iterations: int = 24
     prune_z: float = 2.5
     plies: int = 2
+    objective: str = "win"
+    """``win``: the best mean win chance after the simulated plies (module docstring); ``spread``: the best mean value."""
     time_limit: float | None = None
     leaves: LeaveValues | None = None
     endgame_mode: str = "exact"
@@ -260,12 +284,19 @@ class Sim2Policy(EndgameBudgeted):
 
     def simulate(self, referee: Referee, state: CrosswordState, cands: list[Candidate], leaves: LeaveValues,
                  seconds: float | None = None) -> list[float]:
-        """Mean value of each candidate (pruned ones: their mean when dropped, minus a large constant); at
-        most ``seconds`` (checked after each iteration)."""
+        """Mean objective of each candidate (pruned ones: their mean when dropped, minus a large constant); at
+        most ``seconds`` (checked after each iteration). ``last_stats["spread"]``: each one's mean value in points."""
+        if self.objective not in OBJECTIVES:
+            raise RulesError(f"sim2 objective {self.objective!r}: one of {', '.join(OBJECTIVES)}")
         rng = random.Random(f"crossword-sim2:{self.seed}:{state.seed}:{state.turn}")
         unseen = list(state.unseen())
         size = min(referee.rules.rack_size, len(unseen))
         rack_size = referee.rules.rack_size
+        me = state.current
+        lead_now = state.scores[me] - max(s for k, s in enumerate(state.scores) if k != me)
+        in_play = len(unseen) + len(state.rack())  # tiles not on the board yet
+        win = self.objective == "win"
+        spreads: list[list[float]] = [[] for _ in cands]
         boards = [state.board.with_tiles(c.action.tiles) if c.action.type == "place" else state.board for c in cands]
         leave_values = [leaves.value(c.leave) for c in cands]
         samples: list[list[float]] = [[] for _ in cands]
@@ -284,23 +315,29 @@ class Sim2Policy(EndgameBudgeted):
                     rest = rest + list(c.action.letters)
                 opp_eq, opp_score, opp_action, opp_leave = best_option(referee, boards[i], opp, leaves, len(rest))
                 value = c.score - opp_score - (opp_eq - opp_score)
+                opp_placed = opp_action is not None and opp_action.type == "place"
+                left = in_play - len(c.action.tiles) - (len(opp) - len(opp_leave) if opp_placed else 0)
                 if self.plies >= 3:
-                    board2 = boards[i].with_tiles(opp_action.tiles) if opp_action is not None and opp_action.type == "place" else boards[i]
+                    board2 = boards[i].with_tiles(opp_action.tiles) if opp_placed else boards[i]
                     mine = sort_rack(c.leave + "".join(drawn))
                     n_opp = rack_size - len(opp_leave)
-                    my_eq, _, _, _ = best_option(referee, board2, mine, leaves, max(0, len(rest) - n_opp))
+                    my_eq, _, my_action, my_leave = best_option(referee, board2, mine, leaves, max(0, len(rest) - n_opp))
                     value += my_eq
+                    if my_action is not None and my_action.type == "place":
+                        left -= len(mine) - len(my_leave)
                 else:
                     value += leave_values[i]
-                samples[i].append(value)
+                spreads[i].append(value)
+                samples[i].append(win_chance(lead_now + value, left) + WIN_SPREAD_TIE * value if win else value)
             done = it + 1
             if done >= self.min_iterations and len(active) > 1:
                 active = self._prune(active, samples, done)
             lead = max(active, key=lambda i: (sum(samples[i]), -i))
-            self._tell_best(cands[lead].action, sum(samples[lead]) / done)
+            self._tell_best(cands[lead].action, sum(spreads[lead]) / done)
             if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds) or self._stop_now():
                 break
-        self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands)}
+        self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands),
+                           "spread": [float(np.mean(v)) if v else None for v in spreads]}
         means = [float(np.mean(s)) if s else -math.inf for s in samples]
         return [m if i in active else m - 1e6 for i, m in enumerate(means)]
 
