@@ -69,3 +69,8 @@ def test_engine_new_ais_on_learnt_leaves():
     assert sim["turn"] == 3
     err = ask(s, "crossword.ai-move", game=gid, ai="sim", plies=3)["error"]
     assert err["code"] == "bad-request" and "plies" in err["key"]
+    spread = ask(s, "crossword.ai-move", game=gid, ai="sim2", objective="spread", iterations=3, candidates=3, state=False)["result"]
+    assert spread["turn"] == 4
+    for bad in ({"ai": "equity2", "objective": "win"}, {"ai": "sim2", "objective": "draw"}):
+        err = ask(s, "crossword.ai-move", game=gid, **bad)["error"]
+        assert err["code"] == "bad-request" and err["key"] == "params.objective", err

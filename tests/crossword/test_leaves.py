@@ -46,6 +46,34 @@ def small_table() -> LearntLeaves:
 
 
 # ------------------------------------------------------------------------------------------------ the table
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.text("ABEQUZ?", min_size=0, max_size=6), min_size=1, max_size=40),
+       st.lists(st.text("ABEQUZ?", min_size=0, max_size=7), max_size=30))
+def test_packed_lookup_finds_exactly_the_stored_leaves(stored, asked):
+    """The int64 packed keys answer as a plain dict over the byte-string keys (every stored leave, and leaves it
+    does not hold: other lengths, other tiles)."""
+    from kubasolve.games.crossword.leaves import canonical
+
+    keys = sorted({canonical(k) for k in stored})
+    values = np.arange(len(keys), dtype=np.float32) - 7
+    table = LearntLeaves(np.array([k.encode() for k in keys], dtype=f"S{max(1, *map(len, keys))}"), values)
+    reference = dict(zip(keys, values.tolist(), strict=True))
+    for leave in [*keys, *(canonical(a) for a in asked)]:
+        assert table.stored(leave) == reference.get(leave)
+
+
+def test_packed_keys_refuse_what_they_cannot_hold():
+    from kubasolve.games.crossword.leaves import pack_key, pack_keys
+
+    assert pack_key("") == 0 and pack_key("?") == 1 and pack_key("A") == 3 and pack_key("AB") == 3 * 32 + 4
+    assert pack_key("a") == pack_key("A" * 13) == pack_key("É") == -1  # no table holds them
+    assert small_table().stored("e") is None
+    with pytest.raises(RulesError):
+        pack_keys(np.array([b"A1"]))
+    with pytest.raises(RulesError):
+        pack_keys(np.array([b"A" * 13]))
+
+
 def test_table_looks_up_stored_leaves_in_any_order_and_falls_back_to_sub_leaves():
     t = small_table()
     assert t.value("") == 0.0
@@ -314,6 +342,51 @@ def test_sim2_prunes_clearly_worse_candidates_and_keeps_close_ones():
     assert Sim2Policy(prune_z=2.5)._prune([0, 1, 2], samples, 16) == [0, 1]
 
 
+def test_win_chance_is_a_normal_model_of_the_rest_of_the_game():
+    from kubasolve.games.crossword.sim import WIN_SIGMA_MIN, win_chance
+
+    assert win_chance(0, 60) == 0.5 and win_chance(40, 60) + win_chance(-40, 60) == pytest.approx(1.0)
+    assert win_chance(10, 60) < win_chance(20, 60) < win_chance(20, 20)  # a lead counts more with fewer tiles left
+    assert win_chance(30, 0) == win_chance(30, 4) == pytest.approx(0.8413, abs=1e-4)  # one sigma: the floor
+    assert WIN_SIGMA_MIN == 30.0
+
+
+def _scripted_sim(monkeypatch, referee, state, values, lead, objective):  # type: ignore[no-untyped-def]
+    """sim2 over the first two candidates of ``state`` with the mover ``lead`` points ahead, where the opponent's
+    reply is scripted so that iteration ``k`` of candidate ``i`` is worth ``values[i][k % len(values[i])]``."""
+    from kubasolve.games.crossword import sim
+
+    leaves = load_leaves("nl")
+    cands = fast_candidates(referee, state, leaves, top=2)
+    calls = []
+
+    def scripted(referee_, board, rack, leaves_, bag_size):  # type: ignore[no-untyped-def]
+        i, k = len(calls) % 2, len(calls) // 2
+        calls.append(1)
+        equity = cands[i].score + leaves.value(cands[i].leave) - values[i][k % len(values[i])]
+        return equity, 0, None, rack
+
+    monkeypatch.setattr(sim, "best_option", scripted)
+    scores = (state.scores[0] + lead, state.scores[1]) if state.current == 0 else (state.scores[0], state.scores[1] + lead)
+    policy = sim.Sim2Policy(objective=objective, iterations=40, prune_z=1e9)
+    return policy.simulate(referee, replace(state, scores=scores), cands, leaves), policy.last_stats
+
+
+def test_sim2_win_objective_takes_risks_behind_and_falls_back_to_spread(monkeypatch, referee, positions):
+    """A steady +10 against a gamble of +40 / -40: the spread objective takes the steady play; the win objective
+    too when the game is even, but 100 points behind it gambles (only a big swing can win); with the game decided
+    either way (500 points) the win chances are all but equal and the spread breaks the tie."""
+    state = positions[2]
+    steady, gamble = [10.0], [40.0, -40.0]
+    for lead, objective, pick in [(0, "spread", 0), (0, "win", 0), (-100, "spread", 0), (-100, "win", 1),
+                                  (500, "win", 0), (-500, "win", 0)]:
+        values, stats = _scripted_sim(monkeypatch, referee, state, [steady, gamble], lead, objective)
+        assert int(np.argmax(values)) == pick, (lead, objective, values)
+        assert stats["spread"] == pytest.approx([10.0, 0.0]) and stats["iterations"] == 40
+    with pytest.raises(RulesError):
+        _scripted_sim(monkeypatch, referee, state, [steady, gamble], 0, "score")
+
+
 def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     from kubasolve.games.crossword.ai import make_policy
 
@@ -329,7 +402,9 @@ def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     assert quick.last_stats["iterations"] == 1
     assert make_policy("equity2:700").endgame_nodes == 700 and make_policy("sim2:bounded").endgame_mode == "bounded"
     assert make_policy("sim2:100ms").movetime_ms == 100.0 and make_policy("equity:250ms").movetime_ms == 250.0
-    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms"):
+    assert make_policy("sim2").objective == "win" and make_policy("sim2:spread:400ms").objective == "spread"
+    assert make_policy("sim2:spread:400ms").movetime_ms == 400.0 and make_policy("sim2:win:500").endgame_nodes == 500
+    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms", "equity2:win", "sim:spread", "sim2:win:spread", "sim2:100ms:200ms"):
         with pytest.raises(RulesError):
             make_policy(bad)
 
