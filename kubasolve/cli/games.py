@@ -216,6 +216,11 @@ def seats_of(game: Any, players: list[str] | None, default: list[str], human: bo
                              f"{', '.join([*allowed, *game.ai_names])}")
         if base == HUMAN and s != HUMAN:
             raise UsageError(f"--players: {HUMAN} takes no setting, got {s!r}")
+        if base != HUMAN:
+            try:
+                game.check_ai(s)
+            except KubasolveError as exc:
+                raise UsageError(f"--players: {exc}") from None
     return seats
 
 

@@ -336,6 +336,18 @@ class Game(ABC):
             raise IllegalMoveError("the game is over")
         return State(self.name, state.players, self._apply(native, dict(action)))
 
+    def check_ai(self, name: Any) -> None:
+        """Refuse an AI this game does not have: an unknown name, or a ``NAME:SETTING`` its AI does not take
+        (:class:`~kubasolve.errors.KubasolveError` with key ``ai``)."""
+        if not isinstance(name, str) or name.partition(":")[0] not in self.ai_names:
+            raise KubasolveError(f"unknown {self.name} AI {name!r}; choose one of {', '.join(self.ai_names)}", key="ai")
+        self._check_ai_settings(name)
+
+    def _check_ai_settings(self, name: str) -> None:
+        """Hook: raise :class:`~kubasolve.errors.KubasolveError` for a ``NAME:SETTING`` the game's AI does not take
+        (default: the game's ``_ai_move`` reads the setting)."""
+        return None
+
     def ai_move(self, state: State, ai: str | None = None, budget: Budget | None = None, seed: int = 0,
                 options: Mapping[str, Any] | None = None) -> AiMove:
         """AI ``ai`` (default :attr:`default_ai`)'s action for the player to move, within ``budget`` (none: the AI's
@@ -343,8 +355,7 @@ class Game(ABC):
         game-specific AI settings (:attr:`ai_options`)."""
         native = self._own(state)
         name = self.default_ai if ai is None else ai
-        if not isinstance(name, str) or name.partition(":")[0] not in self.ai_names:
-            raise KubasolveError(f"unknown {self.name} AI {name!r}; choose one of {', '.join(self.ai_names)}", key="ai")
+        self.check_ai(name)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
         settings = dict(options or {})

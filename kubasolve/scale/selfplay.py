@@ -304,6 +304,11 @@ def check_ai_names(game: Any, players: Sequence[str], also: Sequence[str] = ()) 
         if p.partition(":")[0] not in game.ai_names and p not in also:
             choices = ", ".join([*also, *game.ai_names])
             raise RulesError(f"unknown {game.name} AI {p!r}; choose from {choices}", key="players")
+        if p not in also:
+            try:
+                game.check_ai(p)
+            except KubasolveError as exc:
+                raise RulesError(str(exc), key="players") from None
 
 
 @dataclass(frozen=True)

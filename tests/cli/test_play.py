@@ -94,6 +94,8 @@ def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
     (["kubagram", "play", "--players", "human,oracle"], 2, "unknown kubagram seat 'oracle'; choose from human, random"),
     (["crossword", "simulate", "--players", "score,oracle", "--games", "1"], 2, "unknown crossword AI 'oracle'; choose from score"),
     (["colonii", "simulate", "--players", "greedy,human", "--games", "1"], 2, "unknown colonii AI 'human'"),
+    (["crossword", "simulate", "--players", "sim2:draw,equity2", "--games", "2"], 2, "--players: sim2:draw: the option is"),
+    (["crossword", "play", "--players", "human,equity2:win"], 2, "--players: equity2:win: the option is"),
     (["play", "--game", "chess"], 2, "--game: unknown game 'chess'"),
     (["simulate", "--game", "nim", "--game-module", "/no/such/module.py"], 2, "cannot be imported"),
     (["rummikub", "simulate", "--games", "1", "--address", "auto"], 2, "--address goes with --backend ray"),

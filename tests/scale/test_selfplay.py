@@ -79,6 +79,12 @@ def test_bad_arguments_are_refused_before_any_game(kwargs: dict, message: str) -
         simulate("rummikub", **args)
 
 
+def test_an_ai_setting_the_game_does_not_take_is_refused_before_any_game() -> None:
+    with pytest.raises(RulesError, match="equity2:win: the option is") as caught:
+        simulate("crossword", ["sim2:spread:400ms", "equity2:win"], 2, seed=1)
+    assert caught.value.key == "players"
+
+
 def test_an_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(KubasolveError, match="unknown game 'chess'; known: colonii, crossword, kubagram"):
         simulate("chess", ["a", "b"], 1)

@@ -68,6 +68,11 @@ class Crossword(Game):
         EndgameSolver(referee).ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
 
     # ---------------------------------------------------------------- hooks
+    def _check_ai_settings(self, name: str) -> None:
+        from kubasolve.games.crossword.ai import _parse_name
+
+        _parse_name(name)  # RulesError naming the setting it does not take
+
     def _new(self, seed: int, players: tuple[str, ...]) -> Any:
         return self.referee.new_game(seed, len(players))
 
