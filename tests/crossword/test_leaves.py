@@ -387,6 +387,27 @@ def test_sim2_win_objective_takes_risks_behind_and_falls_back_to_spread(monkeypa
         _scripted_sim(monkeypatch, referee, state, [steady, gamble], 0, "score")
 
 
+def test_equity2_linear_plays_the_linear_tables_best_equity(referee, positions):
+    """``equity2:linear`` is equity2 with the linear leave table (to measure what the learnt one adds)."""
+    from kubasolve.games.crossword.ai import make_policy
+    from kubasolve.games.crossword.sim import default_leaves
+
+    linear, learnt = load_leaves("nl"), load_learnt_leaves("nl")
+    assert default_leaves(referee, "linear").value("QU?") == linear.value("QU?")
+    assert default_leaves(referee) is learnt and default_leaves(referee, "linear") is default_leaves(referee, "linear")
+    policy = make_policy("equity2:linear:500")
+    assert policy.leave_table == "linear" and policy.endgame_nodes == 500 and make_policy("sim2:linear").leave_table == "linear"
+    differ = 0
+    for state in positions[:6]:
+        assert policy.turn(referee, state) == fast_candidates(referee, state, linear)[0].action
+        differ += make_policy("equity2").turn(referee, state) != policy.turn(referee, state)
+    assert differ > 0  # the two tables do not always agree
+    with pytest.raises(RulesError):
+        default_leaves(referee, "cubic")
+    with pytest.raises(RulesError):
+        make_policy("equity:linear")
+
+
 def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     from kubasolve.games.crossword.ai import make_policy
 

@@ -35,6 +35,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -66,12 +67,27 @@ PREENDGAME_NODES = 2000
 """Node budget of each endgame solve inside a pre-endgame playout."""
 
 
-def default_leaves(referee: Referee) -> LeaveValues:
-    """The learnt table of the referee's tile set, or the linear table when none ships for it."""
-    try:
-        return load_learnt_leaves(referee.tiles.name)
-    except RulesError:
-        return load_leaves(referee.tiles.name)
+LEAVE_TABLES = ("learnt", "linear")
+"""What ``equity2``/``sim2`` value leaves with (``leave_table``; ``equity2:linear``): the learnt table of the tile set
+(the linear one when none ships), or the linear table of ``equity`` (to measure what the learnt table adds)."""
+
+
+def default_leaves(referee: Referee, table: str = "learnt") -> LeaveValues:
+    """The learnt table of the referee's tile set, or the linear table when none ships for it (or ``table`` is
+    ``linear``); loaded once per process."""
+    if table not in LEAVE_TABLES:
+        raise RulesError(f"leave table {table!r}: one of {', '.join(LEAVE_TABLES)}")
+    if table == "learnt":
+        try:
+            return load_learnt_leaves(referee.tiles.name)
+        except RulesError:
+            pass
+    return _linear_leaves(referee.tiles.name)
+
+
+@cache
+def _linear_leaves(tiles_name: str) -> LeaveValues:
+    return load_leaves(tiles_name)
 
 
 def win_chance(margin: float, tiles_left: int) -> float:
@@ -225,6 +241,8 @@ class Equity2Policy(EndgameBudgeted):
     name: str = "equity2"
     seed: int = 0
     leaves: LeaveValues | None = None
+    leave_table: str = "learnt"
+    """Without ``leaves``: ``learnt`` (default) or ``linear`` (:data:`LEAVE_TABLES`)."""
     endgame: bool = True
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
@@ -237,7 +255,7 @@ class Equity2Policy(EndgameBudgeted):
         settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time, self.endgame)
         if settled is not None:
             return settled
-        leaves = self.leaves or default_leaves(referee)
+        leaves = self.leaves or default_leaves(referee, self.leave_table)
         if self.preendgame and in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
                                      time_limit=seconds, policy=self)[0]
@@ -261,6 +279,8 @@ class Sim2Policy(EndgameBudgeted):
     """``win``: the best mean win chance after the simulated plies (module docstring); ``spread``: the best mean value."""
     time_limit: float | None = None
     leaves: LeaveValues | None = None
+    leave_table: str = "learnt"
+    """Without ``leaves``: ``learnt`` (default) or ``linear`` (:data:`LEAVE_TABLES`)."""
     endgame_mode: str = "exact"
     endgame_nodes: int | None = DEFAULT_ENDGAME_NODES
     preendgame_deals: int = 12
@@ -272,7 +292,7 @@ class Sim2Policy(EndgameBudgeted):
         settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
         if settled is not None:
             return settled
-        leaves = self.leaves or default_leaves(referee)
+        leaves = self.leaves or default_leaves(referee, self.leave_table)
         if in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
                                      time_limit=seconds, policy=self)[0]
