@@ -89,6 +89,22 @@ after any node and resume, which is how the caller applies a time budget). One f
    instead of 16.5M, 32 (unproven in 10 s before) in 9.0M (the same values). Tried and left out: the same
    bound for three tiles after the opponent's forced pass, each move made and the two-tile bound taken on the
    board after it (position 19: 16 % fewer nodes, 7-20 % more CPU).
+   ``OPT_LEAVE_ONE``: a placement that leaves the mover one tile ``t`` is worth at most
+   ``score + max(vo - value(t), best one-tile play of t on the board after it + 2 vo)`` (the one-player bound after
+   it: the opponent may pass); that best is the node's best one-tile score of ``t`` (a square none of whose runs
+   holds a tile of the move has the same plays) or a play on a square at an end of a run through one of the move's
+   tiles, whose cross-set is recomputed with the move's tiles on the board for a moment (no move made, no line
+   generated). A move whose bound cannot beat alpha is not made (it counts as its bound, as ``OPT_OPP_OUT``). The
+   node's data (each tile's best one-tile score) is kept once a move has been searched without a cut.
+   ``OPT_LEAVE_TWO`` (a three-tile mover's one-tile placement ``x1``, leaving ``u``, ``v``): the two-tile bound on
+   the board after it, each term bounded from the board now: a one-tile play after it is one of the board now or on
+   a square at an end of a run through ``x1`` (exact, as above); a two-tile play after it whose words do not hold
+   ``x1`` is one of the board now (the node's best for ``u``, ``v``, and its best one-tile play then a two-tile play
+   through its square), one whose main word holds ``x1`` makes with it a three-tile play of the board now (at most
+   the best such play holding ``x1``'s tile there), and one whose cross word holds ``x1`` has a tile on such a run
+   end ``y`` and the other at an end of ``y``'s run along the other line: scored as if its main word were a word
+   (``y``'s and the other tile's cross-sets checked). Measured: 2.4-2.6x fewer nodes on positions 6 and 19, the
+   same CPU (its cost per move about what the cut children cost); not in the default options.
 
 An iteration whose tree never met the horizon (``hit`` false at the root) has the exact value: the
 search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 6) the iterations after
@@ -144,8 +160,9 @@ NO_MOVE = -2
  SC_FILTER, SC_UNDO, SC_LINE_GENS, SC_ASSEMBLIES, SC_LEAVES, SC_TT_CUTS, SC_CACHE_HITS, SC_ROOT_N, SC_ERROR,
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
  SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX, SC_WIN_LO, SC_WIN_HI, SC_RESEARCHES, SC_GEN, SC_SALT,
- SC_CUT_FIRST, SC_CUT_LATER, SC_CUT_PASS, SC_ALL_NODES, SC_ALL_CHILDREN, SC_CUT_EXACT, SC_PROBE_CUTS, SC_BOUND_CUTS, SC_OPP_CUTS, SC_STAMP) = range(61)
-SC_SIZE = 61
+ SC_CUT_FIRST, SC_CUT_LATER, SC_CUT_PASS, SC_ALL_NODES, SC_ALL_CHILDREN, SC_CUT_EXACT, SC_PROBE_CUTS, SC_BOUND_CUTS, SC_OPP_CUTS, SC_STAMP,
+ SC_LEAVE_CUTS) = range(62)
+SC_SIZE = 62
 OPT_FORCED_PASS_FREE = 1
 OPT_PLACE_TABLE = 2
 OPT_ASPIRATION = 4
@@ -157,6 +174,8 @@ OPT_PAIR_BOUND = 128
 OPT_LAST_OUT = 256
 OPT_OPP_OUT = 512
 OPT_PASS_BOUND = 1 << 11
+OPT_LEAVE_ONE = 1 << 12
+OPT_LEAVE_TWO = 1 << 13
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
@@ -176,18 +195,26 @@ ACT_ITER, ACT_ENTER, ACT_NEXT, ACT_RETURN = 0, 1, 2, 3
 # frame columns
 (F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMV, F_DEPTH, F_HIT, F_SL, F_KEY, F_MBASE, F_MN, F_NPICK, F_CUR, F_PHASE,
  F_SCORE, F_UNDO, F_MOVER, F_NFIXED, F_PASSDONE, F_NORD, F_NSEARCHED, F_PBEST, F_PMV, F_PHIT, F_PALPHA0, F_PLACEDONE,
- F_FORCED, F_ITER_NODES, F_EPOCH, F_SORTED, F_ON, F_OC) = range(32)
+ F_FORCED, F_ITER_NODES, F_EPOCH, F_SORTED, F_LEAVE, F_ON, F_OC) = range(33)
 N_OPP_OUTS = 4
 """The opponent's going-out plays kept at a node for ``OPT_OPP_OUT`` (:func:`_opp_outs`): their count in column
 ``F_ON``, then per play ``1 + OPP_OUT_TILES`` columns from ``F_OC``: its score and squares (-1: none)."""
 OPP_OUT_TILES = 3
 """The most tiles an opponent may hold for ``OPT_OPP_OUT``."""
-F_SIZE = F_OC + N_OPP_OUTS * (1 + OPP_OUT_TILES)
+F_B1N = F_OC + N_OPP_OUTS * (1 + OPP_OUT_TILES)
+"""For ``OPT_LEAVE_ONE``: the count of the mover's distinct tiles (-1: not kept), then from ``F_B1`` per tile its rack slot
+and its best one-tile score on the node's board (-INF: none)."""
+F_B1 = F_B1N + 1
+F_P2 = F_B1 + 2 * 8
+"""For ``OPT_LEAVE_TWO`` (a three-tile mover): per tile of ``F_B1`` (at most 3), for the other two tiles: their best two-tile
+play and their best one-tile play then a two-tile play through its square (:func:`_keep_leave_two`)."""
+F_SIZE = F_P2 + 2 * 3
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
-# ``pm_aux`` also the move's row in the arena (where its tiles are: a node's list holds no tiles)
-A_GAIN, A_NTILES, A_SRC = 0, 1, 2
+# ``pm_aux`` also the move's row in the arena (where its tiles are: a node's list holds no tiles) and, for a one-tile
+# move of a three-tile mover (``OPT_LEAVE_TWO``), the best three-tile play with its tile on its square
+A_GAIN, A_NTILES, A_SRC, A_INL = 0, 1, 2, 3
 
 # columns of the rack state ``rs[player]``
 R_N, R_VALUE, R_HASH_MOVE, R_HASH_WAIT = 0, 1, 2, 3
@@ -329,6 +356,18 @@ def _rack_give(player, slot, cnt, rs, val, zrm, zrw, nl):
 
 
 # ------------------------------------------------------------------------------------------------ board
+@njit(cache=True, inline="always")
+def _run_span(k, pos, letters, lines, line_len):
+    """The first and last position of the run of tiles on line ``k`` through position ``pos`` (``pos`` itself counted)."""
+    lo = pos
+    while lo > 0 and letters[lines[k, lo - 1]] >= 0:
+        lo -= 1
+    hi = pos
+    while hi + 1 < line_len[k] and letters[lines[k, hi + 1]] >= 0:
+        hi += 1
+    return lo, hi
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _update_cross(cell, d, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl, letter_filter,
                   lh, undo, sc):
@@ -407,12 +446,7 @@ def _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, x
         pk = cell_line[cell, 1 - dd]
         pp = cell_pos[cell, 1 - dd]
         pn = line_len[pk]
-        lo = pp
-        while lo > 0 and letters[lines[pk, lo - 1]] >= 0:
-            lo -= 1
-        hi = pp
-        while hi + 1 < pn and letters[lines[pk, hi + 1]] >= 0:
-            hi += 1
+        lo, hi = _run_span(pk, pp, letters, lines, line_len)
         if lo > 0:
             _update_cross(np.int64(lines[pk, lo - 1]), dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
                           letter_filter, lh, undo, sc)
@@ -939,6 +973,367 @@ def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_le
             return fr[p, F_OC + i * w]
     return np.int64(-1)
 
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, nl):
+    """Keep in ``fr[p]`` each of ``mover``'s distinct tiles (rack slots) with its best one-tile score among the ``n`` plays
+    listed from ``base`` (for :func:`_leave_one_bound`)."""
+    m = 0
+    for x in range(nl + 1):
+        if cnt[mover, x] > 0 and m < 8:
+            fr[p, F_B1 + 2 * m] = x
+            fr[p, F_B1 + 2 * m + 1] = -INF
+            m += 1
+    fr[p, F_B1N] = m
+    for j in range(n):
+        jg = base + j
+        if pm_aux[jg, A_NTILES] != 1:
+            continue
+        src = pm_aux[jg, A_SRC]
+        slot = np.int64(-1)
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[src, q]
+            if t >= 0:
+                slot = np.int64(nl if (t & 64) != 0 else (t & 63))
+                break
+        for i in range(m):
+            if fr[p, F_B1 + 2 * i] == slot:
+                if pm_meta[jg, 3] > fr[p, F_B1 + 2 * i + 1]:
+                    fr[p, F_B1 + 2 * i + 1] = pm_meta[jg, 3]
+                break
+
+
+@njit(cache=True, inline="always")
+def _one_tile_at(y, dc, slot, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult, g, val, nl,
+                 letter_filter, bingo):
+    """The score of a one-tile play of rack slot ``slot`` (``nl``: the blank) on empty square ``y`` of the board in
+    ``letters`` / ``vob``, whose run along direction ``1 - dc`` (cross-set index ``dc``) is recomputed here and whose
+    other run is as in ``xmask`` / ``xscore``; -INF when it is no play."""
+    m, s = cross_set_of(y, dc, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+    m2 = xmask[y, 1 - dc]
+    s2 = xscore[y, 1 - dc]
+    if s < 0 and s2 < 0:
+        return np.int64(-INF)
+    if slot < nl:
+        if ((m >> slot) & 1) == 0 or ((m2 >> slot) & 1) == 0:
+            return np.int64(-INF)
+        v = np.int64(val[slot])
+    else:
+        if (m & m2) == 0:
+            return np.int64(-INF)
+        v = np.int64(0)
+    lm = np.int64(lmult[y])
+    wm = np.int64(wmult[y])
+    score = bingo
+    if s >= 0:
+        score += wm * (lm * v + s)
+    if s2 >= 0:
+        score += wm * (lm * v + s2)
+    return score
+
+
+@njit(cache=True, inline="always")
+def _fits(slot, m, s, nl):
+    """Whether rack slot ``slot`` (``nl``: the blank) may go on a square with cross-set ``m`` (``s < 0``: no cross word)."""
+    if s < 0:
+        return True
+    if slot < nl:
+        return ((m >> slot) & 1) != 0
+    return m != 0
+
+
+@njit(cache=True, inline="always")
+def _slot_index(p, fr, slot):
+    """The index of rack slot ``slot`` in ``fr[p]``'s tiles (``F_B1``), -1 when not there."""
+    for i in range(fr[p, F_B1N]):
+        if fr[p, F_B1 + 2 * i] == slot:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _tile_slot(t, nl):
+    return nl if (t & 64) != 0 else (t & 63)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp):
+    """For :func:`_leave_two_bound` at a three-tile mover's node (its ``n`` plays from ``base``; its tiles in ``fr[p]``,
+    :func:`_keep_b1`): per tile, the other two's best two-tile play and best ``one-tile play + two-tile play through its
+    square`` (``fr[p, F_P2:]``), and per one-tile play the best three-tile play holding its tile on its square
+    (``pm_aux[., A_INL]``; a blank counts for any letter). ``cbuf`` rows 1-3: per square, each tile's best one-tile score;
+    rows 4-6: its best three-tile play there (rows stamped with ``stamp`` in row 0)."""
+    m = fr[p, F_B1N]
+    for i in range(3):
+        fr[p, F_P2 + 2 * i] = -INF
+        fr[p, F_P2 + 2 * i + 1] = -INF
+    for j in range(n):
+        jg = base + j
+        nt = pm_aux[jg, A_NTILES]
+        if nt == 2:
+            continue
+        r = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
+        score = np.int64(pm_meta[jg, 3])
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[r, q]
+            if t < 0:
+                continue
+            cell = lines[k, q]
+            if cbuf[0, cell] != stamp:
+                cbuf[0, cell] = stamp
+                for row in range(1, 7):
+                    cbuf[row, cell] = -INF
+            i = _slot_index(p, fr, _tile_slot(t, nl))
+            row = 1 + i if nt == 1 else 4 + i
+            cbuf[row, cell] = max(cbuf[row, cell], score)
+    for j in range(n):
+        jg = base + j
+        nt = pm_aux[jg, A_NTILES]
+        r = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
+        if nt == 1:
+            for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+                t = ar_tiles[r, q]
+                if t >= 0:
+                    pm_aux[jg, A_INL] = cbuf[4 + _slot_index(p, fr, _tile_slot(t, nl)), lines[k, q]]
+                    break
+            continue
+        if nt != 2:
+            continue
+        score = np.int64(pm_meta[jg, 3])
+        first = np.int64(-INF)
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[r, q]
+            if t < 0:
+                continue
+            cell = lines[k, q]
+            sl = _tile_slot(t, nl)
+            cnt[mover, sl] -= 1
+            if cbuf[0, cell] == stamp:
+                first = max(first, cbuf[1 + _slot_index(p, fr, sl), cell])
+        third = -1
+        for i in range(m):
+            if cnt[mover, fr[p, F_B1 + 2 * i]] > 0:
+                third = i
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[r, q]
+            if t >= 0:
+                cnt[mover, _tile_slot(t, nl)] += 1
+        c = F_P2 + 2 * third
+        fr[p, c] = max(fr[p, c], score)
+        if first > -INF:
+            fr[p, c + 1] = max(fr[p, c + 1], score + first)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines, line_len,
+                     cell_line, cell_pos, lmult, wmult, g, val, nl, letter_filter):
+    """A true upper bound on the value of one-tile placement ``jg`` (tile ``t1`` on square ``x1``) of a three-tile mover,
+    leaving tiles ``u`` and ``v``: ``score +`` the two-tile bound (:func:`_pair_bound`) on the board after it, each of its
+    terms bounded from the board now (see the module docstring; the node's parts from :func:`_keep_leave_two`). Only the
+    part from the node's list when that already exceeds ``alpha``."""
+    k = np.int64(pm_meta[jg, 0])
+    src = pm_aux[jg, A_SRC]
+    s1 = np.int64(pm_meta[jg, 3])
+    t1 = np.int64(-1)
+    x1 = np.int64(-1)
+    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+        if ar_tiles[src, q] >= 0:
+            t1 = np.int64(ar_tiles[src, q])
+            x1 = np.int64(lines[k, q])
+            break
+    slot1 = _tile_slot(t1, nl)
+    cnt[mover, slot1] -= 1
+    su = -1
+    sv = -1
+    for x in range(nl + 1):
+        c = cnt[mover, x]
+        if c >= 2:
+            su = x
+            sv = x
+        elif c == 1:
+            if su < 0:
+                su = x
+            else:
+                sv = x
+    cnt[mover, slot1] += 1
+    vu = np.int64(val[su]) if su < nl else np.int64(0)
+    vv = np.int64(val[sv]) if sv < nl else np.int64(0)
+    b1u = fr[p, F_B1 + 2 * _slot_index(p, fr, su) + 1]
+    b1v = fr[p, F_B1 + 2 * _slot_index(p, fr, sv) + 1]
+    i1 = _slot_index(p, fr, slot1)
+    out2 = fr[p, F_P2 + 2 * i1]
+    dep = fr[p, F_P2 + 2 * i1 + 1]
+    inl = pm_aux[jg, A_INL]
+    touched = False
+    while True:
+        ub = vo - vu - vv
+        if b1u > -INF:
+            ub = max(ub, b1u + vo - vv)
+        if b1v > -INF:
+            ub = max(ub, b1v + vo - vu)
+        go = max(out2, dep, inl)
+        b1m = max(b1u, b1v)
+        if inl > -INF and b1m > -INF:
+            go = max(go, inl + b1m)
+        if b1u > -INF and b1v > -INF:
+            go = max(go, b1u + b1v)
+        if go > -INF:
+            ub = max(ub, go + 2 * vo)
+        if touched or s1 + ub > alpha:
+            return s1 + ub
+        # the plays after the move that touch x1: one tile on a square y at an end of a run through x1 (exact, the
+        # cross-set of that run recomputed; the other run at y does not hold x1), or two tiles along the other line
+        # through y (y's cross word and the other tile's checked, the main word not: counted as if a word)
+        touched = True
+        letters[x1] = t1 & 63
+        vob[x1] = 0 if (t1 & 64) != 0 else val[t1 & 63]
+        pt = np.int64(-INF)
+        for d in range(2):
+            kk = cell_line[x1, d]
+            nn = line_len[kk]
+            pp = cell_pos[x1, d]
+            lo, hi = _run_span(kk, pp, letters, lines, line_len)
+            e = 1 - d
+            for yq in (lo - 1, hi + 1):
+                if yq < 0 or yq >= nn:
+                    continue
+                y = np.int64(lines[kk, yq])
+                # y's run along d (cross-set index e) holds x1; its run along e (index d) is the board's
+                my, sy = cross_set_of(y, e, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+                mo = xmask[y, d]
+                so = xscore[y, d]
+                lmy = np.int64(lmult[y])
+                wmy = np.int64(wmult[y])
+                for w in range(2):
+                    ty = su if w == 0 else sv
+                    if _fits(ty, my, sy, nl) and _fits(ty, mo, so, nl):
+                        vy = np.int64(val[ty]) if ty < nl else np.int64(0)
+                        one = wmy * (lmy * vy + sy)
+                        if so >= 0:
+                            one += wmy * (lmy * vy + so)
+                        if w == 0:
+                            b1u = max(b1u, one)
+                        else:
+                            b1v = max(b1v, one)
+                # two tiles along the line through y in direction e: the other on z, at an end of y's run along e
+                ke = cell_line[y, e]
+                ne = line_len[ke]
+                py = cell_pos[y, e]
+                a, b = _run_span(ke, py, letters, lines, line_len)
+                for zq in (a - 1, b + 1):
+                    if zq < 0 or zq >= ne:
+                        continue
+                    z = np.int64(lines[ke, zq])
+                    mz = xmask[z, e]  # z's run along d is on another line than x1's: the board's
+                    sz = xscore[z, e]
+                    lo2 = min(a, zq)
+                    hi2 = max(b, zq)
+                    while lo2 > 0 and letters[lines[ke, lo2 - 1]] >= 0:
+                        lo2 -= 1
+                    while hi2 + 1 < ne and letters[lines[ke, hi2 + 1]] >= 0:
+                        hi2 += 1
+                    run = np.int64(0)
+                    for q in range(lo2, hi2 + 1):
+                        run += vob[lines[ke, q]]
+                    lmz = np.int64(lmult[z])
+                    wmz = np.int64(wmult[z])
+                    for w in range(2):
+                        ty = su if w == 0 else sv
+                        tz = sv if w == 0 else su
+                        if not (_fits(ty, my, sy, nl) and _fits(tz, mz, sz, nl)):
+                            continue
+                        vy = np.int64(val[ty]) if ty < nl else np.int64(0)
+                        vz = np.int64(val[tz]) if tz < nl else np.int64(0)
+                        score = wmy * wmz * (lmy * vy + lmz * vz + run) + wmy * (lmy * vy + sy)
+                        if sz >= 0:
+                            score += wmz * (lmz * vz + sz)
+                        pt = max(pt, score)
+        letters[x1] = -1
+        vob[x1] = 0
+        if pt > -INF:
+            out2 = max(out2, pt)
+            b1m = max(b1u, b1v)
+            if b1m > -INF:
+                dep = max(dep, pt + b1m)
+    return np.int64(INF)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines, line_len,
+                     line_dir, cell_line, cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo):
+    """A true upper bound on the value of placement ``jg`` that leaves ``mover`` one tile ``t`` (see the module docstring):
+    ``score + max(vo - value(t), best one-tile score of t on the board after it + 2 vo)``, where that best is the node's
+    best one-tile score of ``t`` (``fr[p]``, :func:`_keep_b1`: the squares whose runs hold none of the move's tiles
+    have the same plays) or a play on a square at an end of a run through one of the move's tiles (its cross-set there
+    recomputed with the move's tiles on the board). Only the first part when that already exceeds ``alpha``."""
+    k = np.int64(pm_meta[jg, 0])
+    st = np.int64(pm_meta[jg, 1])
+    en = np.int64(pm_meta[jg, 2])
+    dd = np.int64(line_dir[k])
+    src = pm_aux[jg, A_SRC]
+    score = np.int64(pm_meta[jg, 3])
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cnt[mover, nl if (t & 64) != 0 else (t & 63)] -= 1
+    slot = np.int64(-1)
+    for x in range(nl + 1):
+        if cnt[mover, x] > 0:
+            slot = np.int64(x)
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cnt[mover, nl if (t & 64) != 0 else (t & 63)] += 1
+    vt = np.int64(val[slot]) if slot < nl else np.int64(0)
+    b1 = np.int64(-INF)
+    for i in range(fr[p, F_B1N]):
+        if fr[p, F_B1 + 2 * i] == slot:
+            b1 = fr[p, F_B1 + 2 * i + 1]
+    ub = vo - vt
+    if b1 > -INF:
+        ub = max(ub, b1 + 2 * vo)
+    if score + ub > alpha:
+        return score + ub
+    # the move's tiles on the board for a moment
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cell = lines[k, q]
+            letters[cell] = t & 63
+            vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
+    best = np.int64(-INF)
+    n = line_len[k]
+    if st > 0 and letters[lines[k, st - 1]] < 0:
+        best = max(best, _one_tile_at(np.int64(lines[k, st - 1]), 1 - dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
+                                      cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
+    if en + 1 < n and letters[lines[k, en + 1]] < 0:
+        best = max(best, _one_tile_at(np.int64(lines[k, en + 1]), 1 - dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
+                                      cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
+    for q in range(st, en + 1):
+        if ar_tiles[src, q] < 0:
+            continue
+        cell = lines[k, q]
+        pk = cell_line[cell, 1 - dd]
+        pp = cell_pos[cell, 1 - dd]
+        pn = line_len[pk]
+        lo, hi = _run_span(pk, pp, letters, lines, line_len)
+        if lo > 0:
+            best = max(best, _one_tile_at(np.int64(lines[pk, lo - 1]), dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
+                                          cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
+        if hi + 1 < pn:
+            best = max(best, _one_tile_at(np.int64(lines[pk, hi + 1]), dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
+                                          cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
+    for q in range(st, en + 1):
+        if ar_tiles[src, q] >= 0:
+            cell = lines[k, q]
+            letters[cell] = -1
+            vob[cell] = 0
+    if best > -INF:
+        ub = max(ub, best + 2 * vo)
+    return score + ub
+
 @njit(cache=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
@@ -1196,6 +1591,10 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_ACT] = ACT_RETURN
                     continue
             fr[p, F_ON] = 0
+            fr[p, F_B1N] = -1
+            # the leave bounds' data, kept once a move has been searched without a cut (see ACT_NEXT)
+            fr[p, F_LEAVE] = 1 if (p > 0 and not place_known and not last_tile and nord > 1 and n_rack >= 2 and depth >= 2
+                                   and sc[SC_OPTS] & (OPT_LEAVE_ONE | OPT_LEAVE_TWO)) else 0
             if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] <= OPP_OUT_TILES and depth >= 2
                     and sc[SC_OPTS] & OPT_OPP_OUT):
                 # the opponent holds one tile: its plays, each going out (see _opp_out_after)
@@ -1337,6 +1736,42 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                                 fr[p, F_PBEST] = ub
                                 fr[p, F_PMV] = j
                             continue
+                if fr[p, F_LEAVE] == 1 and fr[p, F_NSEARCHED] > 0:
+                    # a move searched without a cut: the moves left likely all fail low; the leave bounds' data
+                    fr[p, F_LEAVE] = 2
+                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, sc[SC_NL])
+                    if rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3:
+                        sc[SC_STAMP] += 1
+                        _keep_leave_two(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf,
+                                        sc[SC_STAMP])
+                if fr[p, F_B1N] >= 0 and pm_aux[jg, A_NTILES] == rs[mover, R_N] - 1 and sc[SC_OPTS] & OPT_LEAVE_ONE:
+                    # the move leaves one tile: a true bound from that tile's one-tile plays after it (see the module docstring)
+                    ub = _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
+                                          lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER],
+                                          sc[SC_BINGO] if sc[SC_RACK_SIZE] == 1 else np.int64(0))
+                    if ub <= alpha:
+                        sc[SC_LEAVE_CUTS] += 1
+                        if ub > fr[p, F_BEST]:
+                            fr[p, F_BEST] = ub
+                            fr[p, F_BESTMV] = j
+                        if ub > fr[p, F_PBEST]:
+                            fr[p, F_PBEST] = ub
+                            fr[p, F_PMV] = j
+                        continue
+                if (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 3 and pm_aux[jg, A_NTILES] == 1 and sc[SC_OPTS] & OPT_LEAVE_TWO
+                        and sc[SC_RACK_SIZE] > 3):
+                    # the move leaves two tiles: the two-tile bound after it, from the board now (see the module docstring)
+                    ub = _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines,
+                                          line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER])
+                    if ub <= alpha:
+                        sc[SC_LEAVE_CUTS] += 1
+                        if ub > fr[p, F_BEST]:
+                            fr[p, F_BEST] = ub
+                            fr[p, F_BESTMV] = j
+                        if ub > fr[p, F_PBEST]:
+                            fr[p, F_PBEST] = ub
+                            fr[p, F_PMV] = j
+                        continue
                 score = pm_meta[jg, 3]
                 fr[p, F_NPICK] = npick
                 fr[p, F_CUR] = j

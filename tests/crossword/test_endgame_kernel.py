@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -227,3 +228,122 @@ def test_the_true_bounds_cut_and_keep_the_values(nl_referee, stored, index):
     with_.solve(state_from_cgp(nl_referee, stored[(index + 1) % 40][1]))
     again = with_.solve(state)
     assert (again.value, again.move, again.nodes) == (res.value, res.move, res.nodes)
+
+
+def _root_list(referee: Referee, state: CrosswordState) -> tuple[Any, ...]:
+    """The root's move list as the search holds it: the solver, the generator's arrays, the workspace, the list's first
+    row in the move buffer, the buffer's (line, start, end, score) and auxiliary rows, the arena's tiles."""
+    solver = EndgameSolver(referee)
+    meta, tiles = solver.moves_after(state, [])
+    ws = solver.ws
+    return solver, meta, tiles, ws, int(ws.sc[kernel.SC_ROOT_N]), ws.moves[0], ws.moves[1], ws.cache[3]
+
+
+def _one_tile_best(referee: Referee, board, rack: str) -> int | None:
+    """The best score of a one-tile play of ``rack`` (one tile) on ``board`` by the move generator; None: no play."""
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    moves = generate_moves(board, rack, referee.lexicon, referee.layout, referee.tiles).moves
+    return max((m.score for m in moves), default=None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), a=st.integers(2, 4), n_moves=st.integers(1, 3), blank=st.booleans())
+def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, seed, a, n_moves, blank):
+    """OPT_LEAVE_ONE's bound on a placement that leaves the mover one tile ``t``, against the move generator on the
+    board after the placement (built from scratch): at least ``score + max(vo - value(t), best one-tile play of t
+    there + 2 vo)`` (the mover's best were the opponent to pass: a true bound), and at most that with the best
+    one-tile play of ``t`` on the board before the move counted too (the bound takes that for the squares the move
+    leaves alone, and is exact on the others)."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leave{seed}")
+    referee = Referee(lex)
+    state = endgame_state(referee, rng, n_moves, (a, 2), 0, blank)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
+    i64 = np.int64
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, i64(ws.nl))
+    rack = state.racks[0]
+    vo = int(ws.rs[1, kernel.R_VALUE])
+    before = {ch: _one_tile_best(referee, state.board, ch) for ch in set(rack)}
+    for j in range(len(meta)):
+        if int((tiles[j] >= 0).sum()) != len(rack) - 1:
+            continue
+        placed = solver._placement(state.board, meta[j], tiles[j])
+        rest = take_from_rack(rack, "".join(ch for _, _, ch in placed.tiles))
+        vt = referee.tiles.values[rest]
+        score = int(meta[j, 3])
+        after = _one_tile_best(referee, state.board.with_tiles(placed.tiles), rest)
+        low = score + max(vo - vt, -10**6 if after is None else after + 2 * vo)
+        best_any = max((x for x in (after, before[rest]) if x is not None), default=None)
+        high = score + max(vo - vt, -10**6 if best_any is None else best_any + 2 * vo)
+        ub = kernel._leave_one_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(kernel.INF), ws.fr, ws.cnt, pm_meta, pm_aux,
+                                     ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, line_dir, cell_line,
+                                     cell_pos, lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]), i64(0))
+        assert low <= ub <= high, (j, placed, rest, low, ub, high)
+    # the board arrays are as they were (the move's tiles were on them for a moment only)
+    meta2, tiles2 = solver.moves_after(state, [])
+    assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), a=st.integers(2, 3), b=st.integers(1, 2), q=st.booleans(), blank=st.booleans(),
+       limit=st.sampled_from([0, 1, 2, 6]))
+def test_the_leave_one_cut_gives_the_brute_force_value(word_pool, seed, a, b, q, blank, limit):
+    """OPT_LEAVE_ONE and OPT_LEAVE_TWO alone, with the other true bounds and with the default options: the brute-force
+    value, also for a three-tile mover against an opponent holding only a Q that no word takes (stuck)."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leaveone{seed}")
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, 2, (a, b), 0, blank)
+    if q:
+        state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
+    want = brute_spread(referee, state, {})
+    for options in (123 | kernel.OPT_LEAVE_ONE, 123 | kernel.OPT_LEAVE_TWO, 123 | BOUNDS | kernel.OPT_LEAVE_ONE,
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO):
+        res = EndgameSolver(referee, options=options).solve(state)
+        assert res.proven and res.value == want, options
+
+
+def _one_player(referee: Referee, board, rack: str, vo: int) -> int:
+    """The mover's best spread were the opponent to pass throughout (brute force): stop (``vo - rack``), or a play
+    then the rest (going out: ``+ 2 vo``)."""
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    best = vo - sum(referee.tiles.values[ch] for ch in rack)
+    for m in generate_moves(board, rack, referee.lexicon, referee.layout, referee.tiles).moves:
+        rest = take_from_rack(rack, "".join(ch for _, _, ch in m.tiles))
+        best = max(best, m.score + (2 * vo if not rest else _one_player(referee, board.with_tiles(m.tiles), rest, vo)))
+    return best
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(1, 3), blank=st.booleans())
+def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(word_pool, seed, n_moves, blank):
+    """OPT_LEAVE_TWO's bound on a one-tile placement of a three-tile mover is at least ``score +`` the mover's best
+    with the two tiles left on the board after it were the opponent to pass throughout (brute force through the move
+    generator on that board built from scratch): a true bound, with the plays touching the new tile on both sides."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leave2{seed}")
+    referee = Referee(lex)
+    state = endgame_state(referee, rng, n_moves, (3, 2), 0, blank)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    g, lines, line_len, _, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
+    i64 = np.int64
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, i64(ws.nl))
+    kernel._keep_leave_two(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl),
+                           ws.cbuf, i64(1 << 40))
+    rack = state.racks[0]
+    vo = int(ws.rs[1, kernel.R_VALUE])
+    for j in range(len(meta)):
+        if int((tiles[j] >= 0).sum()) != 1:
+            continue
+        placed = solver._placement(state.board, meta[j], tiles[j])
+        rest = take_from_rack(rack, "".join(ch for _, _, ch in placed.tiles))
+        want = int(meta[j, 3]) + _one_player(referee, state.board.with_tiles(placed.tiles), rest, vo)
+        ub = kernel._leave_two_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(kernel.INF), ws.fr, ws.cnt, pm_meta, pm_aux,
+                                     ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, cell_line, cell_pos,
+                                     lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]))
+        assert ub >= want, (j, placed, rest, want, ub)
+    meta2, tiles2 = solver.moves_after(state, [])
+    assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)

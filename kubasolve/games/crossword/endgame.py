@@ -506,7 +506,7 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
-        self.cbuf = np.zeros((3, n_cells), np.int64)
+        self.cbuf = np.zeros((7, n_cells), np.int64)
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self._warm = False
         self.generation = 0
@@ -519,7 +519,7 @@ class _Workspace:
     def set_move_buffer(self, moves: int) -> None:
         """The move buffer (the lists of the nodes on the current line): (line, start, end, score) rows, (gain,
         tiles placed, arena row) rows, the order of the search, the root moves' ordering keys."""
-        self.moves = (np.zeros((moves, 4), np.int32), np.zeros((moves, 3), np.int64), np.zeros(moves, np.int64), np.zeros(moves, np.int64))
+        self.moves = (np.zeros((moves, 4), np.int32), np.zeros((moves, 4), np.int64), np.zeros(moves, np.int64), np.zeros(moves, np.int64))
 
     def listed(self, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Rows ``start .. start + n - 1`` of the move buffer as the move generator's arrays (meta, tiles); valid
@@ -604,7 +604,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
-                 options: int = 3067, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 options: int = 7163, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None) -> None:
         _check_limits(time_limit, node_limit, max_depth)
@@ -749,7 +749,7 @@ class EndgameSolver:
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
-                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS])},
+                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS]), "leave_one": int(sc[k.SC_LEAVE_CUTS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
