@@ -14,8 +14,8 @@ from kubasolve.games.limits import CROSSWORD_MAX_LISTED
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 HELP = "crossword tile game (Dutch Scrabble-type rules): moves, endgame; play, simulate and show games"
 AI_HELP = ("score, equity, sim, equity2, sim2; NAME:bounded / NAME:NODES choose the endgame search, NAME:MSms a time "
-           "budget per turn (e.g. sim2:400ms), sim2:win (default) / sim2:spread its objective, equity2:linear / "
-           "sim2:linear the linear leaves instead of the learnt ones; options combine (sim2:spread:400ms)")
+           "budget per turn (e.g. sim2:400ms), sim2:win (default) / sim2:spread its objective, sim2:3ply three plies "
+           "(default 2), equity2:linear / sim2:linear the linear leaves instead of the learnt ones; options combine (sim2:spread:400ms)")
 LEXICON = "nl"
 SIMULATE_PLAYERS = "score,equity"
 TILES_HELP = "tile set: nl (default), en or a TOML file"

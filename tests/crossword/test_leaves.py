@@ -425,7 +425,8 @@ def test_sim2_is_seeded_legal_and_honours_its_budgets(referee, positions):
     assert make_policy("sim2:100ms").movetime_ms == 100.0 and make_policy("equity:250ms").movetime_ms == 250.0
     assert make_policy("sim2").objective == "win" and make_policy("sim2:spread:400ms").objective == "spread"
     assert make_policy("sim2:spread:400ms").movetime_ms == 400.0 and make_policy("sim2:win:500").endgame_nodes == 500
-    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms", "equity2:win", "sim:spread", "sim2:win:spread", "sim2:100ms:200ms"):
+    assert make_policy("sim2").plies == 2 and make_policy("sim2:3ply:400ms").plies == 3
+    for bad in ("sim2:0ms", "sim2:fastms", "score:100ms", "equity2:win", "sim:spread", "sim2:win:spread", "sim2:100ms:200ms", "equity2:3ply", "sim2:2ply:3ply", "sim2:4ply"):
         with pytest.raises(RulesError):
             make_policy(bad)
 

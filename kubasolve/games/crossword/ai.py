@@ -443,8 +443,8 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
     """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``
     (equity2 and sim2 likewise), ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation),
-    ``sim2:win`` / ``sim2:spread``: sim2's objective, and ``equity2:linear`` / ``sim2:linear``: the linear leave table
-    instead of the learnt one. Options combine: ``sim2:spread:400ms``."""
+    ``sim2:win`` / ``sim2:spread``: sim2's objective, ``sim2:2ply`` / ``sim2:3ply``: the plies it simulates, and
+    ``equity2:linear`` / ``sim2:linear``: the linear leave table instead of the learnt one. Options combine: ``sim2:spread:400ms``."""
     base, _, args = text.strip().lower().partition(":")
     if base not in AI_NAMES:
         raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
@@ -461,6 +461,8 @@ def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
             found = {"objective": arg}
         elif arg in ("learnt", "linear") and base in ("equity2", "sim2"):
             found = {"leave_table": arg}
+        elif arg in ("2ply", "3ply") and base == "sim2":
+            found = {"plies": int(arg[0])}
         elif arg.endswith("ms") and arg[:-2].isdigit():
             if not 1 <= int(arg[:-2]) <= 600_000:
                 raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
@@ -470,7 +472,7 @@ def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
         else:
             raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000, "
                              "a time budget per turn such as 100ms" + (", 'learnt' or 'linear' (leaves)" if base in ("equity2", "sim2") else "")
-                             + (", 'win' or 'spread'" if base == "sim2" else ""))
+                             + (", 'win' or 'spread', '2ply' or '3ply'" if base == "sim2" else ""))
         if set(found) & set(options):
             raise RulesError(f"{text!r}: {arg!r} sets what an earlier option set")
         options.update(found)
