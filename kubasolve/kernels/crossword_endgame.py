@@ -357,6 +357,24 @@ def _rack_give(player, slot, cnt, rs, val, zrm, zrw, nl):
 
 # ------------------------------------------------------------------------------------------------ board
 @njit(cache=True, inline="always")
+def _two_slots(cnt, mover, nl):
+    """The rack slots of a two-tile rack of ``mover`` (the same slot twice for a pair; -1 for a missing tile)."""
+    slot_a = -1
+    slot_b = -1
+    for x in range(nl + 1):
+        c = cnt[mover, x]
+        if c >= 2:
+            slot_a = x
+            slot_b = x
+        elif c == 1:
+            if slot_a < 0:
+                slot_a = x
+            else:
+                slot_b = x
+    return slot_a, slot_b
+
+
+@njit(cache=True, inline="always")
 def _run_span(k, pos, letters, lines, line_len):
     """The first and last position of the run of tiles on line ``k`` through position ``pos`` (``pos`` itself counted)."""
     lo = pos
@@ -775,18 +793,7 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
     ``m1`` is a one-tile play of the board now on one of ``P``'s squares with its tile: at most the best
     ``score(P) + one-tile score on P's square`` over the two-tile plays (``cbuf``: per square, the best one-tile
     score of each tile, rows stamped with ``stamp``)."""
-    slot_a = -1
-    slot_b = -1
-    for x in range(nl + 1):
-        c = cnt[mover, x]
-        if c >= 2:
-            slot_a = x
-            slot_b = x
-        elif c == 1:
-            if slot_a < 0:
-                slot_a = x
-            else:
-                slot_b = x
+    slot_a, slot_b = _two_slots(cnt, mover, nl)
     b1a = np.int64(-INF)
     b1b = np.int64(-INF)
     out2 = np.int64(-INF)
@@ -1145,18 +1152,7 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
             break
     slot1 = _tile_slot(t1, nl)
     cnt[mover, slot1] -= 1
-    su = -1
-    sv = -1
-    for x in range(nl + 1):
-        c = cnt[mover, x]
-        if c >= 2:
-            su = x
-            sv = x
-        elif c == 1:
-            if su < 0:
-                su = x
-            else:
-                sv = x
+    su, sv = _two_slots(cnt, mover, nl)
     cnt[mover, slot1] += 1
     vu = np.int64(val[su]) if su < nl else np.int64(0)
     vv = np.int64(val[sv]) if sv < nl else np.int64(0)

@@ -194,19 +194,25 @@ def test_probing_the_table_before_a_move_changes_no_node_nor_answer(nl_referee, 
 BOUNDS = kernel.OPT_PAIR_BOUND | kernel.OPT_LAST_OUT | kernel.OPT_OPP_OUT | kernel.OPT_PASS_BOUND
 
 
+def _bound_case(word_pool, name, seed, sizes, q, blank, limit):
+    """(referee, endgame state, brute-force value) of a random small endgame: racks of ``sizes`` tiles, the second
+    one's first tile a Q when ``q`` (no word of the pool takes it: stuck), ``limit`` scoreless turns end the game."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=name)
+    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
+    state = endgame_state(referee, rng, 2, sizes, 0, blank)
+    if q:
+        state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
+    return referee, state, brute_spread(referee, state, {})
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), a=st.integers(1, 3), b=st.integers(1, 2), q=st.booleans(), limit=st.sampled_from([0, 1, 2, 6]))
 def test_the_true_bounds_give_the_brute_force_value(word_pool, seed, a, b, q, limit):
     """The cut-offs on true bounds (a two-tile mover's value were the opponent to pass throughout, also valued at a
     forced pass to it, a one-tile mover's going out, the opponent's going out after the move): the brute-force value
     with each alone and all together, also where the opponent holds a Q no word takes (stuck, its turns forced passes)."""
-    rng = random.Random(seed)
-    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"bounds{seed}")
-    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
-    state = endgame_state(referee, rng, 2, (a, b), 0, False)
-    if q:
-        state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
-    want = brute_spread(referee, state, {})
+    referee, state, want = _bound_case(word_pool, f"bounds{seed}", seed, (a, b), q, False, limit)
     for options in (123 | kernel.OPT_PAIR_BOUND, 123 | kernel.OPT_LAST_OUT, 123 | kernel.OPT_OPP_OUT,
                     123 | kernel.OPT_PAIR_BOUND | kernel.OPT_PASS_BOUND, 123 | BOUNDS, BOUNDS):
         res = EndgameSolver(referee, options=options).solve(state)
@@ -292,13 +298,7 @@ def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, see
 def test_the_leave_one_cut_gives_the_brute_force_value(word_pool, seed, a, b, q, blank, limit):
     """OPT_LEAVE_ONE and OPT_LEAVE_TWO alone, with the other true bounds and with the default options: the brute-force
     value, also for a three-tile mover against an opponent holding only a Q that no word takes (stuck)."""
-    rng = random.Random(seed)
-    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leaveone{seed}")
-    referee = Referee(lex, CrosswordRules(scoreless_turns_end=limit))
-    state = endgame_state(referee, rng, 2, (a, b), 0, blank)
-    if q:
-        state = CrosswordState(referee.rules, 0, 2, state.board, "", (state.racks[0], "Q" + state.racks[1][1:]), (0, 0), 0)
-    want = brute_spread(referee, state, {})
+    referee, state, want = _bound_case(word_pool, f"leaveone{seed}", seed, (a, b), q, blank, limit)
     for options in (123 | kernel.OPT_LEAVE_ONE, 123 | kernel.OPT_LEAVE_TWO, 123 | BOUNDS | kernel.OPT_LEAVE_ONE,
                     3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO):
         res = EndgameSolver(referee, options=options).solve(state)
