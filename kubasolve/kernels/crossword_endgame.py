@@ -386,6 +386,45 @@ def _run_span(k, pos, letters, lines, line_len):
     return lo, hi
 
 
+@njit(cache=True, inline="always")
+def _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos):
+    """The empty squares at the two ends of a run a move at ``st`` on line ``k`` (direction ``dd``) made or crossed, -1
+    where the run reaches the edge, and the direction of the words through them that changed: ``q < st`` the main
+    word's run (its line's direction across), else the run across the line through the new tile at ``q``."""
+    if q < st:
+        kk, pos, dn = k, st, 1 - dd
+    else:
+        cell = lines[k, q]
+        kk, pos, dn = cell_line[cell, 1 - dd], cell_pos[cell, 1 - dd], dd
+    lo, hi = _run_span(kk, pos, letters, lines, line_len)
+    a = np.int64(lines[kk, lo - 1]) if lo > 0 else np.int64(-1)
+    b = np.int64(lines[kk, hi + 1]) if hi + 1 < line_len[kk] else np.int64(-1)
+    return a, b, np.int64(dn)
+
+
+@njit(cache=True, inline="always")
+def _fail_low(fr, p, v, j):
+    """A move ``j`` of ply ``p`` not searched because a bound ``v`` showed it fails low: ``v`` still counts as what the
+    node's best (and its placements' best) may be, so a fail-soft node returns a true upper bound."""
+    if v > fr[p, F_BEST]:
+        fr[p, F_BEST] = v
+        fr[p, F_BESTMV] = j
+    if v > fr[p, F_PBEST]:
+        fr[p, F_PBEST] = v
+        fr[p, F_PMV] = j
+
+
+@njit(cache=True, inline="always")
+def _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines):
+    """The tile (arena code) and the square of one-tile placement ``jg``."""
+    src = pm_aux[jg, A_SRC]
+    k = pm_meta[jg, 0]
+    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+        if ar_tiles[src, q] >= 0:
+            return np.int64(ar_tiles[src, q]), np.int64(lines[k, q])
+    return np.int64(-1), np.int64(-1)
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _update_cross(cell, d, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl, letter_filter,
                   lh, undo, sc):
@@ -448,29 +487,15 @@ def _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, x
         sc[SC_TILES] += 1
         _rack_take(mover, nl if isb else code, cnt, rs, val, zrm, zrw, nl)
     bkey[p1] = key
-    n = line_len[k]
-    # the squares at the ends of the main word: their cross word (along this line) changed
-    if st > 0:
-        _update_cross(np.int64(lines[k, st - 1]), 1 - dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
-                      letter_filter, lh, undo, sc)
-    if en + 1 < n:
-        _update_cross(np.int64(lines[k, en + 1]), 1 - dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
-                      letter_filter, lh, undo, sc)
-    # the squares at the ends of the perpendicular run through each new tile
-    for q in range(st, en + 1):
-        if ar_tiles[src, q] < 0:
+    # the squares at the ends of the main word and of the run across through each new tile: their cross words changed
+    for q in range(st - 1, en + 1):
+        if q >= st and ar_tiles[src, q] < 0:
             continue
-        cell = lines[k, q]
-        pk = cell_line[cell, 1 - dd]
-        pp = cell_pos[cell, 1 - dd]
-        pn = line_len[pk]
-        lo, hi = _run_span(pk, pp, letters, lines, line_len)
-        if lo > 0:
-            _update_cross(np.int64(lines[pk, lo - 1]), dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
-                          letter_filter, lh, undo, sc)
-        if hi + 1 < pn:
-            _update_cross(np.int64(lines[pk, hi + 1]), dd, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl,
-                          letter_filter, lh, undo, sc)
+        a, b, dn = _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos)
+        for cell in (a, b):
+            if cell >= 0:
+                _update_cross(cell, dn, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl, letter_filter, lh,
+                              undo, sc)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
@@ -807,15 +832,7 @@ def _pair_bound(mover, base, n, pm_meta, pm_aux, ar_tiles, lines, cnt, val, vm, 
         if pm_aux[jg, A_NTILES] != 1:
             continue
         score = np.int64(pm_meta[jg, 3])
-        src = pm_aux[jg, A_SRC]
-        k = pm_meta[jg, 0]
-        t = np.int64(-1)
-        cell = np.int64(-1)
-        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-            if ar_tiles[src, q] >= 0:
-                t = np.int64(ar_tiles[src, q])
-                cell = np.int64(lines[k, q])
-                break
+        t, cell = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
         if cbuf[0, cell] != stamp:
             cbuf[0, cell] = stamp
             cbuf[1, cell] = -INF
@@ -1140,16 +1157,8 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
     leaving tiles ``u`` and ``v``: ``score +`` the two-tile bound (:func:`_pair_bound`) on the board after it, each of its
     terms bounded from the board now (see the module docstring; the node's parts from :func:`_keep_leave_two`). Only the
     part from the node's list when that already exceeds ``alpha``."""
-    k = np.int64(pm_meta[jg, 0])
-    src = pm_aux[jg, A_SRC]
     s1 = np.int64(pm_meta[jg, 3])
-    t1 = np.int64(-1)
-    x1 = np.int64(-1)
-    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-        if ar_tiles[src, q] >= 0:
-            t1 = np.int64(ar_tiles[src, q])
-            x1 = np.int64(lines[k, q])
-            break
+    t1, x1 = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
     slot1 = _tile_slot(t1, nl)
     cnt[mover, slot1] -= 1
     su, sv = _two_slots(cnt, mover, nl)
@@ -1300,27 +1309,14 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
             letters[cell] = t & 63
             vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
     best = np.int64(-INF)
-    n = line_len[k]
-    if st > 0 and letters[lines[k, st - 1]] < 0:
-        best = max(best, _one_tile_at(np.int64(lines[k, st - 1]), 1 - dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
-                                      cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
-    if en + 1 < n and letters[lines[k, en + 1]] < 0:
-        best = max(best, _one_tile_at(np.int64(lines[k, en + 1]), 1 - dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
-                                      cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
-    for q in range(st, en + 1):
-        if ar_tiles[src, q] < 0:
+    for q in range(st - 1, en + 1):
+        if q >= st and ar_tiles[src, q] < 0:
             continue
-        cell = lines[k, q]
-        pk = cell_line[cell, 1 - dd]
-        pp = cell_pos[cell, 1 - dd]
-        pn = line_len[pk]
-        lo, hi = _run_span(pk, pp, letters, lines, line_len)
-        if lo > 0:
-            best = max(best, _one_tile_at(np.int64(lines[pk, lo - 1]), dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
-                                          cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
-        if hi + 1 < pn:
-            best = max(best, _one_tile_at(np.int64(lines[pk, hi + 1]), dd, slot, letters, vob, xmask, xscore, lines, line_len, cell_line,
-                                          cell_pos, lmult, wmult, g, val, nl, letter_filter, bingo))
+        a, b, dn = _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos)
+        for y in (a, b):
+            if y >= 0:
+                best = max(best, _one_tile_at(y, dn, slot, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult,
+                                              g, val, nl, letter_filter, bingo))
     for q in range(st, en + 1):
         if ar_tiles[src, q] >= 0:
             cell = lines[k, q]
@@ -1690,12 +1686,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     if bound_v <= alpha:
                         fr[p, F_HIT] = 1
                         fr[p, F_PHIT] = 1
-                        if bound_v > fr[p, F_BEST]:
-                            fr[p, F_BEST] = bound_v
-                            fr[p, F_BESTMV] = j
-                        if bound_v > fr[p, F_PBEST]:
-                            fr[p, F_PBEST] = bound_v
-                            fr[p, F_PMV] = j
+                        _fail_low(fr, p, bound_v, j)
                         if p > 0 and npick > fr[p, F_NFIXED]:
                             npick = nord  # the rest have no higher gain
                         continue
@@ -1725,12 +1716,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         ub = 2 * pm_aux[jg, A_GAIN] - pm_meta[jg, 3] - o - 2 * vm
                         if ub <= alpha:
                             sc[SC_OPP_CUTS] += 1
-                            if ub > fr[p, F_BEST]:
-                                fr[p, F_BEST] = ub
-                                fr[p, F_BESTMV] = j
-                            if ub > fr[p, F_PBEST]:
-                                fr[p, F_PBEST] = ub
-                                fr[p, F_PMV] = j
+                            _fail_low(fr, p, ub, j)
                             continue
                 if fr[p, F_LEAVE] == 1 and fr[p, F_NSEARCHED] > 0:
                     # a move searched without a cut: the moves left likely all fail low; the leave bounds' data
@@ -1747,12 +1733,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                                           sc[SC_BINGO] if sc[SC_RACK_SIZE] == 1 else np.int64(0))
                     if ub <= alpha:
                         sc[SC_LEAVE_CUTS] += 1
-                        if ub > fr[p, F_BEST]:
-                            fr[p, F_BEST] = ub
-                            fr[p, F_BESTMV] = j
-                        if ub > fr[p, F_PBEST]:
-                            fr[p, F_PBEST] = ub
-                            fr[p, F_PMV] = j
+                        _fail_low(fr, p, ub, j)
                         continue
                 if (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 3 and pm_aux[jg, A_NTILES] == 1 and sc[SC_OPTS] & OPT_LEAVE_TWO
                         and sc[SC_RACK_SIZE] > 3):
@@ -1761,12 +1742,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                                           line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER])
                     if ub <= alpha:
                         sc[SC_LEAVE_CUTS] += 1
-                        if ub > fr[p, F_BEST]:
-                            fr[p, F_BEST] = ub
-                            fr[p, F_BESTMV] = j
-                        if ub > fr[p, F_PBEST]:
-                            fr[p, F_PBEST] = ub
-                            fr[p, F_PMV] = j
+                        _fail_low(fr, p, ub, j)
                         continue
                 score = pm_meta[jg, 3]
                 fr[p, F_NPICK] = npick
