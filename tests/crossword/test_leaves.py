@@ -511,5 +511,10 @@ def test_ladder_stats_of_paired_records_give_intervals_over_deals():
         mu = sum(means) / 3
         half = 1.96 * math.sqrt(sum((m - mu) ** 2 for m in means) / 2) / math.sqrt(3)
         assert a[f"paired_{key}_low"] == pytest.approx(mu - half) and a[f"paired_{key}_high"] == pytest.approx(mu + half)
-    assert a["deals"] == 3 and a["win_rate"] == pytest.approx(2.5 / 6)
+    assert a["deals"] == 3 and a["unpaired"] == 0 and a["win_rate"] == pytest.approx(2.5 / 6)
     assert "deals" not in ladder_stats(recs[:1] + recs[2:3] + recs[4:5])["a"]
+    # a ladder stopped early: deal 3 played once; the paired intervals are over deals 1 and 2, its game left out
+    early = ladder_stats(recs[:5])["a"]
+    assert early["deals"] == 2 and early["unpaired"] == 1 and early["games"] == 5
+    mu, half = (1.0 + 0.25) / 2, 1.96 * math.sqrt((1.0 - 0.625) ** 2 + (0.25 - 0.625) ** 2) / math.sqrt(2)
+    assert early["paired_win_rate_low"] == pytest.approx(mu - half) and early["paired_win_rate_high"] == pytest.approx(mu + half)

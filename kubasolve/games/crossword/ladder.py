@@ -23,9 +23,10 @@ __all__ = ["ladder_stats"]
 
 def ladder_stats(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Per AI label (two-player records): games, wins (ties half), win rate and interval, mean spread
-    (own score - the other's) with a normal 95% interval, turns, exchanges and exchange rate; when every deal
-    (``seed``) was played twice, also ``deals`` and the normal 95% intervals of the per-deal means
-    (``paired_win_rate_low``/``_high``, ``paired_spread_low``/``_high``)."""
+    (own score - the other's) with a normal 95% interval, turns, exchanges and exchange rate; when deals (``seed``)
+    were played twice, also ``deals`` (those played both ways), the normal 95% intervals of their per-deal means
+    (``paired_win_rate_low``/``_high``, ``paired_spread_low``/``_high``) and ``unpaired``: the games of deals
+    played once (a ladder stopped early), left out of those intervals."""
     spreads: dict[str, list[float]] = {}
     wins: dict[str, float] = {}
     turns: dict[str, int] = {}
@@ -56,12 +57,13 @@ def ladder_stats(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
                       "spread": mean, "spread_low": mean - half, "spread_high": mean + half, "turns": turns[label],
                       "exchanges": exchanges[label], "exchange_rate": exchanges[label] / turns[label] if turns[label] else 0.0}
         pairs = [g for g in deals.get(label, {}).values() if len(g) == 2]
-        if len(pairs) > 1 and 2 * len(pairs) == n:
+        if len(pairs) > 1:
             for key, column in (("win_rate", 0), ("spread", 1)):
                 means = [(a[column] + b[column]) / 2 for a, b in pairs]
                 mu, half = _mean_interval(means)
                 out[label][f"paired_{key}_low"], out[label][f"paired_{key}_high"] = mu - half, mu + half
             out[label]["deals"] = len(pairs)
+            out[label]["unpaired"] = n - 2 * len(pairs)
     return out
 
 
@@ -92,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
               f"exchanges {r['exchanges']}/{r['turns']} ({100 * r['exchange_rate']:.2f}%)")
         if "deals" in r:
             print(f"{'':<12} paired over {r['deals']} deals: win [{100 * r['paired_win_rate_low']:.1f}, "
-                  f"{100 * r['paired_win_rate_high']:.1f}], spread [{r['paired_spread_low']:+.1f}, {r['paired_spread_high']:+.1f}]")
+                  f"{100 * r['paired_win_rate_high']:.1f}], spread [{r['paired_spread_low']:+.1f}, {r['paired_spread_high']:+.1f}]"
+                  + (f" ({r['unpaired']} games of deals played once left out)" if r["unpaired"] else ""))
     return 0
 
 
