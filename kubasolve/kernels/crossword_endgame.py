@@ -387,19 +387,20 @@ def _run_span(k, pos, letters, lines, line_len):
 
 
 @njit(cache=True, inline="always")
-def _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos):
-    """The empty squares at the two ends of a run a move at ``st`` on line ``k`` (direction ``dd``) made or crossed, -1
-    where the run reaches the edge, and the direction of the words through them that changed: ``q < st`` the main
-    word's run (its line's direction across), else the run across the line through the new tile at ``q``."""
+def _end_squares(k, q, st, en, dd, letters, lines, line_len, cell_line, cell_pos):
+    """The empty squares at the two ends of a run that a move on line ``k`` (word ``st..en``, direction ``dd``) made or
+    crossed, -1 at the board's edge, and the cross-set index of the words through them that changed: ``q < st`` the main
+    word's ends, else those of the run across the line through the new tile at ``q``."""
     if q < st:
-        kk, pos, dn = k, st, 1 - dd
-    else:
-        cell = lines[k, q]
-        kk, pos, dn = cell_line[cell, 1 - dd], cell_pos[cell, 1 - dd], dd
-    lo, hi = _run_span(kk, pos, letters, lines, line_len)
+        a = np.int64(lines[k, st - 1]) if st > 0 else np.int64(-1)
+        b = np.int64(lines[k, en + 1]) if en + 1 < line_len[k] else np.int64(-1)
+        return a, b, np.int64(1 - dd)
+    cell = lines[k, q]
+    kk = cell_line[cell, 1 - dd]
+    lo, hi = _run_span(kk, cell_pos[cell, 1 - dd], letters, lines, line_len)
     a = np.int64(lines[kk, lo - 1]) if lo > 0 else np.int64(-1)
     b = np.int64(lines[kk, hi + 1]) if hi + 1 < line_len[kk] else np.int64(-1)
-    return a, b, np.int64(dn)
+    return a, b, np.int64(dd)
 
 
 @njit(cache=True, inline="always")
@@ -491,7 +492,7 @@ def _make(p, jg, mover, pm_meta, pm_aux, ar_tiles, letters, blank, vob, xmask, x
     for q in range(st - 1, en + 1):
         if q >= st and ar_tiles[src, q] < 0:
             continue
-        a, b, dn = _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos)
+        a, b, dn = _end_squares(k, q, st, en, dd, letters, lines, line_len, cell_line, cell_pos)
         for cell in (a, b):
             if cell >= 0:
                 _update_cross(cell, dn, p1, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, g, nl, letter_filter, lh,
@@ -999,7 +1000,7 @@ def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_le
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, nl):
+def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl):
     """Keep in ``fr[p]`` each of ``mover``'s distinct tiles (rack slots) with its best one-tile score among the ``n`` plays
     listed from ``base`` (for :func:`_leave_one_bound`)."""
     m = 0
@@ -1013,13 +1014,8 @@ def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, nl):
         jg = base + j
         if pm_aux[jg, A_NTILES] != 1:
             continue
-        src = pm_aux[jg, A_SRC]
-        slot = np.int64(-1)
-        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-            t = ar_tiles[src, q]
-            if t >= 0:
-                slot = np.int64(nl if (t & 64) != 0 else (t & 63))
-                break
+        t, _ = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
+        slot = _tile_slot(t, nl)
         for i in range(m):
             if fr[p, F_B1 + 2 * i] == slot:
                 if pm_meta[jg, 3] > fr[p, F_B1 + 2 * i + 1]:
@@ -1114,17 +1110,14 @@ def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines
     for j in range(n):
         jg = base + j
         nt = pm_aux[jg, A_NTILES]
-        r = pm_aux[jg, A_SRC]
-        k = pm_meta[jg, 0]
         if nt == 1:
-            for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-                t = ar_tiles[r, q]
-                if t >= 0:
-                    pm_aux[jg, A_INL] = cbuf[4 + _slot_index(p, fr, _tile_slot(t, nl)), lines[k, q]]
-                    break
+            t, cell = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
+            pm_aux[jg, A_INL] = cbuf[4 + _slot_index(p, fr, _tile_slot(t, nl)), cell]
             continue
         if nt != 2:
             continue
+        r = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
         score = np.int64(pm_meta[jg, 3])
         first = np.int64(-INF)
         for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
@@ -1312,7 +1305,7 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
     for q in range(st - 1, en + 1):
         if q >= st and ar_tiles[src, q] < 0:
             continue
-        a, b, dn = _end_squares(k, q, st, dd, letters, lines, line_len, cell_line, cell_pos)
+        a, b, dn = _end_squares(k, q, st, en, dd, letters, lines, line_len, cell_line, cell_pos)
         for y in (a, b):
             if y >= 0:
                 best = max(best, _one_tile_at(y, dn, slot, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult,
@@ -1721,7 +1714,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 if fr[p, F_LEAVE] == 1 and fr[p, F_NSEARCHED] > 0:
                     # a move searched without a cut: the moves left likely all fail low; the leave bounds' data
                     fr[p, F_LEAVE] = 2
-                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, sc[SC_NL])
+                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL])
                     if rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3:
                         sc[SC_STAMP] += 1
                         _keep_leave_two(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf,

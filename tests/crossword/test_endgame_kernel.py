@@ -268,7 +268,7 @@ def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, see
     solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
     g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, i64(ws.nl))
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
     rack = state.racks[0]
     vo = int(ws.rs[1, kernel.R_VALUE])
     before = {ch: _one_tile_best(referee, state.board, ch) for ch in set(rack)}
@@ -330,7 +330,7 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
     solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
     g, lines, line_len, _, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, i64(ws.nl))
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
     kernel._keep_leave_two(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl),
                            ws.cbuf, i64(1 << 40))
     rack = state.racks[0]
