@@ -165,7 +165,7 @@ def _endgame_setup(legacy: bool) -> Callable[[], Callable[[], object]]:
 
 
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
-                   on_result: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                   on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -173,7 +173,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     each solve's record. Returns per solver: proven within 0.1 / 1 / 10 s (or the budget), nodes, seconds,
     nodes per second (nodes as the old solver counted them: positions the search entered) and the median
     proof time; with ``legacy`` the ratios (new over old: nodes per second, proofs, and the median over the
-    positions both prove of old proof time / new proof time)."""
+    positions both prove of old proof time / new proof time). ``threads``: the compiled solver's search threads
+    (sharing its table); with more than one, ``cpu_clock`` counts the process's CPU time over the threads (the wall
+    time an idle machine with that many cores would take), and each record has the helpers' nodes and the wall time."""
     from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.lexicon import load_lexicon
@@ -181,28 +183,36 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     referee = Referee(load_lexicon("nl"))
     table = endgame_positions()
     chosen = range(len(table)) if positions is None else positions
-    clock = time.thread_time if cpu_clock else time.perf_counter
+    if threads > 1 and legacy:
+        raise ValueError("the old solver has one thread: compare it with threads=1")
+
+    def process_cpu_per_thread() -> float:
+        return time.process_time() / threads
+
+    clock: Callable[[], float] = (time.thread_time if threads == 1 else process_cpu_per_thread) if cpu_clock else time.perf_counter
     solvers: dict[str, Any] = {"new": EndgameSolver}
     if legacy:
         solvers["legacy"] = LegacyEndgameSolver
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in solvers}
     for cls in solvers.values():  # compile / load the kernels outside the budgets
-        cls(referee, node_limit=50).solve(state_from_cgp(referee, table[chosen[0]][1]))
+        cls(referee, node_limit=50, **({"threads": threads} if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
     for i in chosen:
         seed, cgp = table[i]
         state = state_from_cgp(referee, cgp)
         for name, cls in solvers.items():
-            c0 = clock()
-            solver = cls(referee, time_limit=time_limit, clock=clock)
+            c0, w0 = clock(), time.perf_counter()
+            solver = cls(referee, time_limit=time_limit, clock=clock, **({"threads": threads} if name == "new" else {}))
             res = solver.solve(state)
             spent = clock() - c0
             rec = {"solver": name, "index": i, "seed": seed, "value": res.value, "proven": res.proven, "depth": res.depth,
-                   "nodes": res.nodes, "seconds": round(spent, 4), "move": None if res.move is None else res.move.to_dict(),
+                   "nodes": res.nodes, "seconds": round(spent, 4), "wall_seconds": round(time.perf_counter() - w0, 4),
+                   "move": None if res.move is None else res.move.to_dict(),
                    **({"stats": solver.stats} if name == "new" else {})}
             runs[name].append(rec)
             if on_result is not None:
                 on_result(rec)
-    report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "clock": "thread CPU" if cpu_clock else "wall"}
+    report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads,
+                              "clock": ("thread CPU" if threads == 1 else f"process CPU / {threads}") if cpu_clock else "wall"}
     for name, recs in runs.items():
         nodes = sum(r["nodes"] for r in recs)
         secs = sum(r["seconds"] for r in recs)
@@ -362,6 +372,7 @@ def _endgames_main(argv: list[str]) -> int:
     ap.add_argument("--legacy", action="store_true", help="also the old solver, interleaved, and the ratios")
     ap.add_argument("--cpu", action="store_true", help="budget in thread CPU time instead of wall time")
     ap.add_argument("--positions", default=None, help="comma-separated indices (default all 40)")
+    ap.add_argument("--threads", type=int, default=1, help="search threads of the compiled solver (default 1)")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
     args = ap.parse_args(argv)
     if args.regenerate:
@@ -373,7 +384,9 @@ def _endgames_main(argv: list[str]) -> int:
         sys.stdout.write(json.dumps(rec) + "\n")
         sys.stdout.flush()
 
-    report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show)
+    if not 1 <= args.threads <= 16 or (args.threads > 1 and args.legacy):
+        ap.error("--threads: 1 to 16, and 1 with --legacy")
+    report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads)
     sys.stdout.write(json.dumps({"summary": report}) + "\n")
     return 0
 

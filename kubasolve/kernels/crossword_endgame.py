@@ -176,6 +176,10 @@ OPT_OPP_OUT = 512
 OPT_PASS_BOUND = 1 << 11
 OPT_LEAVE_ONE = 1 << 12
 OPT_LEAVE_TWO = 1 << 13
+OPT_HELPER = 1 << 14
+"""A helper thread of a shared-table search (``threads`` > 1, lazy SMP): once a node's first moves gave no cut-off,
+its other moves are searched in the reverse order, and at the root the moves after the first from the worst by the
+ordering key (the main thread's fail-low nodes and root refutations are shared out)."""
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
@@ -258,14 +262,19 @@ def line_hashes(letters, blank, xmask, xscore, lines, line_len, line_dir, zb, n_
 
 # ------------------------------------------------------------------------------------------------ tables
 @njit(cache=True, inline="always")
-def _tt_find(tt, key):
-    """The slot of ``key`` in its bucket (two slots), or -1."""
+def _tt_probe(tt, key):
+    """The entry word of ``key`` in its bucket (two slots), or 0 (no entry: a stored word is never 0, its
+    generation is not). A slot holds ``key ^ word`` and ``word`` (lockless, as in Hyatt's scheme): the word is read
+    once and checked against the key, so a slot another thread is rewriting (``threads`` > 1: the helpers share the
+    table) reads as no entry, never as another position's entry."""
     i = key & (tt.shape[0] - 2)
-    if tt[i, 0] == key:
-        return i
-    if tt[i + 1, 0] == key:
-        return i + 1
-    return -1
+    w = tt[i, 1]
+    if tt[i, 0] ^ w == key:
+        return w
+    w = tt[i + 1, 1]
+    if tt[i + 1, 0] ^ w == key:
+        return w
+    return np.int64(0)
 
 
 @njit(cache=True, inline="always")
@@ -311,20 +320,21 @@ def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
     generation (an earlier solve: its keys carry another salt, so never match) counts as free, so the
     table behaves as a cleared one without being cleared."""
     i = key & (tt.shape[0] - 2)
-    if tt[i, 0] == key:
+    old = tt[i, 1]
+    if tt[i, 0] ^ old == key:
         s = i
-    elif tt[i + 1, 0] == key:
+    elif tt[i + 1, 0] ^ tt[i + 1, 1] == key:
         s = i + 1
     else:
         new_rank = min(depth, 255) if hit else 256 + min(depth, 255)
-        old = tt[i, 1]
         old_rank = _tt_depth(old) if _tt_hit(old) else 256 + _tt_depth(old)
-        free = tt[i, 0] == 0 or _tt_gen(old) != gen
+        free = old == 0 or _tt_gen(old) != gen
         s = i if (free or new_rank >= old_rank) else i + 1
     if mv > 65533:
         mv = NO_MOVE
-    tt[s, 0] = key
-    tt[s, 1] = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58) | (gen << 59)
+    w = (value & 0xFFFFFFFF) | ((mv + 2) << 32) | (min(depth, 255) << 48) | (flag << 56) | (hit << 58) | (gen << 59)
+    tt[s, 0] = key ^ w
+    tt[s, 1] = w
 
 
 @njit(cache=True, inline="always")
@@ -779,10 +789,9 @@ def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tile
     computed from the move (``bkey_p``: the board key before it; and the mover's rack key after the tiles are taken), nothing is changed
     (``sc[SC_RET_V]`` / ``sc[SC_RET_H]`` get the entry's value and horizon flag)."""
     key = _child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-    slot = _tt_find(tt, key)
-    if slot < 0:
+    info = _tt_probe(tt, key)
+    if info == 0:
         return np.int64(-INF)
-    info = tt[slot, 1]
     e_hit = _tt_hit(info)
     if not (e_hit == 0 or _tt_depth(info) >= depth):
         return np.int64(-INF)
@@ -1319,7 +1328,7 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
         ub = max(ub, best + 2 * vo)
     return score + ub
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
            ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
@@ -1388,9 +1397,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[other, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
             fr[p, F_KEY] = key
             ttmv = NO_MOVE
-            slot = _tt_find(tt, key)
-            if slot >= 0:
-                info = tt[slot, 1]
+            info = _tt_probe(tt, key)
+            if info != 0:
                 e_hit = _tt_hit(info)
                 if p > 0 and (e_hit == 0 or _tt_depth(info) >= depth):
                     e_flag = _tt_flag(info)
@@ -1466,9 +1474,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             phit = np.int64(0)
             last_tile = p > 0 and n_rack == 1 and sc[SC_OPTS] & OPT_LAST_TILE
             if p > 0 and sc[SC_OPTS] & OPT_PLACE_TABLE and not ((last_tile or sl == 0) and sc[SC_OPTS] & OPT_LEAN_TABLE):
-                pslot = _tt_find(tt, pkey)
-                if pslot >= 0:
-                    info = tt[pslot, 1]
+                info = _tt_probe(tt, pkey)
+                if info != 0:
                     e_hit = _tt_hit(info)
                     if e_hit == 0 or _tt_depth(info) >= depth:
                         e_flag = _tt_flag(info)
@@ -1650,13 +1657,26 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     # no cut-off among the first moves: the rest sorted at once (selection would be quadratic)
                     _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord)
                     fr[p, F_SORTED] = 1
+                    if sc[SC_OPTS] & OPT_HELPER and depth > 2:
+                        # a helper thread (threads > 1): the likely fail-low node's other moves from the other end, so
+                        # the threads meet in the middle of its list, each taking the other's results from the table
+                        lo = base + npick
+                        hi = base + nord - 1
+                        while lo < hi:
+                            tmp = pm_ord[lo]
+                            pm_ord[lo] = pm_ord[hi]
+                            pm_ord[hi] = tmp
+                            lo += 1
+                            hi -= 1
                 if npick >= fr[p, F_NFIXED] and fr[p, F_SORTED] == 0:
                     # selection: the best remaining by the ordering key
                     bi = npick
                     if p == 0:
-                        bk = root_key[pm_ord[base + npick]]
+                        # (a helper thread: after the first move, the worst remaining first; see OPT_HELPER)
+                        sign = -1 if (sc[SC_OPTS] & OPT_HELPER and npick > 0) else 1
+                        bk = sign * root_key[pm_ord[base + npick]]
                         for a in range(npick + 1, nord):
-                            kv = root_key[pm_ord[base + a]]
+                            kv = sign * root_key[pm_ord[base + a]]
                             if kv > bk:
                                 bk = kv
                                 bi = a
@@ -2025,8 +2045,8 @@ def _play_and_list(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmu
         p += 1
         mover = 1 - mover
     key = bkey[p] ^ rs[mover, R_HASH_MOVE] ^ rs[1 - mover, R_HASH_WAIT] ^ zs[sl] ^ sc[SC_SALT]
-    slot = _tt_find(tt, key)
-    sc[SC_LIST_TT] = _tt_move(tt[slot, 1]) if slot >= 0 else NO_MOVE
+    info = _tt_probe(tt, key)
+    sc[SC_LIST_TT] = _tt_move(info) if info != 0 else NO_MOVE
     n = _collect(p, mover, base, True, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult, val, cnt, rs,
                   lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor,
                   lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc)

@@ -406,3 +406,74 @@ def test_progress_tells_each_iterations_best_move_and_the_nodes_without_changing
         at_depth = solve_endgame(nl_referee, big_endgame, max_depth=depth)
         assert (at_depth.action(), at_depth.value) == (action, value)
     assert counts == sorted(counts) and counts[-1] == watched.nodes and len(counts) >= 2
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(1, 3), a=st.integers(1, 3), b=st.integers(1, 3), blank=st.booleans())
+def test_two_threads_sharing_the_table_equal_brute_force_minimax(word_pool, seed, n_moves, a, b, blank):
+    """threads=2 (a helper searching the same position into the shared table): the same exact value, and a move achieving it."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"endgame-mt{seed}")
+    referee = Referee(lex, CrosswordRules())
+    state = endgame_state(referee, rng, n_moves, (a, b), 0, blank and a > 1)
+    want = brute_spread(referee, state, {})
+    res = solve_endgame(referee, state, threads=2)
+    assert res.proven and res.value == want
+    after = referee.apply(state, res.action())
+    gained = after.scores[0] - after.scores[1]
+    assert (gained if after.over else gained - brute_spread(referee, after, {})) == want
+
+
+def _value_of(referee: Referee, state: CrosswordState, action: CrosswordAction) -> int:
+    """The spread to come for the player to move in ``state`` after ``action``, the rest played exactly."""
+    after = referee.apply(state, action)
+    me, other = state.current, 1 - state.current
+    gained = (after.scores[me] - after.scores[other]) - (state.scores[me] - state.scores[other])
+    return gained if after.over else gained - solve_endgame(referee, after).value
+
+
+def test_two_threads_prove_the_one_thread_value_with_a_move_that_achieves_it(nl_referee, big_endgame):
+    one = solve_endgame(nl_referee, big_endgame)
+    solver = EndgameSolver(nl_referee, threads=2)
+    two = solver.solve(big_endgame)
+    assert one.proven and two.proven and two.value == one.value
+    assert solver.stats["threads"] == 2 and solver.stats["helper_nodes"] > 0
+    assert _value_of(nl_referee, big_endgame, two.action()) == one.value
+
+
+def test_a_helpers_proof_is_the_answer(nl_referee, big_endgame):
+    """When a helper thread proves the value first, the main thread stops and answers with it (proven, its move)."""
+    one = solve_endgame(nl_referee, big_endgame)
+    solver = EndgameSolver(nl_referee, threads=2)
+    from kubasolve.kernels import crossword_endgame as k
+
+    def wait_for_the_helper(nodes: int) -> None:  # the main thread waits after its first slice (the helper runs on)
+        helper = solver.ws.helpers[0].sc
+        t0 = time.perf_counter()
+        while helper[k.SC_STATUS] != k.ST_DONE and time.perf_counter() - t0 < 30:
+            time.sleep(0.005)
+
+    solver.on_nodes = wait_for_the_helper
+    res = solver.solve(big_endgame)
+    assert res.proven and res.value == one.value and solver.stats["proven_by_helper"]
+    assert _value_of(nl_referee, big_endgame, res.action()) == one.value
+    assert res.pv  # read from the table the threads share
+
+
+def test_threads_are_checked(nl_referee, big_endgame, capsys):
+    for bad in (0, 17, 1.5, "2"):
+        with pytest.raises(RulesError, match="threads"):
+            EndgameSolver(nl_referee, threads=bad)  # type: ignore[arg-type]
+    from kubasolve.cli.main import main
+    from kubasolve.games.crossword.notation import to_cgp
+
+    st = big_endgame
+    p, q = st.current, 1 - st.current
+    cgp = to_cgp(st.board.to_rows(), [st.racks[p]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
+    with pytest.raises(SystemExit) as exit_:
+        main(["crossword", "endgame", "--board", cgp, "--threads", "0"])
+    assert exit_.value.code == 2
+    assert "--threads" in capsys.readouterr().err
+    assert main(["crossword", "endgame", "--board", cgp, "--threads", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["proven_optimal"] and out["value"] == solve_endgame(nl_referee, st).value

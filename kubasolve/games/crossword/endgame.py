@@ -53,6 +53,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
+MAX_THREADS = 16
+"""The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``)."""
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
 
 
@@ -460,11 +462,14 @@ class _Workspace:
     are exact hashes of a line's contents and a rack), the transposition table is cleared per solve
     so a node budget gives the same answer whatever was solved before."""
 
-    def __init__(self, referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int) -> None:
+    def __init__(self, referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int, tt: np.ndarray | None = None) -> None:
         from kubasolve.games.crossword.movegen import _setup
         from kubasolve.kernels import crossword_endgame as k
 
         self.k = k
+        self.sizes = (referee, tt_bits, cache_bits, arena_moves)
+        self.helpers: list[_Workspace] = []
+        """The helper threads' workspaces (``threads`` > 1): their own buffers, this one's table."""
         lex, layout, tiles = referee.lexicon, referee.layout, referee.tiles
         s = _setup(lex, layout, tiles)
         geo = grid_geometry(layout.rows, layout.cols)
@@ -496,7 +501,7 @@ class _Workspace:
         self.cnt = np.zeros((2, nl + 1), np.int64)
         self.rs = np.zeros((2, 4), np.int64)
         self.fr = np.zeros((max_ply + 1, k.F_SIZE), np.int64)
-        self.tt = np.zeros((1 << tt_bits, 2), np.int64)
+        self.tt = np.zeros((1 << tt_bits, 2), np.int64) if tt is None else tt
         self.cache = (np.zeros((1 << cache_bits, 4), np.int64), np.zeros((max_ply + 1, n_lines), np.int64),
                       np.zeros((arena_moves, 4), np.int32), np.full((arena_moves, width), -1, np.int8),
                       np.zeros((arena_moves, 2), np.int64))
@@ -515,6 +520,12 @@ class _Workspace:
         """Whether a solve has written to the table (else it is still the zeros it was made with)."""
         self.salts = rand(32)
         self.set_move_buffer(1 << 16)
+
+    def helper(self, i: int) -> _Workspace:
+        """Helper thread ``i``'s workspace (made once, kept): buffers of its own, this workspace's table."""
+        while len(self.helpers) <= i:
+            self.helpers.append(_Workspace(*self.sizes, tt=self.tt))
+        return self.helpers[i]
 
     def set_move_buffer(self, moves: int) -> None:
         """The move buffer (the lists of the nodes on the current line): (line, start, end, score) rows, (gain,
@@ -606,8 +617,16 @@ class EndgameSolver:
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
                  options: int = 7163, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
-                 on_nodes: Callable[[int], None] | None = None) -> None:
+                 on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> None:
         _check_limits(time_limit, node_limit, max_depth)
+        if not (isinstance(threads, int) and 1 <= threads <= MAX_THREADS):
+            raise RulesError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+        self.threads = threads
+        """Search threads sharing the transposition table (lazy SMP, as Macondo's endgame): the main thread's search
+        decides the answer; ``threads - 1`` helpers search the same position (their fail-low nodes' moves in the
+        other order) and fill the table. A proven value is exact whatever the threads; with more than one thread the
+        node counts and, among moves of equal value, the move returned vary from run to run. ``node_limit`` counts
+        the main thread's nodes; ``stats["helper_nodes"]`` the helpers'."""
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -641,7 +660,7 @@ class EndgameSolver:
     def _prepare(self, state: CrosswordState) -> tuple[np.ndarray, ...]:
         """Load ``state`` into the kernel's arrays and reset the search context and the table; the root
         position's arrays (to put back after a search stopped inside the tree)."""
-        ws, k = self.ws, self.ws.k
+        ws = self.ws
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
         root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
@@ -651,6 +670,13 @@ class EndgameSolver:
         if ws.generation == 1 and ws.tt_used:  # a fresh table is zeros already (filling its 128 MB took ~0.46 s)
             ws.tt.fill(0)
         ws.tt_used = True
+        self._reset(ws, state, letter_filter, ws.generation, int(ws.salts[ws.generation]), self.options)
+        return root
+
+    def _reset(self, ws: _Workspace, state: CrosswordState, letter_filter: int, generation: int, salt: int, options: int) -> None:
+        """The search context of ``ws`` for a new solve of ``state`` (loaded) in table generation ``generation`` with
+        key salt ``salt`` (a helper takes the main thread's, so they share the table's entries)."""
+        k = ws.k
         ws.cbuf.fill(0)  # its stamps are node counts, which start again
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
@@ -667,13 +693,12 @@ class EndgameSolver:
         sc[k.SC_BINGO] = self.referee.rules.bingo_bonus
         sc[k.SC_ROOT_SL] = state.scoreless
         sc[k.SC_FILTER] = letter_filter
-        sc[k.SC_OPTS] = self.options
+        sc[k.SC_OPTS] = options
         sc[k.SC_JUMP] = self.jump
         sc[k.SC_WIN_LO], sc[k.SC_WIN_HI] = -k.INF, k.INF
-        sc[k.SC_GEN], sc[k.SC_SALT] = ws.generation, ws.salts[ws.generation]
+        sc[k.SC_GEN], sc[k.SC_SALT] = generation, salt
         sc[k.SC_TILES] = int((ws.letters >= 0).sum())
         sc[k.SC_CENTRE] = self.referee.layout.centre[0] * self.referee.layout.cols + self.referee.layout.centre[1]
-        return root
 
     def moves_after(self, state: CrosswordState, choices: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The move list the search builds for the player to move after ``choices`` from ``state`` (each an
@@ -696,11 +721,42 @@ class EndgameSolver:
             raise RulesError("the endgame solver needs an empty bag")
         if state.over:
             raise RulesError("the game is over")
-        ws, k = self.ws, self.ws.k
+        ws = self.ws
         ws.warm()  # one-time kernel load, before the clock
+        for i in range(self.threads - 1):
+            ws.helper(i).warm()
         t0 = time.perf_counter()
         c0 = self.clock()
         root = self._prepare(state)
+        stop = threading.Event()
+        helpers = self._start_helpers(state, stop)
+        try:
+            self._search(state, root, helpers, c0)
+        finally:
+            stop.set()
+            for thread, _ in helpers:
+                thread.join()
+        return self._result(state, root, helpers, t0, c0)
+
+    def _start_helpers(self, state: CrosswordState, stop: threading.Event) -> list[tuple[threading.Thread, _Workspace]]:
+        """The helper threads (``threads - 1``), each searching ``state`` in its workspace until ``stop`` is set."""
+        ws = self.ws
+        out = []
+        for i in range(self.threads - 1):
+            hws = ws.helper(i)
+            letter_filter = self._letter_filter(state)
+            hws.load(state, letter_filter)
+            self._reset(hws, state, letter_filter, ws.generation, int(ws.salts[ws.generation]), self.options | ws.k.OPT_HELPER)
+            thread = threading.Thread(target=_helper_search, args=(hws, stop), name=f"endgame-helper-{i}", daemon=True)
+            thread.start()
+            out.append((thread, hws))
+        return out
+
+    def _search(self, state: CrosswordState, root: tuple[np.ndarray, ...], helpers: list[tuple[threading.Thread, _Workspace]],
+                c0: float) -> None:
+        """The main thread's search, in slices of about :attr:`SLICE` seconds, until it ends, a helper proves the
+        value, or the budget is spent."""
+        ws, k = self.ws, self.ws.k
         sc = ws.sc
         deadline = c0 + self.time_limit if self.time_limit is not None else None
         budget = self.node_limit if self.node_limit is not None else 2**62
@@ -731,9 +787,22 @@ class EndgameSolver:
                 continue
             if status == k.ST_DONE or int(sc[k.SC_NODES]) >= budget:
                 break
+            proof = next((h.sc for _, h in helpers if h.sc[k.SC_STATUS] == k.ST_DONE and h.sc[k.SC_PROVEN]), None)
+            if proof is not None:
+                # a helper proved the value: its answer (the root's list is the same in every thread)
+                for f in (k.SC_VALUE, k.SC_BEST, k.SC_PROVEN, k.SC_DONE_DEPTH):
+                    sc[f] = proof[f]
+                break
             if (deadline is not None and self.clock() >= deadline) or (self.halted is not None and self.halted()):
                 break
+
+    def _result(self, state: CrosswordState, root: tuple[np.ndarray, ...], helpers: list[tuple[threading.Thread, _Workspace]],
+                t0: float, c0: float) -> EndgameResult:
+        """The answer of the search just run (and :attr:`stats`)."""
+        ws, k = self.ws, self.ws.k
+        sc = ws.sc
         done_depth, proven = int(sc[k.SC_DONE_DEPTH]), bool(sc[k.SC_PROVEN])
+        by_helper = proven and int(sc[k.SC_STATUS]) != k.ST_DONE
         root_n = int(sc[k.SC_ROOT_N])
         best = int(sc[k.SC_BEST])
         value = int(sc[k.SC_VALUE])
@@ -752,7 +821,9 @@ class EndgameSolver:
                                "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS]), "leave_one": int(sc[k.SC_LEAVE_CUTS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
-                      "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None}
+                      "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None,
+                      "threads": self.threads, "helper_nodes": sum(int(h.sc[k.SC_NODES]) for _, h in helpers),
+                      "proven_by_helper": by_helper}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
 
     def _iteration_best(self, board: Board) -> CrosswordAction:
@@ -782,13 +853,7 @@ class EndgameSolver:
 
     def _restore(self, root: tuple[np.ndarray, ...]) -> None:
         """The root position back in the board arrays (after a search stopped inside the tree)."""
-        ws, k = self.ws, self.ws.k
-        board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
-        for dst, src in zip(board, root, strict=True):
-            dst[...] = src
-        ws.sc[k.SC_UNDO] = 0
-        ws.sc[k.SC_PLY] = 0
-        ws.sc[k.SC_TILES] = int((ws.letters >= 0).sum())
+        _restore_root(self.ws, root)
 
     def _root_moves(self) -> int:
         """The root's move list into the move buffer (from index 0); its length."""
@@ -849,11 +914,45 @@ class EndgameSolver:
         return scoreless + 1 >= self.limit if self.limit else scoreless >= 1
 
 
+def _helper_search(ws: _Workspace, stop: threading.Event, chunk: int = 20_000) -> None:
+    """A helper thread's search (:class:`EndgameSolver`'s ``threads``): slices of ``chunk`` nodes (the kernel runs
+    without the GIL) until ``stop`` is set or its search ends; a full move buffer is made larger as in the main
+    thread, any other error ends the helper (the main thread's search does not depend on it)."""
+    k = ws.k
+    sc = ws.sc
+    root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
+    while not stop.is_set():
+        sc[k.SC_STOP] = int(sc[k.SC_NODES]) + chunk
+        ws.run(k.MODE_SEARCH)
+        status = int(sc[k.SC_STATUS])
+        if status == k.ST_DONE:
+            return
+        if status == k.ST_ERROR:
+            if int(sc[k.SC_ERROR]) != k.ERR_MOVE_BUFFER:
+                return
+            ws.set_move_buffer(4 * ws.moves[0].shape[0])
+            _restore_root(ws, root)
+            sc[k.SC_ERROR] = 0
+            sc[k.SC_ACT] = k.ACT_ITER
+
+
+def _restore_root(ws: _Workspace, root: tuple[np.ndarray, ...]) -> None:
+    """The root position back in ``ws``'s board arrays (after a search stopped inside the tree)."""
+    k = ws.k
+    board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
+    for dst, src in zip(board, root, strict=True):
+        dst[...] = src
+    ws.sc[k.SC_UNDO] = 0
+    ws.sc[k.SC_PLY] = 0
+    ws.sc[k.SC_TILES] = int((ws.letters >= 0).sum())
+
+
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
                   max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None,
                   halted: Callable[[], bool] | None = None, on_best: Callable[[CrosswordAction, int, int], None] | None = None,
-                  on_nodes: Callable[[int], None] | None = None) -> EndgameResult:
-    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`.
+                  on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> EndgameResult:
+    """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`
+    (``threads``: search threads sharing the table).
     ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
     ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
     if max_nodes is not None:
@@ -867,7 +966,7 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
             raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
         time_limit = movetime_ms / 1000
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth, halted=halted,
-                         on_best=on_best, on_nodes=on_nodes).solve(state)
+                         on_best=on_best, on_nodes=on_nodes, threads=threads).solve(state)
 
 
 def state_from_cgp(referee: Referee, text: str) -> CrosswordState:
