@@ -347,3 +347,17 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
         assert ub >= want, (j, placed, rest, want, ub)
     meta2, tiles2 = solver.moves_after(state, [])
     assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
+
+
+def test_the_endgame_bench_runs_the_solver_on_threads():
+    """``endgames --threads 2``: the records carry the helpers' nodes and the wall time, the summary its clock."""
+    from kubasolve.bench.crossword_scenarios import endgame_proofs
+
+    records: list[dict] = []
+    report = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], on_result=records.append, threads=2)
+    assert report["threads"] == 2 and report["clock"] == "process CPU / 2" and report["new"]["proven"] == 2
+    assert [r["index"] for r in records] == [3, 9] and all(r["stats"]["threads"] == 2 and r["wall_seconds"] > 0 for r in records)
+    one = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], threads=1)
+    assert one["clock"] == "thread CPU" and one["new"]["proven"] == 2
+    with pytest.raises(ValueError, match="one thread"):
+        endgame_proofs(5.0, legacy=True, positions=[3], threads=2)
