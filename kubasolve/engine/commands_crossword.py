@@ -180,6 +180,8 @@ class AiMoveParams(GameParams):
     endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
     endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
     endgame_time: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (equity)")] | UnsetType = UNSET
+    threads: Annotated[int, Meta(ge=1, le=16, description="empty bag: search threads of the exact endgame solver, sharing its "
+                                                          "table (default 1)")] | UnsetType = UNSET
     apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
     state: WithState = True
 
@@ -277,6 +279,8 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     sg = _game(p, session)
     nodes, seconds = _budget(p)
     options: dict[str, Any] = {"endgame": p.endgame}
+    if p.threads is not UNSET:
+        options["threads"] = p.threads
     if p.objective is not UNSET:
         if p.ai != "sim2":
             raise KubasolveError("params: objective is a sim2 option", key="params.objective")

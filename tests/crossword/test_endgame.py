@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubasolve.errors import RulesError
+from kubasolve.errors import KubasolveError, RulesError
 from kubasolve.games.crossword.ai import EquityPolicy, ScorePolicy, SimPolicy, make_policy, policy_names
 from kubasolve.games.crossword.board import Board
 from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, solve_endgame
@@ -477,3 +477,36 @@ def test_threads_are_checked(nl_referee, big_endgame, capsys):
     assert main(["crossword", "endgame", "--board", cgp, "--threads", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["proven_optimal"] and out["value"] == solve_endgame(nl_referee, st).value
+
+
+def test_engine_and_library_ai_take_the_endgame_threads(nl_referee):
+    """crossword.ai-move ``threads`` (and the protocol's AI option ``threads``): the exact solver on that many threads,
+    proving the one-thread value; a bad count refused by name."""
+    import json as _json
+
+    from kubasolve.engine.registry import Session
+    from kubasolve.engine.server import handle_request
+    from kubasolve.games.crossword.game import action_from_dict
+
+    def ask(session, cmd, **params):
+        return handle_request(_json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    s = Session()
+    gid = ask(s, "crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
+    for _ in range(60):
+        out = ask(s, "crossword.ai-move", game=gid, ai="score")["result"]
+        if not out["state"]["bag"] or out["state"]["over"]:
+            break
+    state = CrosswordState.from_dict(out["state"], nl_referee)
+    one = solve_endgame(nl_referee, state)
+    got = ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=2, max_nodes=10**7, apply=False, state=False)["result"]
+    assert got["proven_optimal"] and one.proven
+    assert _value_of(nl_referee, state, action_from_dict(got["action"])) == one.value
+    for bad in (0, 17, "2"):
+        err = ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=bad)["error"]
+        assert err["code"] == "bad-request" and "threads" in err.get("key", "") + err["message"]
+    from kubasolve.games import load_game
+
+    game = load_game("crossword")
+    with pytest.raises(KubasolveError, match=r"options\.threads"):
+        game.ai_move(game.new_game(seed=1, players=2), ai="equity2", options={"threads": 0})

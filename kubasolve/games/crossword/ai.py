@@ -246,6 +246,8 @@ class EndgameBudgeted:
     endgame solver (the engine's progress ``best``)."""
     on_nodes: Callable[[int], None] | None = field(default=None, repr=False, compare=False)
     """Told the endgame solver's nodes so far while it searches (the engine's progress ``nodes``)."""
+    endgame_threads: int = 1
+    """Search threads of the exact endgame solver (sharing its table; :class:`EndgameSolver`'s ``threads``)."""
 
     def _stop_now(self) -> bool:
         return self.halted is not None and self.halted()
@@ -265,7 +267,8 @@ class EndgameBudgeted:
             return forced, nodes, seconds
         if not state.bag and endgame:
             tell = None if self.on_best is None else (lambda move, value, depth: self._tell_best(move, value))
-            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted, tell, self.on_nodes)
+            action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted, tell, self.on_nodes,
+                                                                self.endgame_threads)
             return action, nodes, seconds
         return None, nodes, seconds
 
@@ -309,7 +312,7 @@ def endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", n
 def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "exact", nodes: int | None = DEFAULT_ENDGAME_NODES,
                         seconds: float | None = None, halted: Callable[[], bool] | None = None,
                         on_best: Callable[[CrosswordAction, int, int], None] | None = None,
-                        on_nodes: Callable[[int], None] | None = None) -> tuple[CrosswordAction, Any]:
+                        on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> tuple[CrosswordAction, Any]:
     """:func:`endgame_turn` and the exact solver's result (``EndgameResult``, with ``proven``) when it chose the move;
     ``halted``, ``on_best``, ``on_nodes``: the solver's stop and progress hooks (:class:`EndgameSolver`)."""
     if mode not in ENDGAME_MODES:
@@ -322,7 +325,8 @@ def solved_endgame_turn(referee: Referee, state: CrosswordState, mode: str = "ex
 
     if nodes is None and seconds is None:
         nodes = DEFAULT_ENDGAME_NODES
-    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds, halted=halted, on_best=on_best, on_nodes=on_nodes)
+    result = solve_endgame(referee, state, node_limit=nodes, time_limit=seconds, halted=halted, on_best=on_best, on_nodes=on_nodes,
+                           threads=threads)
     return result.action(), result
 
 

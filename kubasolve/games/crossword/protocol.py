@@ -29,10 +29,11 @@ class Crossword(Game):
     default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
-    ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "objective", "endgame")
+    ai_options: ClassVar[tuple[str, ...]] = ("iterations", "candidates", "plies", "objective", "endgame", "threads")
     """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
     ``sim2`` 2 or 3); ``sim2``: ``objective`` ``win`` (default) or ``spread``; all but ``score``: ``endgame``
-    ``exact`` (the solver, default) or ``bounded`` (the old bounded search)."""
+    ``exact`` (the solver, default) or ``bounded`` (the old bounded search), ``threads`` the exact solver's search
+    threads (1 to 16, default 1)."""
 
     play_help: ClassVar[str] = """Crossword commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
   8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
@@ -115,6 +116,7 @@ class Crossword(Game):
 
         from kubasolve.budget import WorkBudget
         from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, EndgameBudgeted, make_policy
+        from kubasolve.games.crossword.endgame import MAX_THREADS
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
@@ -126,6 +128,12 @@ class Crossword(Game):
                 settings["endgame_nodes"] = budget.max_nodes
             elif not arg:
                 settings["endgame_nodes"] = DEFAULT_ENDGAME_NODES
+            if "threads" in options:
+                threads = options["threads"]
+                if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+                    raise KubasolveError(f"options.threads: the endgame solver's threads, an integer from 1 to {MAX_THREADS}, got {threads!r}",
+                                         key="options.threads")
+                settings["endgame_threads"] = threads
         if base in ("equity", "equity2"):
             settings["endgame_time"] = seconds
         if base in ("sim", "sim2"):
