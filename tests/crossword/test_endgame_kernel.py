@@ -283,10 +283,21 @@ def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, see
         low = score + max(vo - vt, -10**6 if after is None else after + 2 * vo)
         best_any = max((x for x in (after, before[rest]) if x is not None), default=None)
         high = score + max(vo - vt, -10**6 if best_any is None else best_any + 2 * vo)
-        ub = kernel._leave_one_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(kernel.INF), ws.fr, ws.cnt, pm_meta, pm_aux,
-                                     ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, line_dir, cell_line,
-                                     cell_pos, lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]), i64(0))
+
+        def bound(alpha: int, j: int = j) -> int:
+            return int(kernel._leave_one_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(alpha), ws.fr, ws.cnt, pm_meta, pm_aux,
+                                               ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, line_dir,
+                                               cell_line, cell_pos, lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]),
+                                               i64(0)))
+
+        # just below the true bound: the plays after the move are checked against the lexicon (the bound is tight)
+        ub = bound(low - 1)
         assert low <= ub <= high, (j, placed, rest, low, ub, high)
+        # any alpha: at or below it (the move is cut) a true bound, maybe the lexicon-free one; above it (the move is
+        # searched) no more than the tight one
+        for alpha in (kernel.INF, high, low, (low + high) // 2, low - 5):
+            ub = bound(alpha)
+            assert (ub <= alpha and ub >= low) or (ub > alpha and ub <= high), (j, alpha, low, ub, high)
     # the board arrays are as they were (the move's tiles were on them for a moment only)
     meta2, tiles2 = solver.moves_after(state, [])
     assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
