@@ -1050,6 +1050,30 @@ def _one_tile_at(y, dc, slot, letters, vob, xmask, xscore, lines, line_len, cell
     ``letters`` / ``vob``, whose run along direction ``1 - dc`` (cross-set index ``dc``) is recomputed here and whose
     other run is as in ``xmask`` / ``xscore``; -INF when it is no play."""
     m, s = cross_set_of(y, dc, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+    return _one_tile_score(y, dc, slot, m, s, xmask, xscore, lmult, wmult, val, nl, bingo)
+
+
+@njit(cache=True, inline="always")
+def _one_tile_upper(y, dc, slot, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult, val, nl, bingo):
+    """An upper bound on :func:`_one_tile_at` without the lexicon: the run along direction ``1 - dc`` scored as if the tile
+    made a word with it (every letter in its cross-set), the other run's cross-set checked as there."""
+    k = cell_line[y, 1 - dc]
+    pos = cell_pos[y, 1 - dc]
+    lo, hi = _run_span(k, pos, letters, lines, line_len)
+    s = np.int64(-1)
+    if lo < pos or hi > pos:
+        s = np.int64(0)
+        for q in range(lo, hi + 1):
+            if q != pos:
+                s += vob[lines[k, q]]
+    return _one_tile_score(y, dc, slot, (np.int64(1) << nl) - 1, s, xmask, xscore, lmult, wmult, val, nl, bingo)
+
+
+@njit(cache=True, inline="always")
+def _one_tile_score(y, dc, slot, m, s, xmask, xscore, lmult, wmult, val, nl, bingo):
+    """The score of a one-tile play of rack slot ``slot`` on empty square ``y`` given its recomputed run's cross-set ``m``
+    and cross-score ``s`` (``s < 0``: no run) along direction ``1 - dc``, the other run's from ``xmask`` / ``xscore``;
+    -INF when it is no play."""
     m2 = xmask[y, 1 - dc]
     s2 = xscore[y, 1 - dc]
     if s < 0 and s2 < 0:
@@ -1062,44 +1086,6 @@ def _one_tile_at(y, dc, slot, letters, vob, xmask, xscore, lines, line_len, cell
         if (m & m2) == 0:
             return np.int64(-INF)
         v = np.int64(0)
-    lm = np.int64(lmult[y])
-    wm = np.int64(wmult[y])
-    score = bingo
-    if s >= 0:
-        score += wm * (lm * v + s)
-    if s2 >= 0:
-        score += wm * (lm * v + s2)
-    return score
-
-
-@njit(cache=True, inline="always")
-def _one_tile_upper(y, dc, slot, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult, val, nl, bingo):
-    """An upper bound on :func:`_one_tile_at` without the lexicon: the run along direction ``1 - dc`` scored as if the tile
-    made a word with it (its cross-set not computed), the other run's cross-set checked as there."""
-    m2 = xmask[y, 1 - dc]
-    s2 = xscore[y, 1 - dc]
-    if slot < nl:
-        if ((m2 >> slot) & 1) == 0:
-            return np.int64(-INF)
-        v = np.int64(val[slot])
-    else:
-        if m2 == 0:
-            return np.int64(-INF)
-        v = np.int64(0)
-    k = cell_line[y, 1 - dc]
-    pos = cell_pos[y, 1 - dc]
-    n = line_len[k]
-    s = np.int64(-1)
-    q = pos - 1
-    while q >= 0 and letters[lines[k, q]] >= 0:
-        s = max(s, np.int64(0)) + vob[lines[k, q]]
-        q -= 1
-    q = pos + 1
-    while q < n and letters[lines[k, q]] >= 0:
-        s = max(s, np.int64(0)) + vob[lines[k, q]]
-        q += 1
-    if s < 0 and s2 < 0:
-        return np.int64(-INF)
     lm = np.int64(lmult[y])
     wm = np.int64(wmult[y])
     score = bingo

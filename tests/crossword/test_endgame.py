@@ -286,30 +286,36 @@ def test_ais_use_the_solver_with_an_empty_bag(nl_referee, big_endgame):
             policy_names(bad)
 
 
-def test_engine_ai_move_takes_the_endgame_budget(nl_referee):
-    import json as _json
-
-    from kubasolve.engine.registry import Session
+def _ask(session, cmd, **params):
+    """One engine request's answer (a JSON line in, the parsed answer out)."""
     from kubasolve.engine.server import handle_request
 
-    def ask(session, cmd, **params):
-        return handle_request(_json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+    return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+
+def _engine_endgame(referee: Referee) -> tuple[Any, str, CrosswordState]:
+    """An engine session, its game played by the score AI until the bag is empty, and that state."""
+    from kubasolve.engine.registry import Session
 
     s = Session()
-    gid = ask(s, "crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
+    gid = _ask(s, "crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
     for _ in range(60):
-        out = ask(s, "crossword.ai-move", game=gid, ai="score")["result"]
+        out = _ask(s, "crossword.ai-move", game=gid, ai="score")["result"]
         if not out["state"]["bag"] or out["state"]["over"]:
             break
     assert not out["state"]["over"] and not out["state"]["bag"]
-    state = CrosswordState.from_dict(out["state"], nl_referee)
+    return s, gid, CrosswordState.from_dict(out["state"], referee)
+
+
+def test_engine_ai_move_takes_the_endgame_budget(nl_referee):
+    s, gid, state = _engine_endgame(nl_referee)
     want = solve_endgame(nl_referee, state, node_limit=200).action().to_dict()
-    got = ask(s, "crossword.ai-move", game=gid, ai="equity", endgame_nodes=200, apply=False, state=False)["result"]["action"]
+    got = _ask(s, "crossword.ai-move", game=gid, ai="equity", endgame_nodes=200, apply=False, state=False)["result"]["action"]
     assert got == want
-    bounded = ask(s, "crossword.ai-move", game=gid, ai="equity", endgame="bounded", apply=False, state=False)["result"]["action"]
+    bounded = _ask(s, "crossword.ai-move", game=gid, ai="equity", endgame="bounded", apply=False, state=False)["result"]["action"]
     assert bounded == make_policy("equity:bounded").turn(nl_referee, state).to_dict()
     for bad in ({"endgame": "perfect"}, {"endgame_nodes": 0}, {"endgame_time": -1}):
-        err = ask(s, "crossword.ai-move", game=gid, ai="equity", **bad)["error"]
+        err = _ask(s, "crossword.ai-move", game=gid, ai="equity", **bad)["error"]
         assert err["code"] == "bad-request" and next(iter(bad)) in err.get("key", "") + err["message"]
 
 
@@ -482,28 +488,15 @@ def test_threads_are_checked(nl_referee, big_endgame, capsys):
 def test_engine_and_library_ai_take_the_endgame_threads(nl_referee):
     """crossword.ai-move ``threads`` (and the protocol's AI option ``threads``): the exact solver on that many threads,
     proving the one-thread value; a bad count refused by name."""
-    import json as _json
-
-    from kubasolve.engine.registry import Session
-    from kubasolve.engine.server import handle_request
     from kubasolve.games.crossword.game import action_from_dict
 
-    def ask(session, cmd, **params):
-        return handle_request(_json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
-
-    s = Session()
-    gid = ask(s, "crossword.new-game", seed=21, players=["a", "b"])["result"]["game"]
-    for _ in range(60):
-        out = ask(s, "crossword.ai-move", game=gid, ai="score")["result"]
-        if not out["state"]["bag"] or out["state"]["over"]:
-            break
-    state = CrosswordState.from_dict(out["state"], nl_referee)
+    s, gid, state = _engine_endgame(nl_referee)
     one = solve_endgame(nl_referee, state)
-    got = ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=2, max_nodes=10**7, apply=False, state=False)["result"]
+    got = _ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=2, max_nodes=10**7, apply=False, state=False)["result"]
     assert got["proven_optimal"] and one.proven
     assert _value_of(nl_referee, state, action_from_dict(got["action"])) == one.value
     for bad in (0, 17, "2"):
-        err = ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=bad)["error"]
+        err = _ask(s, "crossword.ai-move", game=gid, ai="equity2", threads=bad)["error"]
         assert err["code"] == "bad-request" and "threads" in err.get("key", "") + err["message"]
     from kubasolve.games import load_game
 
