@@ -384,8 +384,10 @@ def _endgames_main(argv: list[str]) -> int:
         sys.stdout.write(json.dumps(rec) + "\n")
         sys.stdout.flush()
 
-    if not 1 <= args.threads <= 16 or (args.threads > 1 and args.legacy):
-        ap.error("--threads: 1 to 16, and 1 with --legacy")
+    from kubasolve.games.crossword.endgame import MAX_THREADS
+
+    if not 1 <= args.threads <= MAX_THREADS or (args.threads > 1 and args.legacy):
+        ap.error(f"--threads: 1 to {MAX_THREADS}, and 1 with --legacy")
     report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads)
     sys.stdout.write(json.dumps({"summary": report}) + "\n")
     return 0

@@ -1348,7 +1348,6 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
             cell = lines[k, q]
             letters[cell] = t & 63
             vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
-    best = np.int64(-INF)
     for exact in range(2):
         # first without the lexicon (an upper bound of each play); the plays' cross-sets only when that does not settle it
         best = np.int64(-INF)

@@ -53,9 +53,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
+"""Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
 MAX_THREADS = 16
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``)."""
-"""Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
 
 
 _Flat = tuple[np.ndarray, np.ndarray]
@@ -663,7 +663,7 @@ class EndgameSolver:
         ws = self.ws
         letter_filter = self._letter_filter(state)
         ws.load(state, letter_filter)
-        root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
+        root = _root_of(ws)
         # a new generation of the table instead of clearing it (see the kernel's _tt_store); cleared when the
         # 5-bit generation wraps
         ws.generation = ws.generation % 31 + 1
@@ -742,9 +742,9 @@ class EndgameSolver:
         """The helper threads (``threads - 1``), each searching ``state`` in its workspace until ``stop`` is set."""
         ws = self.ws
         out = []
+        letter_filter = int(ws.sc[ws.k.SC_FILTER])  # the main thread's, just set by _prepare
         for i in range(self.threads - 1):
             hws = ws.helper(i)
-            letter_filter = self._letter_filter(state)
             hws.load(state, letter_filter)
             self._reset(hws, state, letter_filter, ws.generation, int(ws.salts[ws.generation]), self.options | ws.k.OPT_HELPER)
             thread = threading.Thread(target=_helper_search, args=(hws, stop), name=f"endgame-helper-{i}", daemon=True)
@@ -920,7 +920,7 @@ def _helper_search(ws: _Workspace, stop: threading.Event, chunk: int = 20_000) -
     thread, any other error ends the helper (the main thread's search does not depend on it)."""
     k = ws.k
     sc = ws.sc
-    root = (ws.letters.copy(), ws.blank.copy(), ws.vob.copy(), ws.xmask.copy(), ws.xscore.copy(), ws.cnt.copy(), ws.rs.copy())
+    root = _root_of(ws)
     while not stop.is_set():
         sc[k.SC_STOP] = int(sc[k.SC_NODES]) + chunk
         ws.run(k.MODE_SEARCH)
@@ -936,11 +936,20 @@ def _helper_search(ws: _Workspace, stop: threading.Event, chunk: int = 20_000) -
             sc[k.SC_ACT] = k.ACT_ITER
 
 
+def _board_arrays(ws: _Workspace) -> tuple[np.ndarray, ...]:
+    """The arrays of ``ws`` a search changes and puts back: board, cross-sets, racks."""
+    return (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
+
+
+def _root_of(ws: _Workspace) -> tuple[np.ndarray, ...]:
+    """A copy of ``ws``'s board arrays at the root (for :func:`_restore_root`)."""
+    return tuple(a.copy() for a in _board_arrays(ws))
+
+
 def _restore_root(ws: _Workspace, root: tuple[np.ndarray, ...]) -> None:
     """The root position back in ``ws``'s board arrays (after a search stopped inside the tree)."""
     k = ws.k
-    board: tuple[np.ndarray, ...] = (ws.letters, ws.blank, ws.vob, ws.xmask, ws.xscore, ws.cnt, ws.rs)
-    for dst, src in zip(board, root, strict=True):
+    for dst, src in zip(_board_arrays(ws), root, strict=True):
         dst[...] = src
     ws.sc[k.SC_UNDO] = 0
     ws.sc[k.SC_PLY] = 0
