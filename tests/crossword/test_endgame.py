@@ -233,6 +233,16 @@ def test_time_budget_is_respected(nl_referee, big_endgame):
     nl_referee.apply(big_endgame, res.action())
 
 
+def test_time_budget_is_respected_on_two_threads(nl_referee, big_endgame):
+    """The helper searches in slices of ~20 ms too, so the main thread's join at the budget's end waits at most one."""
+    solve_endgame(nl_referee, big_endgame, node_limit=50, threads=2)  # the helper's workspace made outside the clock
+    t0 = time.perf_counter()
+    res = solve_endgame(nl_referee, big_endgame, time_limit=0.03, threads=2)
+    assert time.perf_counter() - t0 < 0.03 + 0.5
+    assert not res.proven
+    nl_referee.apply(big_endgame, res.action())
+
+
 def test_unfinished_search_is_not_proven_and_deeper_search_is(tiny):
     """proven is False when the depth horizon cut a line, True once every line reached the game's end."""
     referee = Referee(tiny, CrosswordRules())

@@ -769,7 +769,7 @@ class EndgameSolver:
             sc[k.SC_STOP] = min(budget, nodes_before + chunk)
             ws.run(k.MODE_SEARCH)
             spent = self.clock() - t_call
-            chunk = max(100, min(1_000_000, int((int(sc[k.SC_NODES]) - nodes_before + 1) * self.SLICE / max(spent, 1e-4))))
+            chunk = _next_slice(int(sc[k.SC_NODES]) - nodes_before, spent)
             status = int(sc[k.SC_STATUS])
             if self.on_nodes is not None:
                 self.on_nodes(int(sc[k.SC_NODES]))
@@ -914,16 +914,26 @@ class EndgameSolver:
         return scoreless + 1 >= self.limit if self.limit else scoreless >= 1
 
 
-def _helper_search(ws: _Workspace, stop: threading.Event, chunk: int = 20_000) -> None:
-    """A helper thread's search (:class:`EndgameSolver`'s ``threads``): slices of ``chunk`` nodes (the kernel runs
-    without the GIL) until ``stop`` is set or its search ends; a full move buffer is made larger as in the main
-    thread, any other error ends the helper (the main thread's search does not depend on it)."""
+def _next_slice(nodes: int, spent: float) -> int:
+    """The nodes of the next kernel call, from the last one's ``nodes`` in ``spent`` seconds: about
+    :attr:`EndgameSolver.SLICE` seconds of search, so a stop or the budget's end is seen that soon."""
+    return max(100, min(1_000_000, int((nodes + 1) * EndgameSolver.SLICE / max(spent, 1e-4))))
+
+
+def _helper_search(ws: _Workspace, stop: threading.Event) -> None:
+    """A helper thread's search (:class:`EndgameSolver`'s ``threads``): slices of about :attr:`EndgameSolver.SLICE`
+    seconds (the kernel runs without the GIL, so the main thread's join waits at most one) until ``stop`` is set or
+    its search ends; a full move buffer is made larger as in the main thread, any other error ends the helper (the
+    main thread's search does not depend on it)."""
     k = ws.k
     sc = ws.sc
     root = _root_of(ws)
+    chunk = 200
     while not stop.is_set():
-        sc[k.SC_STOP] = int(sc[k.SC_NODES]) + chunk
+        nodes_before, t_call = int(sc[k.SC_NODES]), time.perf_counter()
+        sc[k.SC_STOP] = nodes_before + chunk
         ws.run(k.MODE_SEARCH)
+        chunk = _next_slice(int(sc[k.SC_NODES]) - nodes_before, time.perf_counter() - t_call)
         status = int(sc[k.SC_STATUS])
         if status == k.ST_DONE:
             return
