@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kubasolve.games.limits import CROSSWORD_MAX_LISTED
+from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_LISTED
 
 RULES_DOC = "docs/crossword.md: settings at top level or under [crossword]"
 HELP = "crossword tile game (Dutch Scrabble-type rules): moves, endgame; play, simulate and show games"
@@ -62,7 +62,7 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     add_budget_arguments(e, "the solver", "10 s unless --max-nodes")
     e.add_argument("--time-limit", type=float, default=None, metavar="S", help=argparse.SUPPRESS)  # older: seconds
     e.add_argument("--nodes", dest="old_nodes", type=count(1, 100_000_000), default=None, help=argparse.SUPPRESS)  # older --max-nodes
-    e.add_argument("--threads", type=count(1, 16), default=1, metavar="N",
+    e.add_argument("--threads", type=count(1, CROSSWORD_MAX_ENDGAME_THREADS), default=1, metavar="N",
                    help="search threads sharing the transposition table (default 1; 2 on a two-core machine proves most "
                         "long endgames about twice as fast; the value is the same, the node count varies from run to run)")
     e.add_argument("--tiles", default=None, metavar="NAME|TOML", help=TILES_HELP)

@@ -10,6 +10,7 @@ from kubasolve.engine.commands_session import (
     V2Answer,
     adopt_game,
     call,
+    declare_ai_options,
     declare_rules,
     declare_v2_state_and_apply,
     lexicon_for,
@@ -35,7 +36,12 @@ from kubasolve.engine.registry import (
     refuse_with_state,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
-from kubasolve.games.limits import CROSSWORD_MAX_LISTED
+from kubasolve.games.limits import (
+    CROSSWORD_MAX_ENDGAME_THREADS,
+    CROSSWORD_MAX_LISTED,
+    CROSSWORD_MAX_SIM_CANDIDATES,
+    CROSSWORD_MAX_SIM_ITERATIONS,
+)
 
 MAX_PLAYERS = 4
 MAX_TOP = CROSSWORD_MAX_LISTED
@@ -164,24 +170,45 @@ class ApplyMoveParams(GameParams):
     state: WithState = True
 
 
+Iterations = Annotated[int, Meta(ge=1, le=CROSSWORD_MAX_SIM_ITERATIONS, description="sim: opponent racks sampled per candidate "
+                                                                                 "(default 16); sim2: at most this many (default 400)")]
+Candidates = Annotated[int, Meta(ge=1, le=CROSSWORD_MAX_SIM_CANDIDATES, description="sim/sim2: equity candidates simulated (default 8/10)")]
+Objective = Annotated[Literal["win", "spread"], Meta(description="sim2: play the best mean win chance (default) or the best mean spread")]
+Plies = Annotated[int, Meta(ge=1, le=3, description="sim: 1 = reply + leave value, 2 = reply + own next play (1 or 2); sim2: 2 = "
+                                                    "reply + both leaves, 3 = also own next play (2 or 3)")]
+EndgameMode = Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")]
+Threads = Annotated[int, Meta(ge=1, le=CROSSWORD_MAX_ENDGAME_THREADS, description="empty bag: search threads of the exact endgame "
+                                                                                  "solver, sharing its table (default 1)")]
+
+
+class CrosswordAiOptions(Params):
+    """The crossword AIs' settings (``ai-move``'s ``options``; the library's ``Crossword.ai_options``)."""
+
+    iterations: Iterations | UnsetType = UNSET
+    candidates: Candidates | UnsetType = UNSET
+    objective: Objective | UnsetType = UNSET
+    plies: Plies | UnsetType = UNSET
+    endgame: EndgameMode | UnsetType = UNSET
+    threads: Threads | UnsetType = UNSET
+
+
+declare_ai_options("crossword", CrosswordAiOptions)
+
+
 class AiMoveParams(GameParams):
     ai: AiName = "equity2"
     seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
-    iterations: Annotated[int, Meta(ge=1, le=1000, description="sim: opponent racks sampled per candidate (default 16); sim2: at "
-                                                               "most this many (default 400)")] | UnsetType = UNSET
-    candidates: Annotated[int, Meta(ge=1, le=50, description="sim/sim2: equity candidates simulated (default 8/10)")] | UnsetType = UNSET
-    objective: Annotated[Literal["win", "spread"], Meta(description="sim2: play the best mean win chance (default) or the best mean "
-                                                                    "spread")] | UnsetType = UNSET
-    plies: Annotated[int, Meta(ge=1, le=3, description="sim: 1 = reply + leave value, 2 = reply + own next play; sim2: 2 = reply + "
-                                                       "both leaves, 3 = also own next play")] | UnsetType = UNSET
+    iterations: Iterations | UnsetType = UNSET
+    candidates: Candidates | UnsetType = UNSET
+    objective: Objective | UnsetType = UNSET
+    plies: Plies | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
     max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 200000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
-    endgame: Annotated[Literal["exact", "bounded"], Meta(description="empty bag: the exact solver within its budget, or the old bounded search")] = "exact"
+    endgame: EndgameMode = "exact"
     endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
     endgame_time: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (equity)")] | UnsetType = UNSET
-    threads: Annotated[int, Meta(ge=1, le=16, description="empty bag: search threads of the exact endgame solver, sharing its "
-                                                          "table (default 1)")] | UnsetType = UNSET
+    threads: Threads | UnsetType = UNSET
     apply: Annotated[bool, Meta(description="apply the chosen move (false: only show it)")] = True
     state: WithState = True
 
@@ -290,6 +317,8 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         if p.plies is not UNSET:
             if p.ai == "sim" and p.plies > 2:
                 raise KubasolveError("params: plies is 1 or 2 for sim (3 for sim2)", key="params.plies")
+            if p.ai == "sim2" and p.plies < 2:
+                raise KubasolveError("params: plies is 2 or 3 for sim2", key="params.plies")
             options["plies"] = p.plies
     budget = Budget(seconds * 1000, nodes, stop=session.stop)
     chosen = call(sg.game.ai_move, sg.state, p.ai, budget, p.seed, options)

@@ -38,7 +38,7 @@ from kubasolve.engine.registry import (
 )
 from kubasolve.errors import KubasolveError, StateError, UnknownGameError
 
-__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
+__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_ai_options", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
            "v2_answer", "v2_game"]
 
 GameKind = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
@@ -70,6 +70,20 @@ RULES: dict[str, RulesDeclaration] = {}
 def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | None = None) -> None:
     """Declare the engine's schema of game ``game``'s rules (its command module does, at import)."""
     RULES[game] = RulesDeclaration(spec, check)
+
+
+AI_OPTIONS: dict[str, type[Params]] = {}
+"""Per game kind, the schema of ``ai-move``'s ``options`` (its AI settings); a kind without one takes none."""
+
+
+class NoAiOptions(Params):
+    """The AI settings of a game whose AIs take none (``options`` may be omitted or ``{}``)."""
+
+
+def declare_ai_options(game: str, spec: type[Params]) -> None:
+    """Declare the engine's schema of game ``game``'s AI settings (``ai-move``'s ``options``; its command module does, at
+    import)."""
+    AI_OPTIONS[game] = spec
 
 
 def lexicon_for(name: str, key: str = "params.lexicon") -> Any:
@@ -342,6 +356,8 @@ class GameInfo(Answer):
     default_lexicon: str | None
     rules: dict[str, Any]
     """``{"schema": <JSON Schema of the rule settings>, "defaults": {...}}``."""
+    ai_options: dict[str, Any]
+    """``{"schema": <JSON Schema of ai-move's options: the game's AI settings>}``."""
 
 
 class GamesAnswer(Answer):
@@ -373,7 +389,8 @@ def games(p: NoParams, session: Session) -> dict[str, Any]:
         schema = msgspec.json.schema(declared.spec) if declared is not None else cls.rules_schema()
         out.append({"game": name, "min_players": game.min_players, "max_players": game.max_players, "ais": list(cls.ai_names),
                     "default_ai": cls.default_ai, "lexicons": list(cls.lexicons), "default_lexicon": game.lexicon_name,
-                    "rules": {"schema": schema, "defaults": game.rules_to_dict()}})
+                    "rules": {"schema": schema, "defaults": game.rules_to_dict()},
+                    "ai_options": {"schema": msgspec.json.schema(AI_OPTIONS.get(name, NoAiOptions))}})
     return {"games": out}
 
 
@@ -465,15 +482,25 @@ class AiMoveParams(Params):
     movetime_ms: MoveTimeMs | None = None
     max_nodes: MaxNodes | None = None
     progress: Progress = False
+    options: Annotated[dict[str, Any], Meta(description="the game's AI settings (games lists them as ai_options); a setting the "
+                                                        "AI does not use is ignored")] | UnsetType = UNSET
 
 
 @command("ai-move", AiMoveParams, AiMoveAnswer)
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """AI ``ai`` (default: the game's) chooses the action of the player to move within the budget (default 10 s; a
-    stop request ends it early with the best found); ``apply`` (default true) applies it."""
+    stop request ends it early with the best found), with the game's AI settings ``options`` (``games`` gives their
+    schema); ``apply`` (default true) applies it."""
     sg = find_game(p.game_id, session)
+    options = None
+    if p.options is not UNSET:
+        spec = AI_OPTIONS.get(sg.kind, NoAiOptions)
+        try:
+            options = given(msgspec.convert(p.options, spec))
+        except msgspec.ValidationError as exc:
+            raise validation_error(exc, spec, root="params.options") from None
     budget = session_budget(session, p.movetime_ms, p.max_nodes, p.progress)
-    chosen = call(sg.game.ai_move, sg.state, None if p.ai is UNSET else p.ai, budget, p.seed)
+    chosen = call(sg.game.ai_move, sg.state, None if p.ai is UNSET else p.ai, budget, p.seed, options)
     if p.apply:
         sg.state = call(sg.game.apply, sg.state, chosen.action)
     return session_answer(p.game_id, sg, p.state, **chosen.to_dict(), applied=p.apply)

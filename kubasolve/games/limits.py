@@ -41,6 +41,13 @@ CROSSWORD_MAX_LISTED = 10_000
 """Most placements listed (``top``; "all" means up to this many; the count stays exact): each listed move is decoded
 in Python (~80-200 µs), and an open board with two blanks has 50,000+ of them (8.9 s for all 49,432 of ??AEIRS on
 the empty board, load 10)."""
+CROSSWORD_MAX_ENDGAME_THREADS = 16
+"""Most search threads of the exact endgame solver (each helper thread has its own ~0.22 GB line cache and arena;
+more threads than cores only share the cores)."""
+CROSSWORD_MAX_SIM_ITERATIONS = 1000
+"""Most opponent racks a simulating AI samples per candidate (``iterations``)."""
+CROSSWORD_MAX_SIM_CANDIDATES = 50
+"""Most equity candidates a simulating AI simulates (``candidates``)."""
 
 
 def check_kubagram_request(position: Any, *, claim: bool = False) -> None:

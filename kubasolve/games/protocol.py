@@ -359,14 +359,24 @@ class Game(ABC):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
         settings = dict(options or {})
-        for key in settings:
-            if key not in self.ai_options:
-                raise KubasolveError(f"options.{key}: unknown {self.name} AI setting (known: {', '.join(self.ai_options) or 'none'})",
-                                     key=f"options.{key}")
+        self.check_ai_options(name, settings)
         if self._result(native)[3]:
             raise IllegalMoveError("the game is over")
         self.warm_up()
         return self._ai_move(native, name, budget or Budget(), seed, settings)
+
+    def check_ai_options(self, ai: str, options: Mapping[str, Any]) -> None:
+        """Refuse (by name, ``options.<key>``) an AI setting this game does not know or a value out of its range, for
+        AI ``ai`` (its settings; a setting ``ai`` does not use is allowed: self-play gives one set to every seat)."""
+        for key in options:
+            if key not in self.ai_options:
+                raise KubasolveError(f"options.{key}: unknown {self.name} AI setting (known: {', '.join(self.ai_options) or 'none'})",
+                                     key=f"options.{key}")
+        self._check_ai_options(ai, options)
+
+    def _check_ai_options(self, ai: str, options: Mapping[str, Any]) -> None:
+        """The values of :meth:`check_ai_options` (a game with :attr:`ai_options` checks them here)."""
+        return None  # (no settings to check here; a game with :attr:`ai_options` overrides it)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         """The state as JSON: ``format``, ``version``, ``game``, ``players``, ``rules``, ``lexicon`` and ``native``

@@ -265,10 +265,11 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
         raise RulesError(f"paired games play every deal once per seat rotation: games must be a multiple of {len(players)}, "
                          f"got {games}", key="games")
     options = dict(ai_options or {})
-    unknown = [k for k in options if k not in kind.ai_options]
-    if unknown:
-        raise RulesError(f"{unknown[0]}: unknown {kind.name} AI setting (known: {', '.join(kind.ai_options) or 'none'})",
-                         key="ai_options")
+    for name in dict.fromkeys(players):
+        try:
+            kind.check_ai_options(name, options)
+        except KubasolveError as exc:
+            raise RulesError(str(exc).replace("options.", "ai_options.", 1), key="ai_options") from None
     budget = budget or Budget()
     setting = SimulationSetting(kind.name, kind.rules_to_dict(), kind.lexicon_name, tuple(players), budget.movetime_ms,
                                 budget.max_nodes, options, tuple(game_modules), paired)

@@ -513,3 +513,43 @@ def test_engine_and_library_ai_take_the_endgame_threads(nl_referee):
     game = load_game("crossword")
     with pytest.raises(KubasolveError, match=r"options\.threads"):
         game.ai_move(game.new_game(seed=1, players=2), ai="equity2", options={"threads": 0})
+
+
+def test_the_generic_ai_move_takes_the_crossword_ai_options(nl_referee):
+    """One client for every game: the generic ``ai-move`` takes the game's AI settings as ``options`` (here the
+    endgame solver's ``threads``, as ``crossword.ai-move`` does), the same proven value as one thread."""
+    from kubasolve.engine.registry import Session
+    from kubasolve.games.crossword.game import action_from_dict
+
+    s = Session()
+    gid = _ask(s, "new-game", game="crossword", seed=21, players=["a", "b"])["result"]["game_id"]
+    for _ in range(60):
+        if not _ask(s, "state", game_id=gid)["result"]["state"]["native"]["bag"]:
+            break
+        _ask(s, "ai-move", game_id=gid, ai="score")
+    state = CrosswordState.from_dict(_ask(s, "state", game_id=gid)["result"]["state"]["native"], nl_referee)
+    assert not state.bag and not state.over
+    one = solve_endgame(nl_referee, state)
+    got = _ask(s, "ai-move", game_id=gid, ai="equity2", options={"threads": 2}, max_nodes=10**7, apply=False)["result"]
+    assert got["proven_optimal"] and one.proven
+    assert _value_of(nl_referee, state, action_from_dict(got["action"])) == one.value
+
+
+@pytest.mark.parametrize(("ai", "options", "key"), [
+    ("sim2", {"iterations": "x"}, "options.iterations"), ("sim2", {"iterations": 0}, "options.iterations"),
+    ("sim", {"plies": 3}, "options.plies"), ("sim2", {"plies": 1}, "options.plies"), ("sim2", {"candidates": 51}, "options.candidates"),
+    ("sim2", {"objective": "lose"}, "options.objective"), ("equity2", {"endgame": "fast"}, "options.endgame"),
+    ("equity2", {"threads": True}, "options.threads"), ("equity2", {"depth": 3}, "options.depth")])
+def test_the_library_refuses_a_bad_ai_setting_by_name(ai, options, key):
+    """A crossword AI setting of the wrong type or out of range is refused by name (not a traceback deep in the AI,
+    not silently ignored); self-play checks them before the first game."""
+    from kubasolve.games import load_game
+    from kubasolve.scale.selfplay import simulate
+
+    game = load_game("crossword")
+    with pytest.raises(KubasolveError) as err:
+        game.ai_move(game.new_game(seed=1, players=2), ai=ai, options=options)
+    assert err.value.key == key and str(err.value).startswith(key)
+    with pytest.raises(KubasolveError) as err:
+        simulate("crossword", games=1, players=[ai, "score"], ai_options=options)
+    assert err.value.key == "ai_options" and str(err.value).startswith("ai_" + key)

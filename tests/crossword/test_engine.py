@@ -67,8 +67,9 @@ def test_engine_new_ais_on_learnt_leaves():
     assert first["action"]["type"] == "place" and first["turn"] == 2
     sim = ask(s, "crossword.ai-move", game=gid, ai="sim2", iterations=3, candidates=3, plies=3, state=False)["result"]
     assert sim["turn"] == 3
-    err = ask(s, "crossword.ai-move", game=gid, ai="sim", plies=3)["error"]
-    assert err["code"] == "bad-request" and "plies" in err["key"]
+    for ai, plies in (("sim", 3), ("sim2", 1)):
+        err = ask(s, "crossword.ai-move", game=gid, ai=ai, plies=plies)["error"]
+        assert err["code"] == "bad-request" and err["key"] == "params.plies"
     spread = ask(s, "crossword.ai-move", game=gid, ai="sim2", objective="spread", iterations=3, candidates=3, state=False)["result"]
     assert spread["turn"] == 4
     for bad in ({"ai": "equity2", "objective": "win"}, {"ai": "sim2", "objective": "draw"}):

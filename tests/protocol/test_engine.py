@@ -64,8 +64,15 @@ def test_requests_are_refused_naming_the_key() -> None:
     assert ask.raw("new-game", game="chess")["error"] == {"code": "bad-request", "key": "params.game",
                                                           "message": ask.raw("new-game", game="chess")["error"]["message"]}
     gid = ask("new-game", game="colonii")["game_id"]
+    cross = ask("new-game", game="crossword", seed=2)["game_id"]
     cases: list[tuple[str, dict[str, Any], str, str]] = [
         ("ai-move", {"game_id": gid, "ai": "oracle"}, "bad-request", "params.ai"),
+        ("ai-move", {"game_id": gid, "options": {"threads": 2}}, "bad-request", "params.options.threads"),  # colonii takes none
+        ("ai-move", {"game_id": cross, "options": {"threads": 17}}, "bad-request", "params.options.threads"),
+        ("ai-move", {"game_id": cross, "options": {"iterations": "many"}}, "bad-request", "params.options.iterations"),
+        ("ai-move", {"game_id": cross, "options": {"depth": 3}}, "bad-request", "params.options.depth"),
+        ("ai-move", {"game_id": cross, "ai": "sim2", "options": {"plies": 1}}, "bad-request", "params.options.plies"),
+        ("ai-move", {"game_id": cross, "options": "threads=2"}, "bad-request", "params.options"),
         ("ai-move", {"game_id": "g99"}, "unknown-game", "params.game_id"),
         ("legal-moves", {"game_id": gid, "top": 0}, "bad-request", "params.top"),
         ("legal-moves", {"game_id": gid, "movetime_ms": 0}, "bad-request", "params.movetime_ms"),
@@ -147,6 +154,10 @@ def test_games_lists_what_a_frontend_needs() -> None:
     assert listed["colonii"]["rules"]["defaults"]["hand_size"] > 0
     props = listed["crossword"]["rules"]["schema"]["$defs"]["CrosswordRulesSpec"]["properties"]
     assert props["rack_size"]["maximum"] == 15 and sorted(props["word_check"]["enum"]) == ["challenge", "referee"]
+    ai_props = listed["crossword"]["ai_options"]["schema"]["$defs"]["CrosswordAiOptions"]["properties"]
+    assert set(ai_props) == {"iterations", "candidates", "objective", "plies", "endgame", "threads"}
+    assert ai_props["threads"]["maximum"] == 16 and ai_props["iterations"]["maximum"] == 1000
+    assert listed["colonii"]["ai_options"]["schema"]["$defs"]["NoAiOptions"]["properties"] == {}
     ready = ask("ready", games=["nim", "rummikub"])
     assert ready["ready"] and ready["warmed"] == ["nim", "rummikub"]
 

@@ -45,6 +45,7 @@ from kubasolve.games.crossword.board import Board, grid_geometry
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack
 from kubasolve.games.crossword.layout import BLANK
 from kubasolve.games.crossword.movegen import Placement, raw_facts, raw_generator
+from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS
 
 __all__ = ["EndgameResult", "EndgameSolver", "solve_endgame"]
 
@@ -54,8 +55,8 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
-MAX_THREADS = 16
-"""The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``)."""
+MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
+"""The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
 
 
 _Flat = tuple[np.ndarray, np.ndarray]

@@ -14,9 +14,32 @@ from typing import Any, ClassVar
 from kubasolve.budget import Budget
 from kubasolve.errors import KubasolveError
 from kubasolve.games.crossword.rules import CrosswordRules
+from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_SIM_CANDIDATES, CROSSWORD_MAX_SIM_ITERATIONS
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, exchange_count, register_game
 
-__all__ = ["Crossword"]
+__all__ = ["Crossword", "check_ai_options"]
+
+
+AI_OPTION_RANGES: dict[str, tuple[int, int]] = {"iterations": (1, CROSSWORD_MAX_SIM_ITERATIONS), "candidates": (1, CROSSWORD_MAX_SIM_CANDIDATES),
+                                                 "plies": (1, 3), "threads": (1, CROSSWORD_MAX_ENDGAME_THREADS)}
+"""The integer AI settings and their bounds (``plies``: ``sim`` 1 or 2, ``sim2`` 2 or 3)."""
+AI_OPTION_CHOICES: dict[str, tuple[str, ...]] = {"objective": ("win", "spread"), "endgame": ("exact", "bounded")}
+"""The AI settings that name a choice, and their choices."""
+
+
+def check_ai_options(base: str, options: Mapping[str, Any]) -> None:
+    """Refuse, by name (``options.<key>``), an AI setting of the wrong type or out of its range; ``base``: the AI
+    without its ``:`` options. A setting the AI does not use is allowed (self-play gives one set to every seat)."""
+    for key, value in options.items():
+        if key in AI_OPTION_RANGES:
+            lo, hi = AI_OPTION_RANGES[key]
+            if key == "plies" and base in ("sim", "sim2"):
+                lo, hi = (1, 2) if base == "sim" else (2, 3)
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                who = f"{base}'s " if key == "plies" and base in ("sim", "sim2") else ""
+                raise KubasolveError(f"options.{key}: {who}{key} is an integer from {lo} to {hi}, got {value!r}", key=f"options.{key}")
+        elif key in AI_OPTION_CHOICES and value not in AI_OPTION_CHOICES[key]:
+            raise KubasolveError(f"options.{key}: one of {', '.join(AI_OPTION_CHOICES[key])}, got {value!r}", key=f"options.{key}")
 
 
 @register_game
@@ -33,7 +56,7 @@ class Crossword(Game):
     """``sim``/``sim2``: opponent racks sampled per candidate, equity candidates simulated, plies (``sim`` 1 or 2,
     ``sim2`` 2 or 3); ``sim2``: ``objective`` ``win`` (default) or ``spread``; all but ``score``: ``endgame``
     ``exact`` (the solver, default) or ``bounded`` (the old bounded search), ``threads`` the exact solver's search
-    threads (1 to 16, default 1)."""
+    threads (1 to 16, default 1); each checked by :func:`check_ai_options`."""
 
     play_help: ClassVar[str] = """Crossword commands (coordinates as in GCG: 8H = row 8 from column H across, H8 = column H from row 8 down):
   8H WORD            place a word; letters already on the board in parentheses or as '.', e.g. H8 WO(R)D;
@@ -111,12 +134,14 @@ class Crossword(Game):
     def _apply(self, native: Any, action: dict[str, Any]) -> Any:
         return self.referee.apply(native, action)
 
+    def _check_ai_options(self, ai: str, options: Mapping[str, Any]) -> None:
+        check_ai_options(ai.partition(":")[0], options)
+
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
         import time
 
         from kubasolve.budget import WorkBudget
         from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, EndgameBudgeted, make_policy
-        from kubasolve.games.crossword.endgame import MAX_THREADS
 
         settings: dict[str, Any] = {}
         seconds = None if budget.movetime_ms is None else budget.movetime_ms / 1000
@@ -129,11 +154,7 @@ class Crossword(Game):
             elif not arg:
                 settings["endgame_nodes"] = DEFAULT_ENDGAME_NODES
             if "threads" in options:
-                threads = options["threads"]
-                if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-                    raise KubasolveError(f"options.threads: the endgame solver's threads, an integer from 1 to {MAX_THREADS}, got {threads!r}",
-                                         key="options.threads")
-                settings["endgame_threads"] = threads
+                settings["endgame_threads"] = options["threads"]
         if base in ("equity", "equity2"):
             settings["endgame_time"] = seconds
         if base in ("sim", "sim2"):
