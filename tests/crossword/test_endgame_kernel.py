@@ -352,10 +352,12 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
         placed = solver._placement(state.board, meta[j], tiles[j])
         rest = take_from_rack(rack, "".join(ch for _, _, ch in placed.tiles))
         want = int(meta[j, 3]) + _one_player(referee, state.board.with_tiles(placed.tiles), rest, vo)
-        ub = kernel._leave_two_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(kernel.INF), ws.fr, ws.cnt, pm_meta, pm_aux,
-                                     ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, cell_line, cell_pos,
-                                     lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]))
-        assert ub >= want, (j, placed, rest, want, ub)
+        for alpha in (kernel.INF, want, want - 1, want + 3, want - 10):
+            # at or below alpha it is a true bound (a cut), whichever pass settled it (the lexicon-free first or the exact)
+            ub = kernel._leave_two_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(alpha), ws.fr, ws.cnt, pm_meta, pm_aux,
+                                         ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, cell_line, cell_pos,
+                                         lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]))
+            assert ub > alpha or ub >= want, (j, placed, rest, want, alpha, ub)
     meta2, tiles2 = solver.moves_after(state, [])
     assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
 
