@@ -55,6 +55,13 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
+DEFAULT_OPTIONS = 15355
+"""The kernel's search options by default (:mod:`kubasolve.kernels.crossword_endgame`'s ``OPT_*`` flags): forced pass
+free, placements' table entry, stuck pass, table before the move, last tile, lean table, the true bounds (pair, last
+out, opponent out, pass bound, leave one, leave two); not the aspiration window. ``OPT_LEAVE_TWO`` joined them in
+December 2026: 2.4-2.9x fewer nodes, each dearer (the same CPU on one thread); on two threads the long endgames
+prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s instead of 12.1, 13.6,
+9.0-9.5 s; 0 the same 16.9 s; docs/crossword.md)."""
 MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
 
@@ -616,7 +623,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
-                 options: int = 7163, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 options: int = DEFAULT_OPTIONS, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> None:
         _check_limits(time_limit, node_limit, max_depth)
