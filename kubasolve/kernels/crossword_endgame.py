@@ -1636,8 +1636,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             fr[p, F_LEAVE] = 1 if (p > 0 and not place_known and not last_tile and nord > 1 and n_rack >= 2 and depth >= 2
                                    and sc[SC_OPTS] & (OPT_LEAVE_ONE | OPT_LEAVE_TWO)) else 0
             if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] <= OPP_OUT_TILES and depth >= 2
-                    and sc[SC_OPTS] & OPT_OPP_OUT):
-                # the opponent holds one tile: its plays, each going out (see _opp_out_after)
+                    and sc[SC_OPTS] & OPT_OPP_OUT and fr[p - 1, F_FORCED] == 0):
+                # the opponent's going-out plays (see _opp_out_after); none after its forced pass (no placement on this
+                # same board: nothing to list)
                 no = _collect(p, other, base + n, False, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore,
                               lmult, wmult, val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta,
                               pm_aux, all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab,
