@@ -315,11 +315,11 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     if p.ai in ("sim", "sim2"):
         options.update({k: v for k, v in (("iterations", p.iterations), ("candidates", p.candidates)) if v is not UNSET})
         if p.plies is not UNSET:
-            if p.ai == "sim" and p.plies > 2:
-                raise KubasolveError("params: plies is 1 or 2 for sim (3 for sim2)", key="params.plies")
-            if p.ai == "sim2" and p.plies < 2:
-                raise KubasolveError("params: plies is 2 or 3 for sim2", key="params.plies")
             options["plies"] = p.plies
+    try:
+        sg.game.check_ai_options(p.ai, options)  # the library's ranges (plies per AI), named as this command's own keys
+    except KubasolveError as exc:
+        raise type(exc)(str(exc).replace("options.", "params.", 1), key=f"params.{(exc.key or '').removeprefix('options.')}") from None
     budget = Budget(seconds * 1000, nodes, stop=session.stop)
     chosen = call(sg.game.ai_move, sg.state, p.ai, budget, p.seed, options)
     if p.apply:
