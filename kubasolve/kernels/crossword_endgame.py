@@ -107,6 +107,19 @@ after any node and resume, which is how the caller applies a time budget). One f
    (``y``'s and the other tile's cross-sets checked). Measured: 2.4-2.6x fewer nodes on positions 6 and 19, the
    same CPU on one thread (its cost per move about what the cut children cost); in the default options since
    December 2026 (on two threads the long endgames prove up to 13 % sooner with it).
+   ``OPT_LEAVE_TWO_FOUR`` (a four-tile mover's two-tile placement ``m``, leaving ``u``, ``v``): the same two-tile bound after
+   it from the board now. A one-tile play after ``m`` is one of the board now or on a square ``y`` at an end of a run
+   through a new tile (exact); a two-tile play whose words hold no new tile is one of the board now; one whose main word
+   holds them along ``m``'s line makes with ``m`` a four-tile play of the board now (at most the least, over ``m``'s tiles,
+   of the best four-tile play holding that tile there); one whose main word crosses ``m``'s line holds one new tile and
+   has its tiles at the ends of that tile's run across (``y``, then ``z`` at an end of the run through ``y``); one whose
+   cross word holds a new tile has a tile on such a ``y`` and the other at an end of ``y``'s run along the play (a
+   parallel play: ``z``'s cross-set recomputed when its run holds the other new tile). Those are scored as if their main
+   word were a word. In the stuck-Q endgames it cuts the four-tile mover's two-tile moves before the opponent's forced
+   pass is entered (position 26 of the measured set: 1.09M such passes to 83k, 5.56M nodes to 3.04M).
+   Both leave-two bounds take the cross-sets of their run-end squares from a per-thread memo keyed on the line's key,
+   the move's tiles and the square (:func:`_memo_cross_set`): the siblings of a node bound the same plays on the same
+   lines (about 80 % hits; 5-10 % less CPU on the long endgames, the same node counts).
 
 10. **Threads** (lazy SMP, as Macondo's endgame; the caller runs ``search`` on several threads, each with its own
    buffers and line cache, all on one table; the kernel holds no GIL): a table slot holds ``key ^ word`` and
@@ -193,6 +206,8 @@ OPT_HELPER = 1 << 14
 """A helper thread of a shared-table search (``threads`` > 1, lazy SMP): once a node's first moves gave no cut-off,
 its other moves are searched in the reverse order, and at the root the moves after the first from the worst by the
 ordering key (the main thread's fail-low nodes and root refutations are shared out)."""
+OPT_LEAVE_TWO_FOUR = 1 << 15
+"""The leave-two bound for a four-tile mover's two-tile placements (:func:`_leave_two_four_bound`)."""
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
@@ -225,7 +240,11 @@ F_B1 = F_B1N + 1
 F_P2 = F_B1 + 2 * 8
 """For ``OPT_LEAVE_TWO`` (a three-tile mover): per tile of ``F_B1`` (at most 3), for the other two tiles: their best two-tile
 play and their best one-tile play then a two-tile play through its square (:func:`_keep_leave_two`)."""
-F_SIZE = F_P2 + 2 * 3
+F_P4 = F_P2 + 2 * 3
+"""For ``OPT_LEAVE_TWO_FOUR`` (a four-tile mover): per pair of tiles of ``F_B1`` (indices ``i``, ``j``, at ``4 i + j`` and
+``4 j + i``): their best two-tile play and their best one-tile play then a two-tile play through its square
+(:func:`_keep_leave_two_four`)."""
+F_SIZE = F_P4 + 2 * 16
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
@@ -1189,9 +1208,56 @@ def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines
             fr[p, c + 1] = max(fr[p, c + 1], score + first)
 
 
+@njit(cache=True, inline="always")
+def _memo_cross_set(line_key, placed, y, e, xmemo, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter):
+    """:func:`cross_set_of` of square ``y`` (index ``e``) on the line through it whose key is ``line_key``, with a move's tiles
+    (hashed in ``placed``: :func:`_placed_key`) on the board for a moment, from ``xmemo`` (direct-mapped, per thread, cleared
+    each solve: the same line, tiles and square give the same cross-set, and the siblings of a node bound the same
+    plays) or computed and kept there."""
+    mk = _mix(line_key ^ placed ^ ((y + 1) * K3))
+    if mk == 0:
+        mk = np.int64(1)
+    i = mk & (xmemo.shape[0] - 1)
+    if xmemo[i, 0] == mk:
+        w = xmemo[i, 1]
+        return w >> 16, (w & 0xFFFF) - 1
+    m, s = cross_set_of(y, e, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+    xmemo[i, 0] = mk
+    xmemo[i, 1] = (m << 16) | (s + 1)
+    return m, s
+
+
+@njit(cache=True, inline="always")
+def _placed_key(cell, t):
+    """A tile (arena code ``t``) put on square ``cell``, hashed for :func:`_memo_cross_set` (a move's tiles: the sum)."""
+    return _mix((cell * 256 + t + 1) * K2)  # (not ``+ K2`` after the shift: numba 0.68 gave one value for all small inputs)
+
+
+@njit(cache=True, inline="always")
+def _leave_two_terms(vo, vu, vv, b1u, b1v, out2, dep, inl):
+    """The two-tile bound (:func:`_pair_bound`) of tiles ``u``, ``v`` from bounds on its parts: stop (``vo - vu - vv``), one
+    tile then stop (``b1u``, ``b1v``: each tile's best one-tile score), or go out (``+ 2 vo``): a two-tile play (``out2``),
+    one tile then a two-tile play through its square (``dep``), a two-tile play holding the move's tiles (at most ``inl``,
+    then with a one-tile play before it) or two one-tile plays apart."""
+    ub = vo - vu - vv
+    if b1u > -INF:
+        ub = max(ub, b1u + vo - vv)
+    if b1v > -INF:
+        ub = max(ub, b1v + vo - vu)
+    go = max(out2, dep, inl)
+    b1m = max(b1u, b1v)
+    if inl > -INF and b1m > -INF:
+        go = max(go, inl + b1m)
+    if b1u > -INF and b1v > -INF:
+        go = max(go, b1u + b1v)
+    if go > -INF:
+        ub = max(ub, go + 2 * vo)
+    return ub
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines, line_len,
-                     cell_line, cell_pos, lmult, wmult, g, val, nl, letter_filter):
+                     cell_line, cell_pos, lmult, wmult, g, val, nl, letter_filter, lh, xmemo):
     """A true upper bound on the value of one-tile placement ``jg`` (tile ``t1`` on square ``x1``) of a three-tile mover,
     leaving tiles ``u`` and ``v``: ``score +`` the two-tile bound (:func:`_pair_bound`) on the board after it, each of its
     terms bounded from the board now (see the module docstring; the node's parts from :func:`_keep_leave_two`). Only the
@@ -1212,19 +1278,7 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
     inl = pm_aux[jg, A_INL]
     touched = False
     while True:
-        ub = vo - vu - vv
-        if b1u > -INF:
-            ub = max(ub, b1u + vo - vv)
-        if b1v > -INF:
-            ub = max(ub, b1v + vo - vu)
-        go = max(out2, dep, inl)
-        b1m = max(b1u, b1v)
-        if inl > -INF and b1m > -INF:
-            go = max(go, inl + b1m)
-        if b1u > -INF and b1v > -INF:
-            go = max(go, b1u + b1v)
-        if go > -INF:
-            ub = max(ub, go + 2 * vo)
+        ub = _leave_two_terms(vo, vu, vv, b1u, b1v, out2, dep, inl)
         if touched or s1 + ub > alpha:
             return s1 + ub
         # the plays after the move that touch x1: one tile on a square y at an end of a run through x1 (exact, the
@@ -1245,7 +1299,8 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
                     continue
                 y = np.int64(lines[kk, yq])
                 # y's run along d (cross-set index e) holds x1; its run along e (index d) is the board's
-                my, sy = cross_set_of(y, e, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+                my, sy = _memo_cross_set(lh[p, kk], _placed_key(x1, t1), y, e, xmemo, letters, vob, lines, line_len, cell_line,
+                                         cell_pos, g, nl, letter_filter)
                 mo = xmask[y, d]
                 so = xscore[y, d]
                 lmy = np.int64(lmult[y])
@@ -1261,41 +1316,225 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
                             b1u = max(b1u, one)
                         else:
                             b1v = max(b1v, one)
-                # two tiles along the line through y in direction e: the other on z, at an end of y's run along e
-                ke = cell_line[y, e]
-                ne = line_len[ke]
-                py = cell_pos[y, e]
-                a, b = _run_span(ke, py, letters, lines, line_len)
-                for zq in (a - 1, b + 1):
-                    if zq < 0 or zq >= ne:
-                        continue
-                    z = np.int64(lines[ke, zq])
-                    mz = xmask[z, e]  # z's run along d is on another line than x1's: the board's
-                    sz = xscore[z, e]
-                    lo2 = min(a, zq)
-                    hi2 = max(b, zq)
-                    while lo2 > 0 and letters[lines[ke, lo2 - 1]] >= 0:
-                        lo2 -= 1
-                    while hi2 + 1 < ne and letters[lines[ke, hi2 + 1]] >= 0:
-                        hi2 += 1
-                    run = np.int64(0)
-                    for q in range(lo2, hi2 + 1):
-                        run += vob[lines[ke, q]]
-                    lmz = np.int64(lmult[z])
-                    wmz = np.int64(wmult[z])
-                    for w in range(2):
-                        ty = su if w == 0 else sv
-                        tz = sv if w == 0 else su
-                        if not (_fits(ty, my, sy, nl) and _fits(tz, mz, sz, nl)):
-                            continue
-                        vy = np.int64(val[ty]) if ty < nl else np.int64(0)
-                        vz = np.int64(val[tz]) if tz < nl else np.int64(0)
-                        score = wmy * wmz * (lmy * vy + lmz * vz + run) + wmy * (lmy * vy + sy)
-                        if sz >= 0:
-                            score += wmz * (lmz * vz + sz)
-                        pt = max(pt, score)
+                # two tiles along the line through y in direction e: the other on z, at an end of y's run along e (z's run
+                # along d is on another line than x1's: the board's)
+                pt = max(pt, _two_through(y, e, my, sy, su, sv, False, np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0),
+                                          ar_tiles, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult, wmult,
+                                          val, g, nl, letter_filter))
         letters[x1] = -1
         vob[x1] = 0
+        if pt > -INF:
+            out2 = max(out2, pt)
+            b1m = max(b1u, b1v)
+            if b1m > -INF:
+                dep = max(dep, pt + b1m)
+    return np.int64(INF)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _keep_leave_two_four(p, base, n, fr, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp):
+    """For :func:`_leave_two_four_bound` at a four-tile mover's node (its ``n`` plays from ``base``; its tiles in ``fr[p]``,
+    :func:`_keep_b1`): per pair of tiles, their best two-tile play and best ``one-tile play + two-tile play through its
+    square`` (``fr[p, F_P4:]``), and per two-tile play the least over its tiles of the best four-tile play holding that
+    tile on that square (``pm_aux[., A_INL]``: at least any four-tile play holding both). ``cbuf`` rows 1-4: per square,
+    each tile's best one-tile score; rows 5-8: its best four-tile play there (rows stamped with ``stamp`` in row 0)."""
+    for x in range(32):
+        fr[p, F_P4 + x] = -INF
+    for j in range(n):
+        jg = base + j
+        nt = pm_aux[jg, A_NTILES]
+        if nt != 1 and nt != 4:
+            continue
+        r = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
+        score = np.int64(pm_meta[jg, 3])
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[r, q]
+            if t < 0:
+                continue
+            cell = lines[k, q]
+            if cbuf[0, cell] != stamp:
+                cbuf[0, cell] = stamp
+                for row in range(1, 9):
+                    cbuf[row, cell] = -INF
+            i = _slot_index(p, fr, _tile_slot(t, nl))
+            row = 1 + i if nt == 1 else 5 + i
+            cbuf[row, cell] = max(cbuf[row, cell], score)
+    for j in range(n):
+        jg = base + j
+        if pm_aux[jg, A_NTILES] != 2:
+            continue
+        r = pm_aux[jg, A_SRC]
+        k = pm_meta[jg, 0]
+        score = np.int64(pm_meta[jg, 3])
+        first = np.int64(-INF)
+        inl = np.int64(INF)
+        ia = -1
+        ib = -1
+        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+            t = ar_tiles[r, q]
+            if t < 0:
+                continue
+            cell = lines[k, q]
+            i = _slot_index(p, fr, _tile_slot(t, nl))
+            if ia < 0:
+                ia = i
+            else:
+                ib = i
+            if cbuf[0, cell] == stamp:
+                first = max(first, cbuf[1 + i, cell])
+                inl = min(inl, cbuf[5 + i, cell])
+            else:
+                inl = np.int64(-INF)  # no four-tile play puts this tile there
+        pm_aux[jg, A_INL] = inl
+        c = F_P4 + 2 * (4 * ia + ib)
+        fr[p, c] = max(fr[p, c], score)
+        if first > -INF:
+            fr[p, c + 1] = max(fr[p, c + 1], score + first)
+        c2 = F_P4 + 2 * (4 * ib + ia)
+        fr[p, c2] = fr[p, c]
+        fr[p, c2 + 1] = fr[p, c + 1]
+
+
+@njit(cache=True, inline="always")
+def _run_holds_move(z, d, k, dd, st, en, src, ar_tiles, letters, lines, line_len, cell_line, cell_pos):
+    """Whether the run of tiles along direction ``d`` next to empty square ``z`` holds a tile of the move on line ``k``
+    (direction ``dd``, squares ``st..en``, tiles in arena row ``src``; the move's tiles on the board)."""
+    kk = cell_line[z, d]
+    pz = cell_pos[z, d]
+    lo, hi = _run_span(kk, pz, letters, lines, line_len)
+    for q in range(lo, hi + 1):  # noqa: SIM110  (a loop the kernel compiles, no generator)
+        if q != pz and _in_move(lines[kk, q], k, dd, st, en, src, ar_tiles, cell_line, cell_pos):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _two_through(y, e, my, sy, su, sv, recheck, k, dd, st, en, src, ar_tiles, letters, vob, xmask, xscore, lines, line_len,
+                 cell_line, cell_pos, lmult, wmult, val, g, nl, letter_filter):
+    """An upper bound on a two-tile play of rack slots ``su``, ``sv`` along direction ``e`` with one tile on empty square ``y``
+    (its cross-set ``my`` / ``sy`` there) and the other on a square ``z`` at an end of ``y``'s run along ``e``: scored as if
+    its main word were a word, its tiles' cross words checked; ``z``'s from the board, or with ``recheck`` recomputed when
+    its run holds a tile of the move on line ``k`` (on the board: see :func:`_run_holds_move`). -INF: none."""
+    best = np.int64(-INF)
+    ke = cell_line[y, e]
+    ne = line_len[ke]
+    a, b = _run_span(ke, cell_pos[y, e], letters, lines, line_len)
+    lmy = np.int64(lmult[y])
+    wmy = np.int64(wmult[y])
+    for zq in (a - 1, b + 1):
+        if zq < 0 or zq >= ne:
+            continue
+        z = np.int64(lines[ke, zq])
+        mz = xmask[z, e]
+        sz = xscore[z, e]
+        if recheck and _run_holds_move(z, 1 - e, k, dd, st, en, src, ar_tiles, letters, lines, line_len, cell_line, cell_pos):
+            mz, sz = cross_set_of(z, e, letters, vob, lines, line_len, cell_line, cell_pos, g, nl, letter_filter)
+        lo2 = min(a, zq)
+        hi2 = max(b, zq)
+        while lo2 > 0 and letters[lines[ke, lo2 - 1]] >= 0:
+            lo2 -= 1
+        while hi2 + 1 < ne and letters[lines[ke, hi2 + 1]] >= 0:
+            hi2 += 1
+        run = np.int64(0)
+        for q in range(lo2, hi2 + 1):
+            run += vob[lines[ke, q]]
+        lmz = np.int64(lmult[z])
+        wmz = np.int64(wmult[z])
+        for w in range(2):
+            ty = su if w == 0 else sv
+            tz = sv if w == 0 else su
+            if not (_fits(ty, my, sy, nl) and _fits(tz, mz, sz, nl)):
+                continue
+            vy = np.int64(val[ty]) if ty < nl else np.int64(0)
+            vz = np.int64(val[tz]) if tz < nl else np.int64(0)
+            score = wmy * wmz * (lmy * vy + lmz * vz + run)
+            if sy >= 0:
+                score += wmy * (lmy * vy + sy)
+            if sz >= 0:
+                score += wmz * (lmz * vz + sz)
+            best = max(best, score)
+    return best
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines,
+                          line_len, line_dir, cell_line, cell_pos, lmult, wmult, g, val, nl, letter_filter, lh, xmemo):
+    """A true upper bound on the value of two-tile placement ``jg`` of a four-tile mover, leaving tiles ``u`` and ``v``:
+    ``score +`` the two-tile bound on the board after it, each term bounded from the board now (the node's parts from
+    :func:`_keep_leave_two_four`), as :func:`_leave_two_bound` does for one tile: a one-tile play after it is one of the
+    board now or on a square ``y`` at an end of a run through its tiles (exact, that run's cross-set recomputed); a
+    two-tile play whose words hold none of its tiles is one of the board now; one whose main word holds them along the
+    move's line makes with it a four-tile play of the board now (at most ``A_INL``); one whose main word crosses the
+    move's line through a new tile has its tiles at ends of that tile's run across (as ``y``, then ``z``), and one
+    whose cross word holds a new tile has a tile on such a ``y`` and the other at an end of ``y``'s run along the
+    play: both scored as if the main word were a word (the cross words checked, a cross-set that holds a tile of the
+    move recomputed). Only the part from the node's list when that already exceeds ``alpha``."""
+    k = np.int64(pm_meta[jg, 0])
+    st = np.int64(pm_meta[jg, 1])
+    en = np.int64(pm_meta[jg, 2])
+    dd = np.int64(line_dir[k])
+    src = pm_aux[jg, A_SRC]
+    s2 = np.int64(pm_meta[jg, 3])
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cnt[mover, _tile_slot(t, nl)] -= 1
+    su, sv = _two_slots(cnt, mover, nl)
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cnt[mover, _tile_slot(t, nl)] += 1
+    vu = np.int64(val[su]) if su < nl else np.int64(0)
+    vv = np.int64(val[sv]) if sv < nl else np.int64(0)
+    iu = _slot_index(p, fr, su)
+    iv = _slot_index(p, fr, sv)
+    b1u = fr[p, F_B1 + 2 * iu + 1]
+    b1v = fr[p, F_B1 + 2 * iv + 1]
+    c = F_P4 + 2 * (4 * iu + iv)
+    out2 = fr[p, c]
+    dep = fr[p, c + 1]
+    inl = pm_aux[jg, A_INL]
+    touched = False
+    while True:
+        ub = _leave_two_terms(vo, vu, vv, b1u, b1v, out2, dep, inl)
+        if touched or s2 + ub > alpha:
+            return s2 + ub
+        touched = True
+        placed = np.int64(0)
+        for q in range(st, en + 1):
+            t = ar_tiles[src, q]
+            if t >= 0:
+                cell = lines[k, q]
+                letters[cell] = t & 63
+                vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
+                placed += _placed_key(cell, t)
+        pt = np.int64(-INF)
+        for q in range(st - 1, en + 1):
+            if q >= st and ar_tiles[src, q] < 0:
+                continue
+            a, b, dn = _end_squares(k, q, st, en, dd, letters, lines, line_len, cell_line, cell_pos)
+            for y in (a, b):
+                if y < 0:
+                    continue
+                # y's run along 1 - dn holds a new tile (cross-set index dn, recomputed); its run along dn is the board's
+                my, sy = _memo_cross_set(lh[p, cell_line[y, 1 - dn]], placed, y, dn, xmemo, letters, vob, lines, line_len, cell_line,
+                                         cell_pos, g, nl, letter_filter)
+                b1u = max(b1u, _one_tile_score(y, dn, su, my, sy, xmask, xscore, lmult, wmult, val, nl, np.int64(0)))
+                b1v = max(b1v, _one_tile_score(y, dn, sv, my, sy, xmask, xscore, lmult, wmult, val, nl, np.int64(0)))
+                # two tiles along dn through y: y's cross word holds the new tile
+                pt = max(pt, _two_through(y, dn, my, sy, su, sv, True, k, dd, st, en, src, ar_tiles, letters, vob, xmask, xscore,
+                                          lines, line_len, cell_line, cell_pos, lmult, wmult, val, g, nl, letter_filter))
+                if q >= st:
+                    # two tiles across the move's line through the new tile at q: the main word holds it
+                    pt = max(pt, _two_through(y, 1 - dn, xmask[y, 1 - dn], xscore[y, 1 - dn], su, sv, False, k, dd, st, en, src,
+                                              ar_tiles, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult,
+                                              wmult, val, g, nl, letter_filter))
+        for q in range(st, en + 1):
+            if ar_tiles[src, q] >= 0:
+                cell = lines[k, q]
+                letters[cell] = -1
+                vob[cell] = 0
         if pt > -INF:
             out2 = max(out2, pt)
             b1m = max(b1u, b1v)
@@ -1380,7 +1619,8 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
 def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
            letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
            ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices, cbuf):
+           all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, choices, cbuf,
+           xmemo):
     """The entry point (one compiled unit). ``sc[SC_MODE]`` = ``MODE_LIST``: play ``choices`` from the
     root and list the moves after them (:func:`_play_and_list`; the principal variation and the tests
     use it). Otherwise run (or resume) the iterative-deepening search until ``sc[SC_NODES]`` reaches ``sc[SC_STOP]``
@@ -1397,14 +1637,16 @@ def search(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val,
         _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                      letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                      ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-                     all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf)
+                     all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf,
+                     xmemo)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val, zb, zrm, zrw, zs, zline,
                  letters, blank, vob, xmask, xscore, lh, bkey, undo, cnt, rs, fr, pm_meta, pm_aux, pm_ord, root_key,
                  ci, lslot, ar_meta, ar_tiles, ar_aux, tt,
-                 all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf):
+                 all_anchor, lin_all, work, word, mctx, bound, mframes, rackbuf, arange_, d_ub, d_ab, d_rvals, d_scratch, sc, cbuf,
+                 xmemo):
     """The search proper (see :func:`search`); no reference counting, no allocation."""
     limit = sc[SC_LIMIT]
     max_ply = fr.shape[0] - 1
@@ -1634,7 +1876,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             fr[p, F_B1N] = -1
             # the leave bounds' data, kept before the first move is searched (see ACT_NEXT)
             fr[p, F_LEAVE] = 1 if (p > 0 and not place_known and not last_tile and nord > 1 and n_rack >= 2 and depth >= 2
-                                   and sc[SC_OPTS] & (OPT_LEAVE_ONE | OPT_LEAVE_TWO)) else 0
+                                   and sc[SC_OPTS] & (OPT_LEAVE_ONE | OPT_LEAVE_TWO | OPT_LEAVE_TWO_FOUR)) else 0
             if (p > 0 and not place_known and not last_tile and nord > 0 and rs[other, R_N] <= OPP_OUT_TILES and depth >= 2
                     and sc[SC_OPTS] & OPT_OPP_OUT and fr[p - 1, F_FORCED] == 0):
                 # the opponent's going-out plays (see _opp_out_after); none after its forced pass (no placement on this
@@ -1789,6 +2031,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         sc[SC_STAMP] += 1
                         _keep_leave_two(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf,
                                         sc[SC_STAMP])
+                    if rs[mover, R_N] == 4 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR and sc[SC_RACK_SIZE] > 4:
+                        sc[SC_STAMP] += 1
+                        _keep_leave_two_four(p, base, np.int64(n), fr, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf, sc[SC_STAMP])
                 if fr[p, F_B1N] >= 0 and pm_aux[jg, A_NTILES] == rs[mover, R_N] - 1 and sc[SC_OPTS] & OPT_LEAVE_ONE:
                     # the move leaves one tile: a true bound from that tile's one-tile plays after it (see the module docstring)
                     ub = _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
@@ -1802,7 +2047,17 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         and sc[SC_RACK_SIZE] > 3):
                     # the move leaves two tiles: the two-tile bound after it, from the board now (see the module docstring)
                     ub = _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines,
-                                          line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER])
+                                          line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER], lh, xmemo)
+                    if ub <= alpha:
+                        sc[SC_LEAVE_CUTS] += 1
+                        _fail_low(fr, p, ub, j)
+                        continue
+                if (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 4 and pm_aux[jg, A_NTILES] == 2 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR
+                        and sc[SC_RACK_SIZE] > 4):
+                    # a four-tile mover's two-tile move: the two-tile bound after it, from the board now (see the module docstring)
+                    ub = _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
+                                               lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL],
+                                               sc[SC_FILTER], lh, xmemo)
                     if ub <= alpha:
                         sc[SC_LEAVE_CUTS] += 1
                         _fail_low(fr, p, ub, j)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from kubasolve.bench.crossword_scenarios import endgame_positions
@@ -356,10 +356,63 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
             # at or below alpha it is a true bound (a cut), whichever pass settled it (the lexicon-free first or the exact)
             ub = kernel._leave_two_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(alpha), ws.fr, ws.cnt, pm_meta, pm_aux,
                                          ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, cell_line, cell_pos,
-                                         lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]))
+                                         lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]), ws.lh, ws.xmemo)
             assert ub > alpha or ub >= want, (j, placed, rest, want, alpha, ub)
     meta2, tiles2 = solver.moves_after(state, [])
     assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(2, 5), blank=st.booleans(), pair=st.booleans())
+def test_the_four_tile_leave_two_bound_is_at_least_the_one_player_value_after_the_move(word_pool, seed, n_moves, blank, pair):
+    """OPT_LEAVE_TWO_FOUR's bound on a two-tile placement of a four-tile mover is at least ``score +`` the mover's best
+    with the two tiles left on the board after it were the opponent to pass throughout (brute force through the move
+    generator on that board built from scratch): a true bound, with the plays touching the new tiles (across them,
+    parallel to them, through them along their line) counted."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 400)), name=f"leave2four{seed}")
+    referee = Referee(lex)
+    state = endgame_state(referee, rng, n_moves, (4, 2), 0, blank)
+    if pair:  # a rack with a repeated tile (the leave may be a pair)
+        rack = state.racks[0]
+        state = CrosswordState(referee.rules, 0, 2, state.board, "", (rack[0] + rack[0:3], state.racks[1]), (0, 0), 0)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
+    i64 = np.int64
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
+    kernel._keep_leave_two_four(i64(0), i64(base), i64(len(meta)), ws.fr, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl), ws.cbuf,
+                                i64(1 << 40))
+    rack = state.racks[0]
+    vo = int(ws.rs[1, kernel.R_VALUE])
+    checked = 0
+    for j in range(len(meta)):
+        if int((tiles[j] >= 0).sum()) != 2:
+            continue
+        placed = solver._placement(state.board, meta[j], tiles[j])
+        rest = take_from_rack(rack, "".join(ch for _, _, ch in placed.tiles))
+        want = int(meta[j, 3]) + _one_player(referee, state.board.with_tiles(placed.tiles), rest, vo)
+        for alpha in (kernel.INF, want, want - 1, want + 3, want - 10):
+            ub = kernel._leave_two_four_bound(i64(0), i64(base + j), i64(0), i64(vo), i64(alpha), ws.fr, ws.cnt, pm_meta, pm_aux,
+                                              ar_tiles, ws.letters, ws.vob, ws.xmask, ws.xscore, lines, line_len, line_dir,
+                                              cell_line, cell_pos, lmult, wmult, g, val, i64(ws.nl), i64(ws.sc[kernel.SC_FILTER]),
+                                              ws.lh, ws.xmemo)
+            # at or below alpha it is a true bound (a cut); above it the move is searched
+            assert ub > alpha or ub >= want, (j, placed, rest, want, alpha, ub)
+        checked += 1
+    assume(checked > 0)  # (a rack with no two-tile placement tells nothing)
+    meta2, tiles2 = solver.moves_after(state, [])
+    assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), b=st.integers(1, 2), q=st.booleans(), blank=st.booleans(), limit=st.sampled_from([0, 1, 6]))
+def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed, b, q, blank, limit):
+    """OPT_LEAVE_TWO_FOUR alone and with the default options: the brute-force value of a four-tile mover's endgame, also
+    against an opponent holding a Q that no word takes (stuck)."""
+    referee, state, want = _bound_case(word_pool, f"leave2four{seed}", seed, (4, b), q, blank, limit)
+    for options in (123 | kernel.OPT_LEAVE_TWO_FOUR, 3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR):
+        res = EndgameSolver(referee, options=options).solve(state)
+        assert res.proven and res.value == want, options
 
 
 def test_the_endgame_bench_runs_the_solver_on_threads():

@@ -55,13 +55,15 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
-DEFAULT_OPTIONS = 15355
+DEFAULT_OPTIONS = 48123
 """The kernel's search options by default (:mod:`kubasolve.kernels.crossword_endgame`'s ``OPT_*`` flags): forced pass
 free, placements' table entry, stuck pass, table before the move, last tile, lean table, the true bounds (pair, last
-out, opponent out, pass bound, leave one, leave two); not the aspiration window. ``OPT_LEAVE_TWO`` joined them in
-December 2026: 2.4-2.9x fewer nodes, each dearer (the same CPU on one thread); on two threads the long endgames
-prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s instead of 12.1, 13.6,
-9.0-9.5 s; 0 the same 16.9 s; docs/crossword.md)."""
+out, opponent out, pass bound, leave one, leave two, leave two for four tiles); not the aspiration window.
+``OPT_LEAVE_TWO`` joined them in December 2026: 2.4-2.9x fewer nodes, each dearer (the same CPU on one thread); on
+two threads the long endgames prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s
+instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 6 December 2026: 1.3-1.8x fewer nodes,
+positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
+(docs/crossword.md)."""
 MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
 
@@ -519,7 +521,8 @@ class _Workspace:
                         np.zeros(nl + 2, np.int64), np.arange(n_lines * width + 1, dtype=np.int64), np.zeros(0, np.int64),
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
-        self.cbuf = np.zeros((7, n_cells), np.int64)
+        self.cbuf = np.zeros((9, n_cells), np.int64)
+        self.xmemo = np.zeros((1 << 15, 2), np.int64)  # the leave-two bound's cross-sets (kernel: _memo_cross_set)
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self._warm = False
         self.generation = 0
@@ -578,7 +581,7 @@ class _Workspace:
     def _arguments(self, choices: np.ndarray | None) -> tuple[Any, ...]:
         return (*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
                 self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
-                self._no_choices if choices is None else choices, self.cbuf)
+                self._no_choices if choices is None else choices, self.cbuf, self.xmemo)
 
     def warm(self) -> None:
         """Load the search kernel from the cache (or compile it) for exactly these argument types, once: the
@@ -686,6 +689,7 @@ class EndgameSolver:
         key salt ``salt`` (a helper takes the main thread's, so they share the table's entries)."""
         k = ws.k
         ws.cbuf.fill(0)  # its stamps are node counts, which start again
+        ws.xmemo.fill(0)  # its keys hold no lexicon or letter filter
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
