@@ -1142,20 +1142,15 @@ def _tile_slot(t, nl):
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp):
-    """For :func:`_leave_two_bound` at a three-tile mover's node (its ``n`` plays from ``base``; its tiles in ``fr[p]``,
-    :func:`_keep_b1`): per tile, the other two's best two-tile play and best ``one-tile play + two-tile play through its
-    square`` (``fr[p, F_P2:]``), and per one-tile play the best three-tile play holding its tile on its square
-    (``pm_aux[., A_INL]``; a blank counts for any letter). ``cbuf`` rows 1-3: per square, each tile's best one-tile score;
-    rows 4-6: its best three-tile play there (rows stamped with ``stamp`` in row 0)."""
-    m = fr[p, F_B1N]
-    for i in range(3):
-        fr[p, F_P2 + 2 * i] = -INF
-        fr[p, F_P2 + 2 * i + 1] = -INF
+def _keep_square_bests(p, base, n, n_rack, fr, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp):
+    """For the leave-two bounds at a node whose mover holds ``n_rack`` tiles (its ``n`` plays from ``base``; its tiles in
+    ``fr[p]``, :func:`_keep_b1`): ``cbuf`` rows ``1 .. n_rack``, per square, each tile's best one-tile score there; rows
+    ``n_rack + 1 .. 2 n_rack`` its best play of all ``n_rack`` tiles holding it there (rows stamped with ``stamp`` in
+    row 0)."""
     for j in range(n):
         jg = base + j
         nt = pm_aux[jg, A_NTILES]
-        if nt == 2:
+        if nt != 1 and nt != n_rack:
             continue
         r = pm_aux[jg, A_SRC]
         k = pm_meta[jg, 0]
@@ -1167,11 +1162,25 @@ def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines
             cell = lines[k, q]
             if cbuf[0, cell] != stamp:
                 cbuf[0, cell] = stamp
-                for row in range(1, 7):
+                for row in range(1, 2 * n_rack + 1):
                     cbuf[row, cell] = -INF
             i = _slot_index(p, fr, _tile_slot(t, nl))
-            row = 1 + i if nt == 1 else 4 + i
+            row = 1 + i if nt == 1 else 1 + n_rack + i
             cbuf[row, cell] = max(cbuf[row, cell], score)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
+def _keep_leave_two(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp):
+    """For :func:`_leave_two_bound` at a three-tile mover's node (its ``n`` plays from ``base``; its tiles in ``fr[p]``,
+    :func:`_keep_b1`): per tile, the other two's best two-tile play and best ``one-tile play + two-tile play through its
+    square`` (``fr[p, F_P2:]``), and per one-tile play the best three-tile play holding its tile on its square
+    (``pm_aux[., A_INL]``; a blank counts for any letter). ``cbuf`` rows 1-3: per square, each tile's best one-tile score;
+    rows 4-6: its best three-tile play there (rows stamped with ``stamp`` in row 0)."""
+    m = fr[p, F_B1N]
+    for i in range(3):
+        fr[p, F_P2 + 2 * i] = -INF
+        fr[p, F_P2 + 2 * i + 1] = -INF
+    _keep_square_bests(p, base, n, np.int64(3), fr, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp)
     for j in range(n):
         jg = base + j
         nt = pm_aux[jg, A_NTILES]
@@ -1225,6 +1234,34 @@ def _memo_cross_set(line_key, placed, y, e, xmemo, letters, vob, lines, line_len
     xmemo[i, 0] = mk
     xmemo[i, 1] = (m << 16) | (s + 1)
     return m, s
+
+
+@njit(cache=True, inline="always")
+def _count_move_tiles(jg, mover, delta, cnt, pm_meta, pm_aux, ar_tiles, nl):
+    """Add ``delta`` to ``mover``'s count of each tile of move ``jg`` (-1: the rack after the move; +1: back)."""
+    src = pm_aux[jg, A_SRC]
+    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cnt[mover, _tile_slot(t, nl)] += delta
+
+
+@njit(cache=True, inline="always")
+def _show_move_tiles(jg, on, letters, vob, pm_meta, pm_aux, ar_tiles, lines, val):
+    """Put move ``jg``'s tiles on the board (``letters`` / ``vob``) for a moment (``on``: no move made, no log), or take them
+    off again."""
+    src = pm_aux[jg, A_SRC]
+    k = pm_meta[jg, 0]
+    for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            cell = lines[k, q]
+            if on:
+                letters[cell] = t & 63
+                vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
+            else:
+                letters[cell] = -1
+                vob[cell] = 0
 
 
 @njit(cache=True, inline="always")
@@ -1340,26 +1377,7 @@ def _keep_leave_two_four(p, base, n, fr, pm_meta, pm_aux, ar_tiles, lines, nl, c
     each tile's best one-tile score; rows 5-8: its best four-tile play there (rows stamped with ``stamp`` in row 0)."""
     for x in range(32):
         fr[p, F_P4 + x] = -INF
-    for j in range(n):
-        jg = base + j
-        nt = pm_aux[jg, A_NTILES]
-        if nt != 1 and nt != 4:
-            continue
-        r = pm_aux[jg, A_SRC]
-        k = pm_meta[jg, 0]
-        score = np.int64(pm_meta[jg, 3])
-        for q in range(pm_meta[jg, 1], pm_meta[jg, 2] + 1):
-            t = ar_tiles[r, q]
-            if t < 0:
-                continue
-            cell = lines[k, q]
-            if cbuf[0, cell] != stamp:
-                cbuf[0, cell] = stamp
-                for row in range(1, 9):
-                    cbuf[row, cell] = -INF
-            i = _slot_index(p, fr, _tile_slot(t, nl))
-            row = 1 + i if nt == 1 else 5 + i
-            cbuf[row, cell] = max(cbuf[row, cell], score)
+    _keep_square_bests(p, base, n, np.int64(4), fr, pm_meta, pm_aux, ar_tiles, lines, nl, cbuf, stamp)
     for j in range(n):
         jg = base + j
         if pm_aux[jg, A_NTILES] != 2:
@@ -1476,15 +1494,9 @@ def _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_
     dd = np.int64(line_dir[k])
     src = pm_aux[jg, A_SRC]
     s2 = np.int64(pm_meta[jg, 3])
-    for q in range(st, en + 1):
-        t = ar_tiles[src, q]
-        if t >= 0:
-            cnt[mover, _tile_slot(t, nl)] -= 1
+    _count_move_tiles(jg, mover, -1, cnt, pm_meta, pm_aux, ar_tiles, nl)
     su, sv = _two_slots(cnt, mover, nl)
-    for q in range(st, en + 1):
-        t = ar_tiles[src, q]
-        if t >= 0:
-            cnt[mover, _tile_slot(t, nl)] += 1
+    _count_move_tiles(jg, mover, 1, cnt, pm_meta, pm_aux, ar_tiles, nl)
     vu = np.int64(val[su]) if su < nl else np.int64(0)
     vv = np.int64(val[sv]) if sv < nl else np.int64(0)
     iu = _slot_index(p, fr, su)
@@ -1501,14 +1513,11 @@ def _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_
         if touched or s2 + ub > alpha:
             return s2 + ub
         touched = True
+        _show_move_tiles(jg, True, letters, vob, pm_meta, pm_aux, ar_tiles, lines, val)
         placed = np.int64(0)
         for q in range(st, en + 1):
-            t = ar_tiles[src, q]
-            if t >= 0:
-                cell = lines[k, q]
-                letters[cell] = t & 63
-                vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
-                placed += _placed_key(cell, t)
+            if ar_tiles[src, q] >= 0:
+                placed += _placed_key(lines[k, q], ar_tiles[src, q])
         pt = np.int64(-INF)
         for q in range(st - 1, en + 1):
             if q >= st and ar_tiles[src, q] < 0:
@@ -1530,11 +1539,7 @@ def _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_
                     pt = max(pt, _two_through(y, 1 - dn, xmask[y, 1 - dn], xscore[y, 1 - dn], su, sv, False, k, dd, st, en, src,
                                               ar_tiles, letters, vob, xmask, xscore, lines, line_len, cell_line, cell_pos, lmult,
                                               wmult, val, g, nl, letter_filter))
-        for q in range(st, en + 1):
-            if ar_tiles[src, q] >= 0:
-                cell = lines[k, q]
-                letters[cell] = -1
-                vob[cell] = 0
+        _show_move_tiles(jg, False, letters, vob, pm_meta, pm_aux, ar_tiles, lines, val)
         if pt > -INF:
             out2 = max(out2, pt)
             b1m = max(b1u, b1v)
@@ -1560,18 +1565,12 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
     dd = np.int64(line_dir[k])
     src = pm_aux[jg, A_SRC]
     score = np.int64(pm_meta[jg, 3])
-    for q in range(st, en + 1):
-        t = ar_tiles[src, q]
-        if t >= 0:
-            cnt[mover, nl if (t & 64) != 0 else (t & 63)] -= 1
+    _count_move_tiles(jg, mover, -1, cnt, pm_meta, pm_aux, ar_tiles, nl)
     slot = np.int64(-1)
     for x in range(nl + 1):
         if cnt[mover, x] > 0:
             slot = np.int64(x)
-    for q in range(st, en + 1):
-        t = ar_tiles[src, q]
-        if t >= 0:
-            cnt[mover, nl if (t & 64) != 0 else (t & 63)] += 1
+    _count_move_tiles(jg, mover, 1, cnt, pm_meta, pm_aux, ar_tiles, nl)
     vt = np.int64(val[slot]) if slot < nl else np.int64(0)
     b1 = np.int64(-INF)
     for i in range(fr[p, F_B1N]):
@@ -1582,13 +1581,7 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
         ub = max(ub, b1 + 2 * vo)
     if score + ub > alpha:
         return score + ub
-    # the move's tiles on the board for a moment
-    for q in range(st, en + 1):
-        t = ar_tiles[src, q]
-        if t >= 0:
-            cell = lines[k, q]
-            letters[cell] = t & 63
-            vob[cell] = 0 if (t & 64) != 0 else val[t & 63]
+    _show_move_tiles(jg, True, letters, vob, pm_meta, pm_aux, ar_tiles, lines, val)
     for exact in range(2):
         # first without the lexicon (an upper bound of each play); the plays' cross-sets only when that does not settle it
         best = np.int64(-INF)
@@ -1606,11 +1599,7 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
                                                          lmult, wmult, val, nl, bingo))
         if best == -INF or score + max(ub, best + 2 * vo) <= alpha:
             break
-    for q in range(st, en + 1):
-        if ar_tiles[src, q] >= 0:
-            cell = lines[k, q]
-            letters[cell] = -1
-            vob[cell] = 0
+    _show_move_tiles(jg, False, letters, vob, pm_meta, pm_aux, ar_tiles, lines, val)
     if best > -INF:
         ub = max(ub, best + 2 * vo)
     return score + ub
