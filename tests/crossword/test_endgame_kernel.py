@@ -415,6 +415,29 @@ def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed
         assert res.proven and res.value == want, options
 
 
+def test_the_memo_keys_of_placed_tiles_are_distinct_inside_compiled_code():
+    """The leave-two bounds' memo keys (``_placed_key``) of every square and tile, computed as the kernel does from the
+    board's int8 / int32 arrays: all distinct (a first form, ``_mix((cell << 8) + t + K2)``, gave one value for all of
+    them inside compiled code with numba 0.68, so different plays shared memo entries)."""
+    from numba import njit
+
+    @njit(cache=False)
+    def keys(cells, tiles):  # pragma: no cover - compiled
+        out = np.empty(cells.shape[0] * tiles.shape[0], np.int64)
+        i = 0
+        for a in range(cells.shape[0]):
+            for b in range(tiles.shape[0]):
+                out[i] = kernel._placed_key(np.int64(cells[a]), np.int64(tiles[b]))
+                i += 1
+        return out
+
+    cells = np.arange(225, dtype=np.int32)
+    tiles = np.array([*range(27), *range(64, 64 + 27)], dtype=np.int8)
+    got = keys(cells, tiles)
+    assert len(set(got.tolist())) == len(got)
+    assert int(got[5]) == int(kernel._placed_key(np.int64(0), np.int64(5)))  # the same key called from Python
+
+
 def test_the_endgame_bench_runs_the_solver_on_threads():
     """``endgames --threads 2``: the records carry the helpers' nodes and the wall time, the summary its clock."""
     from kubasolve.bench.crossword_scenarios import endgame_proofs
