@@ -119,7 +119,8 @@ after any node and resume, which is how the caller applies a time budget). One f
    pass is entered (position 26 of the measured set: 1.09M such passes to 83k, 5.56M nodes to 3.04M).
    Both leave-two bounds take the cross-sets of their run-end squares from a per-thread memo keyed on the line's key,
    the move's tiles and the square (:func:`_memo_cross_set`): the siblings of a node bound the same plays on the same
-   lines (about 80 % hits; 5-10 % less CPU on the long endgames, the same node counts).
+   lines (92-96 % of the 17M-69M lookups hit on positions 2, 19, 26; 5-10 % less CPU on the long endgames, the same
+   node counts).
 
 10. **Threads** (lazy SMP, as Macondo's endgame; the caller runs ``search`` on several threads, each with its own
    buffers and line cache, all on one table; the kernel holds no GIL): a table slot holds ``key ^ word`` and
