@@ -7,7 +7,7 @@ interval, spread per game, exchange rates); ``--records`` keeps the game records
 ``kubasolve crossword simulate --records`` fields).
 
     python benchmarks/crossword_leaves_ladder.py NEW.npz [--baseline shipped|linear|OLD.npz] --deals 500 --seed 1 \
-        --workers 2 [--records FILE] [--json]
+        --workers 2 [--tiles nl|en] [--lexicon NAME] [--records FILE] [--json]
 """
 
 from __future__ import annotations
@@ -22,34 +22,45 @@ from typing import Any
 from kubasolve.games.crossword.ladder import ladder_stats
 
 
-def _leaves(spec: str) -> Any:
-    """A leave model: ``shipped`` (the learnt Dutch table in the package), ``linear`` (the linear table) or a .npz."""
+def _leaves(spec: str, tiles: str) -> Any:
+    """A leave model: ``shipped`` (the learnt table of tile set ``tiles`` in the package), ``linear`` (the linear
+    table) or a .npz."""
     from kubasolve.games.crossword.ai import load_leaves
     from kubasolve.games.crossword.leaves import LearntLeaves, load_learnt_leaves
 
     if spec == "shipped":
-        return load_learnt_leaves("nl")
+        return load_learnt_leaves(tiles)
     if spec == "linear":
-        return load_leaves("nl")
+        return load_leaves(tiles)
     return LearntLeaves.from_npz(spec)
 
 
 _MODELS: dict[str, Any] = {}
 
 
-def _game(task: tuple[int, bool, str, str]) -> dict[str, Any]:
-    """One game: deal ``seed``, table A first when ``a_first``; the record with seat labels ``A``/``B``."""
-    from kubasolve.games.crossword.game import default_referee, play_game
+def _referee(tiles: str, lexicon: str) -> Any:
+    """The referee of tile set ``tiles`` (the default rules otherwise) and bundled lexicon ``lexicon`` (cached)."""
+    from kubasolve.games.crossword.learn import referee_for
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    rules = None if tiles == "nl" else CrosswordRules().with_(tiles=tiles).to_dict()
+    return referee_for((rules, None if lexicon == "nl" else lexicon))
+
+
+def _game(task: tuple[int, bool, str, str, str, str]) -> dict[str, Any]:
+    """One game: deal ``seed``, table A first when ``a_first``, tile set and lexicon by name; the record with seat
+    labels ``A``/``B``."""
+    from kubasolve.games.crossword.game import play_game
     from kubasolve.games.crossword.sim import Equity2Policy
 
-    seed, a_first, spec_a, spec_b = task
+    seed, a_first, spec_a, spec_b, tiles, lexicon = task
     for spec in (spec_a, spec_b):
         if spec not in _MODELS:
-            _MODELS[spec] = _leaves(spec)
+            _MODELS[spec] = _leaves(spec, tiles)
     a = Equity2Policy(name="A", seed=seed, leaves=_MODELS[spec_a])
     b = Equity2Policy(name="B", seed=seed, leaves=_MODELS[spec_b])
     policies = [a, b] if a_first else [b, a]
-    record = play_game(policies, seed, default_referee()).to_dict()
+    record = play_game(policies, seed, _referee(tiles, lexicon)).to_dict()
     record["seats"] = [p.name for p in policies]
     return record
 
@@ -57,7 +68,9 @@ def _game(task: tuple[int, bool, str, str]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("table", help="table A: a .npz leave table (or shipped / linear)")
-    parser.add_argument("--baseline", default="shipped", help="table B (default: the shipped Dutch table)")
+    parser.add_argument("--baseline", default="shipped", help="table B (default: the shipped table of the tile set)")
+    parser.add_argument("--tiles", choices=("nl", "en"), default="nl", help="tile set (default nl)")
+    parser.add_argument("--lexicon", default=None, help="bundled lexicon (default: the tile set's name)")
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
     parser.add_argument("--workers", type=int, default=1)
@@ -66,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1 or args.workers < 1:
         parser.error("--deals and --workers must be at least 1")
-    tasks = [(args.seed + k, first, args.table, args.baseline) for k in range(args.deals) for first in (True, False)]
+    lexicon = args.lexicon or args.tiles
+    tasks = [(args.seed + k, first, args.table, args.baseline, args.tiles, lexicon) for k in range(args.deals) for first in (True, False)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         records = []
@@ -79,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             for rec in records:
                 out.write(json.dumps(rec) + "\n")
     stats = ladder_stats(records)
-    summary = {"table": args.table, "baseline": args.baseline, "deals": args.deals, "games": len(records),
+    summary = {"table": args.table, "baseline": args.baseline, "tiles": args.tiles, "lexicon": lexicon, "deals": args.deals, "games": len(records),
                "seed": args.seed, "seconds": round(time.perf_counter() - t0, 1), "A": stats["A"], "B": stats["B"]}
     if args.json:
         print(json.dumps(summary))

@@ -496,6 +496,22 @@ def test_leaves_ladder_script_plays_each_deal_both_ways(tmp_path):
     assert [r["seats"] for r in recs] == [["A", "B"], ["B", "A"]] and {r["seed"] for r in recs} == {3}
 
 
+def test_leaves_ladder_script_takes_the_english_tiles():
+    """``--tiles en``: the English tile set and lexicon, and ``shipped`` / ``linear`` name that tile set's tables."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "crossword_leaves_ladder.py"
+    spec = importlib.util.spec_from_file_location("crossword_leaves_ladder", path)
+    assert spec is not None and spec.loader is not None
+    ladder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ladder)
+    assert ladder._leaves("shipped", "en").info["tiles"] == "en"
+    assert ladder._leaves("shipped", "nl").info["tiles"] == "nl"
+    en, nl = ladder._referee("en", "en"), ladder._referee("nl", "nl")
+    assert en.tiles.name == "en" and nl.tiles.name == "nl" and en.lexicon.name != nl.lexicon.name
+
+
 def test_ladder_stats_of_paired_records_give_intervals_over_deals():
     """Records of ``simulate --paired`` (two games per seed): the paired intervals are the normal 95% intervals of
     the per-deal means, computed here by hand; records without pairs get none."""
