@@ -522,8 +522,9 @@ class _Workspace:
                         np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((3, 1), np.int64))
         self._no_choices = np.zeros(0, np.int64)
         self.cbuf = np.zeros((9, n_cells), np.int64)
-        self.xmemo = np.zeros((1 << 15, 2), np.int64)  # the leave-two bound's cross-sets (kernel: _memo_cross_set)
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
+        self.xmemo = np.zeros((1 << 15, 2), np.int64)
+        """The leave-two bounds' memo of run-end cross-sets (key, packed cross-set; the kernel's _memo_cross_set)."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
