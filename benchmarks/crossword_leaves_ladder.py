@@ -19,6 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from kubasolve.errors import KubasolveError
 from kubasolve.games.crossword.ladder import ladder_stats
 
 
@@ -80,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1 or args.workers < 1:
         parser.error("--deals and --workers must be at least 1")
     lexicon = args.lexicon or args.tiles
+    try:
+        _referee(args.tiles, lexicon)  # a bad lexicon name is a usage error here, not a traceback from a worker
+    except KubasolveError as exc:
+        parser.error(str(exc))
     tasks = [(args.seed + k, first, args.table, args.baseline, args.tiles, lexicon) for k in range(args.deals) for first in (True, False)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:

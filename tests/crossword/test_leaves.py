@@ -510,6 +510,9 @@ def test_leaves_ladder_script_takes_the_english_tiles():
     assert ladder._leaves("shipped", "nl").info["tiles"] == "nl"
     en, nl = ladder._referee("en", "en"), ladder._referee("nl", "nl")
     assert en.tiles.name == "en" and nl.tiles.name == "nl" and en.lexicon.name != nl.lexicon.name
+    with pytest.raises(SystemExit) as exit_info:  # an unknown lexicon: a usage error before any game
+        ladder.main(["linear", "--lexicon", "nosuch", "--deals", "1"])
+    assert exit_info.value.code == 2
 
 
 def test_ladder_stats_of_paired_records_give_intervals_over_deals():
