@@ -245,6 +245,15 @@ def _root_list(referee: Referee, state: CrosswordState) -> tuple[Any, ...]:
     return solver, meta, tiles, ws, int(ws.sc[kernel.SC_ROOT_N]), ws.moves[0], ws.moves[1], ws.cache[3]
 
 
+def _root_kept(referee: Referee, state: CrosswordState) -> tuple[Any, ...]:
+    """:func:`_root_list` with the root mover's tiles and their best one-tile scores kept in the root's frame (as the
+    search keeps them before a leave bound: ``_keep_b1``), and the opponent's rack value last."""
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    i64 = np.int64
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, ws.static[1], i64(ws.nl))
+    return solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, int(ws.rs[1, kernel.R_VALUE])
+
+
 def _one_tile_best(referee: Referee, board, rack: str) -> int | None:
     """The best score of a one-tile play of ``rack`` (one tile) on ``board`` by the move generator; None: no play."""
     from kubasolve.games.crossword.movegen import generate_moves
@@ -265,12 +274,10 @@ def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, see
     lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leave{seed}")
     referee = Referee(lex)
     state = endgame_state(referee, rng, n_moves, (a, 2), 0, blank)
-    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, vo = _root_kept(referee, state)
     g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
     rack = state.racks[0]
-    vo = int(ws.rs[1, kernel.R_VALUE])
     before = {ch: _one_tile_best(referee, state.board, ch) for ch in set(rack)}
     for j in range(len(meta)):
         if int((tiles[j] >= 0).sum()) != len(rack) - 1:
@@ -338,14 +345,12 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
     lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 150)), name=f"leave2{seed}")
     referee = Referee(lex)
     state = endgame_state(referee, rng, n_moves, (3, 2), 0, blank)
-    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, vo = _root_kept(referee, state)
     g, lines, line_len, _, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
     kernel._keep_leave_two(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl),
                            ws.cbuf, i64(1 << 40))
     rack = state.racks[0]
-    vo = int(ws.rs[1, kernel.R_VALUE])
     for j in range(len(meta)):
         if int((tiles[j] >= 0).sum()) != 1:
             continue
@@ -376,14 +381,12 @@ def test_the_four_tile_leave_two_bound_is_at_least_the_one_player_value_after_th
     if pair:  # a rack with a repeated tile (the leave may be a pair)
         rack = state.racks[0]
         state = CrosswordState(referee.rules, 0, 2, state.board, "", (rack[0] + rack[0:3], state.racks[1]), (0, 0), 0)
-    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, vo = _root_kept(referee, state)
     g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, val = ws.static[:9]
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl))
     kernel._keep_leave_two_four(i64(0), i64(base), i64(len(meta)), ws.fr, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl), ws.cbuf,
                                 i64(1 << 40))
     rack = state.racks[0]
-    vo = int(ws.rs[1, kernel.R_VALUE])
     checked = 0
     for j in range(len(meta)):
         if int((tiles[j] >= 0).sum()) != 2:
