@@ -11,7 +11,8 @@ included) and the runner prints the ratio.
 Suite group ``crossword-endgame``: the exact endgame solver proving docs/crossword.md's example, against
 the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count over the 40 stored
 bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
-kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu]``.
+kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu] [--threads N] [--jump J]
+[--fresh SEED GAMES]`` (``--fresh``: new self-play endgames instead of the stored 40, a check outside the tuned set).
 
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
@@ -165,7 +166,8 @@ def _endgame_setup(legacy: bool) -> Callable[[], Callable[[], object]]:
 
 
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
-                   on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1) -> dict[str, Any]:
+                   on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
+                   fresh: tuple[int, int] | None = None) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -175,14 +177,20 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     proof time; with ``legacy`` the ratios (new over old: nodes per second, proofs, and the median over the
     positions both prove of old proof time / new proof time). ``threads``: the compiled solver's search threads
     (sharing its table); with more than one, ``cpu_clock`` counts the process's CPU time over the threads (the wall
-    time an idle machine with that many cores would take), and each record has the helpers' nodes and the wall time."""
-    from kubasolve.games.crossword.endgame import EndgameSolver, LegacyEndgameSolver, state_from_cgp
+    time an idle machine with that many cores would take), and each record has the helpers' nodes and the wall time.
+    ``jump``: the compiled solver's shallow iterations (default its own, ``DEFAULT_JUMP``). ``fresh = (seed, games)``:
+    instead of the stored set, the endgames of that many new self-play games from ``seed`` (a check outside the set
+    the solver was tuned on)."""
+    from kubasolve.games.crossword.endgame import DEFAULT_JUMP, EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.lexicon import load_lexicon
 
     referee = Referee(load_lexicon("nl"))
-    table = endgame_positions()
+    table = endgame_positions() if fresh is None else _selfplay_table(referee, fresh[1], fresh[0])
+    new_options: dict[str, Any] = {"threads": threads, "jump": DEFAULT_JUMP if jump is None else jump}
     chosen = range(len(table)) if positions is None else positions
+    if not chosen or any(not 0 <= i < len(table) for i in chosen):
+        raise ValueError(f"positions are indices 0 to {len(table) - 1} of the set, got {list(chosen)}")
     if threads > 1 and legacy:
         raise ValueError("the old solver has one thread: compare it with threads=1")
 
@@ -195,13 +203,13 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         solvers["legacy"] = LegacyEndgameSolver
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in solvers}
     for cls in solvers.values():  # compile / load the kernels outside the budgets
-        cls(referee, node_limit=50, **({"threads": threads} if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
+        cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
     for i in chosen:
         seed, cgp = table[i]
         state = state_from_cgp(referee, cgp)
         for name, cls in solvers.items():
             c0, w0 = clock(), time.perf_counter()
-            solver = cls(referee, time_limit=time_limit, clock=clock, **({"threads": threads} if name == "new" else {}))
+            solver = cls(referee, time_limit=time_limit, clock=clock, **(new_options if name == "new" else {}))
             res = solver.solve(state)
             spent = clock() - c0
             rec = {"solver": name, "index": i, "seed": seed, "value": res.value, "proven": res.proven, "depth": res.depth,
@@ -211,7 +219,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
             runs[name].append(rec)
             if on_result is not None:
                 on_result(rec)
-    report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads,
+    report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],
+                              "set": "stored (seed 100)" if fresh is None else f"fresh: {fresh[1]} games from seed {fresh[0]}",
                               "clock": ("thread CPU" if threads == 1 else f"process CPU / {threads}") if cpu_clock else "wall"}
     for name, recs in runs.items():
         nodes = sum(r["nodes"] for r in recs)
@@ -351,17 +360,25 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
     return report
 
 
+def _selfplay_table(referee: Any, games: int, seed: int) -> list[tuple[int, str]]:
+    """(seed, CGP line) of the bag-empty positions of ``games`` self-play games from ``seed`` (:func:`selfplay_endgames`)."""
+    from kubasolve.games.crossword.endgame import selfplay_endgames
+    from kubasolve.games.crossword.notation import to_cgp
+
+    out = []
+    for st in selfplay_endgames(referee, games, seed):
+        p, q = st.current, 1 - st.current
+        out.append((st.seed, to_cgp(st.board.to_rows(), [st.racks[p], st.racks[q]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})))
+    return out
+
+
 def _regenerate_endgames() -> None:
     """Print the endgame positions again from self-play (what :data:`ENDGAMES` holds, if nothing changed)."""
-    from kubasolve.games.crossword.endgame import selfplay_endgames
     from kubasolve.games.crossword.game import Referee
-    from kubasolve.games.crossword.notation import to_cgp
     from kubasolve.lexicon import load_lexicon
 
-    for st in selfplay_endgames(Referee(load_lexicon("nl")), 40, 100):
-        p, q = st.current, 1 - st.current
-        cgp = to_cgp(st.board.to_rows(), [st.racks[p], st.racks[q]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})
-        sys.stdout.write(json.dumps({"seed": st.seed, "cgp": cgp}) + "\n")
+    for seed, cgp in _selfplay_table(Referee(load_lexicon("nl")), 40, 100):
+        sys.stdout.write(json.dumps({"seed": seed, "cgp": cgp}) + "\n")
 
 
 def _endgames_main(argv: list[str]) -> int:
@@ -373,6 +390,9 @@ def _endgames_main(argv: list[str]) -> int:
     ap.add_argument("--cpu", action="store_true", help="budget in thread CPU time instead of wall time")
     ap.add_argument("--positions", default=None, help="comma-separated indices (default all 40)")
     ap.add_argument("--threads", type=int, default=1, help="search threads of the compiled solver (default 1)")
+    ap.add_argument("--jump", type=int, default=None, help="shallow iterations before the one to the end (default the solver's)")
+    ap.add_argument("--fresh", type=int, nargs=2, metavar=("SEED", "GAMES"), default=None,
+                    help="the endgames of GAMES new self-play games from SEED instead of the stored set")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
     args = ap.parse_args(argv)
     if args.regenerate:
@@ -388,7 +408,15 @@ def _endgames_main(argv: list[str]) -> int:
 
     if not 1 <= args.threads <= MAX_THREADS or (args.threads > 1 and args.legacy):
         ap.error(f"--threads: 1 to {MAX_THREADS}, and 1 with --legacy")
-    report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads)
+    if args.jump is not None and args.jump < 0:
+        ap.error("--jump: 0 (no shallow iterations) or more")
+    if args.fresh is not None and args.fresh[1] < 1:
+        ap.error("--fresh: GAMES must be at least 1")
+    try:
+        report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads, jump=args.jump,
+                                fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]))
+    except ValueError as exc:
+        ap.error(str(exc))
     sys.stdout.write(json.dumps({"summary": report}) + "\n")
     return 0
 

@@ -134,7 +134,7 @@ after any node and resume, which is how the caller applies a time budget). One f
    alone, the helper about as many (little duplicated work).
 
 An iteration whose tree never met the horizon (``hit`` false at the root) has the exact value: the
-search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 6) the iterations after
+search is *proven* and stops. With ``sc[SC_JUMP] = J`` (the solver's default 5) the iterations after
 depth ``J`` are replaced by one without a horizon (to the end of the game): the shallow iterations order
 the moves and fill the table, and the deep ones would mostly repeat work (measured: fewer nodes to
 prove on the long endgames).

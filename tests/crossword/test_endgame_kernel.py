@@ -453,3 +453,20 @@ def test_the_endgame_bench_runs_the_solver_on_threads():
     assert one["clock"] == "thread CPU" and one["new"]["proven"] == 2
     with pytest.raises(ValueError, match="one thread"):
         endgame_proofs(5.0, legacy=True, positions=[3], threads=2)
+
+
+def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
+    """``endgames --fresh SEED GAMES --jump J``: new self-play endgames instead of the stored set, the solver's shallow
+    iterations as asked (the proven values the same whatever the jump); an index outside the set is a usage error."""
+    from kubasolve.bench.crossword_scenarios import _endgames_main, endgame_proofs
+
+    default, other = [], []
+    report = endgame_proofs(20.0, cpu_clock=True, on_result=default.append, fresh=(7, 2))
+    assert report["set"] == "fresh: 2 games from seed 7" and report["jump"] == 5 and report["positions"] >= 1
+    endgame_proofs(20.0, cpu_clock=True, on_result=other.append, fresh=(7, 2), jump=2)
+    assert [r["seed"] for r in default] == [r["seed"] for r in other] and all(7 <= r["seed"] < 9 for r in default)
+    assert [r["value"] for r in default if r["proven"]] == [r["value"] for r in other if r["proven"]]
+    assert any(r["proven"] for r in default)
+    with pytest.raises(SystemExit) as exc:
+        _endgames_main(["--positions", "99", "--time-limit", "1"])
+    assert exc.value.code == 2 and "indices 0 to 39" in capsys.readouterr().err

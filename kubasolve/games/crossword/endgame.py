@@ -64,6 +64,10 @@ two threads the long endgames prove sooner (positions 2, 25, 26 of the measured 
 instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 6 December 2026: 1.3-1.8x fewer nodes,
 positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
 (docs/crossword.md)."""
+DEFAULT_JUMP = 5
+"""Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
+6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; 5-20 % less CPU on
+the six longest of the measured set on two threads: docs/crossword.md)."""
 MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
 
@@ -627,7 +631,7 @@ class EndgameSolver:
 
     def __init__(self, referee: Referee, *, time_limit: float | None = None, node_limit: int | None = None,
                  max_depth: int | None = None, tt_bits: int = 23, cache_bits: int = 22, arena_moves: int = 1 << 21,
-                 options: int = DEFAULT_OPTIONS, jump: int = 6, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
+                 options: int = DEFAULT_OPTIONS, jump: int = DEFAULT_JUMP, clock: Any = time.perf_counter, halted: Callable[[], bool] | None = None,
                  on_best: Callable[[CrosswordAction, int, int], None] | None = None,
                  on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> None:
         _check_limits(time_limit, node_limit, max_depth)
