@@ -1338,21 +1338,8 @@ def _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
                 # y's run along d (cross-set index e) holds x1; its run along e (index d) is the board's
                 my, sy = _memo_cross_set(lh[p, kk], _placed_key(x1, t1), y, e, xmemo, letters, vob, lines, line_len, cell_line,
                                          cell_pos, g, nl, letter_filter)
-                mo = xmask[y, d]
-                so = xscore[y, d]
-                lmy = np.int64(lmult[y])
-                wmy = np.int64(wmult[y])
-                for w in range(2):
-                    ty = su if w == 0 else sv
-                    if _fits(ty, my, sy, nl) and _fits(ty, mo, so, nl):
-                        vy = np.int64(val[ty]) if ty < nl else np.int64(0)
-                        one = wmy * (lmy * vy + sy)
-                        if so >= 0:
-                            one += wmy * (lmy * vy + so)
-                        if w == 0:
-                            b1u = max(b1u, one)
-                        else:
-                            b1v = max(b1v, one)
+                b1u = max(b1u, _one_tile_score(y, e, su, my, sy, xmask, xscore, lmult, wmult, val, nl, np.int64(0)))
+                b1v = max(b1v, _one_tile_score(y, e, sv, my, sy, xmask, xscore, lmult, wmult, val, nl, np.int64(0)))
                 # two tiles along the line through y in direction e: the other on z, at an end of y's run along e (z's run
                 # along d is on another line than x1's: the board's)
                 pt = max(pt, _two_through(y, e, my, sy, su, sv, False, np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0),
