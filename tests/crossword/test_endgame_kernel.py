@@ -470,3 +470,18 @@ def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
     with pytest.raises(SystemExit) as exc:
         _endgames_main(["--positions", "99", "--time-limit", "1"])
     assert exc.value.code == 2 and "indices 0 to 39" in capsys.readouterr().err
+
+
+def test_the_ais_endgame_turns_keep_their_jump(nl_referee, stored):
+    """The AIs' endgame turns search as the ladders measured them (``AI_ENDGAME_JUMP`` 6), whatever the solver's own
+    default (``DEFAULT_JUMP`` 5): the same move and node count as the solver with jump 6 under the same budget."""
+    from kubasolve.games.crossword.ai import AI_ENDGAME_JUMP, solved_endgame_turn
+    from kubasolve.games.crossword.endgame import DEFAULT_JUMP
+
+    assert (AI_ENDGAME_JUMP, DEFAULT_JUMP) == (6, 5)
+    state = state_from_cgp(nl_referee, stored[4][1])
+    action, result = solved_endgame_turn(nl_referee, state, nodes=100_000)
+    six = EndgameSolver(nl_referee, node_limit=100_000, jump=6).solve(state)
+    five = EndgameSolver(nl_referee, node_limit=100_000, jump=5).solve(state)
+    assert (result.nodes, result.value, result.depth, action) == (six.nodes, six.value, six.depth, six.action())
+    assert (six.depth, five.depth) == (6, 5)  # within this budget jump 6 completes depth 6, jump 5 is in the last iteration

@@ -66,8 +66,9 @@ positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread inst
 (docs/crossword.md)."""
 DEFAULT_JUMP = 5
 """Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
-6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; 5-20 % less CPU on
-the six longest of the measured set on two threads: docs/crossword.md)."""
+6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; on one thread less
+CPU on 31 of the 35 stored positions both prove, on two threads about the same: docs/crossword.md). The AIs keep 6
+(``ai.AI_ENDGAME_JUMP``)."""
 MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
 
@@ -986,9 +987,9 @@ def _restore_root(ws: _Workspace, root: tuple[np.ndarray, ...]) -> None:
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
                   max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None,
                   halted: Callable[[], bool] | None = None, on_best: Callable[[CrosswordAction, int, int], None] | None = None,
-                  on_nodes: Callable[[int], None] | None = None, threads: int = 1) -> EndgameResult:
+                  on_nodes: Callable[[int], None] | None = None, threads: int = 1, jump: int = DEFAULT_JUMP) -> EndgameResult:
     """Solve the endgame of ``state`` (two players, empty bag) within the budget; see :class:`EndgameSolver`
-    (``threads``: search threads sharing the table).
+    (``threads``: search threads sharing the table; ``jump``: its shallow iterations).
     ``max_nodes`` / ``movetime_ms`` are the library's budget names (docs/engine.md); ``node_limit`` /
     ``time_limit`` (seconds) their older names here; giving both names of one budget is refused."""
     if max_nodes is not None:
@@ -1002,7 +1003,7 @@ def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float 
             raise RulesError(f"movetime_ms must be a number of milliseconds > 0, got {movetime_ms!r}")
         time_limit = movetime_ms / 1000
     return EndgameSolver(referee, time_limit=time_limit, node_limit=node_limit, max_depth=max_depth, halted=halted,
-                         on_best=on_best, on_nodes=on_nodes, threads=threads).solve(state)
+                         on_best=on_best, on_nodes=on_nodes, threads=threads, jump=jump).solve(state)
 
 
 def state_from_cgp(referee: Referee, text: str) -> CrosswordState:

@@ -42,6 +42,7 @@ import numpy as np
 
 from kubasolve.errors import RulesError
 from kubasolve.games.crossword.ai import (
+    AI_ENDGAME_JUMP,
     DEFAULT_ENDGAME_NODES,
     Candidate,
     EndgameBudgeted,
@@ -166,7 +167,7 @@ def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValu
     spread = state.scores[me] - state.scores[1 - me]
     if state.over or state.bag:
         return float(spread)
-    res = solve_endgame(referee, state, node_limit=nodes)
+    res = solve_endgame(referee, state, node_limit=nodes, jump=AI_ENDGAME_JUMP)
     return float(spread + (res.value if state.current == me else -res.value))
 
 
