@@ -188,6 +188,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     referee = Referee(load_lexicon("nl"))
     table = endgame_positions() if fresh is None else _selfplay_table(referee, fresh[1], fresh[0])
     new_options: dict[str, Any] = {"threads": threads, "jump": DEFAULT_JUMP if jump is None else jump}
+    if not table:
+        raise ValueError("the set holds no bag-empty position (every self-play game ended before its bag was empty)")
     chosen = range(len(table)) if positions is None else positions
     if not chosen or any(not 0 <= i < len(table) for i in chosen):
         raise ValueError(f"positions are indices 0 to {len(table) - 1} of the set, got {list(chosen)}")

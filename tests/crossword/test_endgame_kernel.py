@@ -472,6 +472,16 @@ def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
     assert exc.value.code == 2 and "indices 0 to 39" in capsys.readouterr().err
 
 
+def test_the_endgame_bench_refuses_a_fresh_set_without_positions(monkeypatch, capsys):
+    """Self-play games that all end before their bag is empty give no position: a usage error that says so."""
+    from kubasolve.bench import crossword_scenarios
+
+    monkeypatch.setattr(crossword_scenarios, "_selfplay_table", lambda referee, games, seed: [])
+    with pytest.raises(SystemExit) as exc:
+        crossword_scenarios._endgames_main(["--fresh", "7", "1"])
+    assert exc.value.code == 2 and "no bag-empty position" in capsys.readouterr().err
+
+
 def test_the_ais_endgame_turns_keep_their_jump(nl_referee, stored):
     """The AIs' endgame turns search as the ladders measured them (``AI_ENDGAME_JUMP`` 6), whatever the solver's own
     default (``DEFAULT_JUMP`` 5): the same move and node count as the solver with jump 6 under the same budget."""
