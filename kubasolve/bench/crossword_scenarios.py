@@ -165,6 +165,12 @@ def _endgame_setup(legacy: bool) -> Callable[[], Callable[[], object]]:
     return setup
 
 
+def _bound_cut_children(stats: dict[str, Any]) -> int:
+    """The children of one solve valued by a true bound at their parent and never entered (the opponent's going out,
+    the leave bounds): a search that checked the same bounds on entering the child would count them as nodes."""
+    return int(stats["cuts"]["opponent_out"]) + int(stats["cuts"]["leave"])
+
+
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
                    on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
                    fresh: tuple[int, int] | None = None) -> dict[str, Any]:
@@ -175,9 +181,11 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     each solve's record. Returns per solver: proven within 0.1 / 1 / 10 s (or the budget), nodes, seconds,
     nodes per second (nodes as the old solver counted them: positions the search entered) and the median
     proof time; with ``legacy`` the ratios (new over old: nodes per second, proofs, and the median over the
-    positions both prove of old proof time / new proof time). ``threads``: the compiled solver's search threads
-    (sharing its table); with more than one, ``cpu_clock`` counts the process's CPU time over the threads (the wall
-    time an idle machine with that many cores would take), and each record has the helpers' nodes and the wall time.
+    positions both prove of old proof time / new proof time); for the compiled solver also the positions valued (the
+    nodes plus the children its bounds valued without entering them, :func:`_bound_cut_children`) and their rate.
+    ``threads``: the compiled solver's search threads (sharing its table); with more than one, ``cpu_clock`` counts the
+    process's CPU time over the threads (the wall time an idle machine with that many cores would take), and each record
+    has the helpers' nodes and the wall time.
     ``jump``: the compiled solver's shallow iterations (default its own, ``DEFAULT_JUMP``). ``fresh = (seed, games)``:
     instead of the stored set, the endgames of that many new self-play games from ``seed`` (a check outside the set
     the solver was tuned on)."""
@@ -232,6 +240,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
                         "proven_within": {str(t): sum(x <= t for x in proofs) for t in (0.1, 1.0, time_limit)},
                         "nodes": nodes, "seconds": round(secs, 2), "nodes_per_s": round(nodes / secs) if secs else None,
                         "median_proof_s": statistics.median(proofs) if proofs else None}
+        if name == "new":
+            valued = nodes + sum(_bound_cut_children(r["stats"]) for r in recs)
+            report[name].update({"positions_valued": valued, "positions_valued_per_s": round(valued / secs) if secs else None})
     if legacy:
         both = [(o["seconds"], n["seconds"]) for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"]]
         mismatch = [n["index"] for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"] and n["value"] != o["value"]]

@@ -449,8 +449,13 @@ def test_the_endgame_bench_runs_the_solver_on_threads():
     report = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], on_result=records.append, threads=2)
     assert report["threads"] == 2 and report["clock"] == "process CPU / 2" and report["new"]["proven"] == 2
     assert [r["index"] for r in records] == [3, 9] and all(r["stats"]["threads"] == 2 and r["wall_seconds"] > 0 for r in records)
-    one = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], threads=1)
+    one_records: list[dict] = []
+    one = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], on_result=one_records.append, threads=1)
     assert one["clock"] == "thread CPU" and one["new"]["proven"] == 2
+    # the positions valued: the nodes entered and the children the bounds valued at their parent
+    cut = sum(r["stats"]["cuts"]["opponent_out"] + r["stats"]["cuts"]["leave"] for r in one_records)
+    assert cut > 0 and one["new"]["positions_valued"] == one["new"]["nodes"] + cut
+    assert one["new"]["positions_valued_per_s"] > one["new"]["nodes_per_s"]
     with pytest.raises(ValueError, match="one thread"):
         endgame_proofs(5.0, legacy=True, positions=[3], threads=2)
 
