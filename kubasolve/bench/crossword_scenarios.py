@@ -41,6 +41,8 @@ GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / 
 ENDGAMES = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / "endgames-seed100.jsonl"
 """The 40 bag-empty self-play positions of the endgame solver's measurements (provenance in that folder)."""
 ENDGAME_EXAMPLE = 3
+CALIBRATION_POSITION, CALIBRATION_NODES = 19, 500_000
+"""The endgame bench's same-run speed reference (``calibrate``): this many nodes of this stored position, one thread."""
 """The position of docs/crossword.md's endgame example (seed 103): proven at depth 5."""
 EMPTY_RACKS = ("AEINRST", "?EINRST", "??EINRS")
 WOLGES_EMPTY_MS = {"AEINRST": 0.16, "?EINRST": 2.0, "??EINRS": 7.7}
@@ -171,9 +173,32 @@ def _bound_cut_children(stats: dict[str, Any]) -> int:
     return int(stats["cuts"]["opponent_out"]) + int(stats["cuts"]["leave"])
 
 
+def _calibration_seconds(referee: Any, jump: int) -> float:
+    """Thread CPU seconds of :data:`CALIBRATION_NODES` nodes of stored position :data:`CALIBRATION_POSITION` on one
+    thread, in a new thread (its own workspace: a cold line cache, as in the first solve of a position)."""
+    import threading
+
+    from kubasolve.games.crossword.endgame import EndgameSolver, state_from_cgp
+
+    state = state_from_cgp(referee, endgame_positions()[CALIBRATION_POSITION][1])
+    spent: list[float] = []
+
+    def run() -> None:
+        solver = EndgameSolver(referee, node_limit=CALIBRATION_NODES, jump=jump)
+        solver.ws.warm()
+        c0 = time.thread_time()
+        solver.solve(state)
+        spent.append(time.thread_time() - c0)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    return spent[0]
+
+
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
                    on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
-                   fresh: tuple[int, int] | None = None) -> dict[str, Any]:
+                   fresh: tuple[int, int] | None = None, calibrate: bool = False) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -188,7 +213,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     has the helpers' nodes and the wall time.
     ``jump``: the compiled solver's shallow iterations (default its own, ``DEFAULT_JUMP``). ``fresh = (seed, games)``:
     instead of the stored set, the endgames of that many new self-play games from ``seed`` (a check outside the set
-    the solver was tuned on)."""
+    the solver was tuned on). ``calibrate``: a fixed reference workload (:func:`_calibration_seconds`) timed before and
+    after the solves, reported beside them: the machines are shared and their speed drifts (the same proof of position
+    19 took 7.7 s and 10.0 s of CPU an hour apart on one machine), so a run's times are read against its own reference."""
     from kubasolve.games.crossword.endgame import DEFAULT_JUMP, EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.lexicon import load_lexicon
@@ -214,6 +241,7 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in solvers}
     for cls in solvers.values():  # compile / load the kernels outside the budgets
         cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
+    reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
     for i in chosen:
         seed, cgp = table[i]
         state = state_from_cgp(referee, cgp)
@@ -229,6 +257,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
             runs[name].append(rec)
             if on_result is not None:
                 on_result(rec)
+    if calibrate:
+        reference.append(_calibration_seconds(referee, new_options["jump"]))
     report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],
                               "set": "stored (seed 100)" if fresh is None else f"fresh: {fresh[1]} games from seed {fresh[0]}",
                               "clock": ("thread CPU" if threads == 1 else f"process CPU / {threads}") if cpu_clock else "wall"}
@@ -243,6 +273,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         if name == "new":
             valued = nodes + sum(_bound_cut_children(r["stats"]) for r in recs)
             report[name].update({"positions_valued": valued, "positions_valued_per_s": round(valued / secs) if secs else None})
+    if calibrate:
+        report["calibration"] = {"position": CALIBRATION_POSITION, "nodes": CALIBRATION_NODES, "jump": new_options["jump"],
+                                 "cpu_seconds_before": round(reference[0], 3), "cpu_seconds_after": round(reference[1], 3)}
     if legacy:
         both = [(o["seconds"], n["seconds"]) for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"]]
         mismatch = [n["index"] for n, o in zip(runs["new"], runs["legacy"], strict=True) if n["proven"] and o["proven"] and n["value"] != o["value"]]
@@ -406,6 +439,9 @@ def _endgames_main(argv: list[str]) -> int:
     ap.add_argument("--jump", type=int, default=None, help="shallow iterations before the one to the end (default the solver's)")
     ap.add_argument("--fresh", type=int, nargs=2, metavar=("SEED", "GAMES"), default=None,
                     help="the endgames of GAMES new self-play games from SEED instead of the stored set")
+    ap.add_argument("--calibrate", action="store_true",
+                    help=f"also time a reference workload ({CALIBRATION_NODES:,} nodes of position {CALIBRATION_POSITION}, one thread) "
+                         "before and after: the machine's speed in this run")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
     args = ap.parse_args(argv)
     if args.regenerate:
@@ -427,9 +463,12 @@ def _endgames_main(argv: list[str]) -> int:
         ap.error("--fresh: GAMES must be at least 1")
     try:
         report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads, jump=args.jump,
-                                fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]))
+                                fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]), calibrate=args.calibrate)
     except ValueError as exc:
         ap.error(str(exc))
+    except FileNotFoundError as exc:
+        sys.stderr.write(f"{ap.prog}: error: {exc}\n")
+        return 1
     sys.stdout.write(json.dumps({"summary": report}) + "\n")
     return 0
 

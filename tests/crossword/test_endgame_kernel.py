@@ -477,6 +477,29 @@ def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
     assert exc.value.code == 2 and "indices 0 to 39" in capsys.readouterr().err
 
 
+def test_the_endgame_bench_times_a_reference_workload_when_asked(monkeypatch):
+    """``endgames --calibrate``: the same fixed workload timed before and after the solves, in the summary; without it no
+    such entry (and no extra time)."""
+    from kubasolve.bench import crossword_scenarios
+
+    monkeypatch.setattr(crossword_scenarios, "CALIBRATION_NODES", 20_000)
+    report = crossword_scenarios.endgame_proofs(5.0, cpu_clock=True, positions=[3], calibrate=True)
+    cal = report["calibration"]
+    assert cal["position"] == crossword_scenarios.CALIBRATION_POSITION and cal["nodes"] == 20_000 and cal["jump"] == report["jump"]
+    assert cal["cpu_seconds_before"] > 0 and cal["cpu_seconds_after"] > 0
+    assert "calibration" not in crossword_scenarios.endgame_proofs(5.0, cpu_clock=True, positions=[3])
+
+
+def test_the_endgame_bench_says_when_the_stored_set_is_missing(monkeypatch, capsys, tmp_path):
+    """An installed package without the source checkout's positions: an error that says where they were looked for,
+    exit 1, no traceback."""
+    from kubasolve.bench import crossword_scenarios
+
+    monkeypatch.setattr(crossword_scenarios, "ENDGAMES", tmp_path / "missing.jsonl")
+    assert crossword_scenarios._endgames_main(["--positions", "0", "--time-limit", "1"]) == 1
+    assert "the endgame positions are not here" in capsys.readouterr().err
+
+
 def test_the_endgame_bench_refuses_a_fresh_set_without_positions(monkeypatch, capsys):
     """Self-play games that all end before their bag is empty give no position: a usage error that says so."""
     from kubasolve.bench import crossword_scenarios
