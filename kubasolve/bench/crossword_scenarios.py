@@ -41,9 +41,9 @@ GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / 
 ENDGAMES = Path(__file__).resolve().parents[2] / "tests" / "crossword" / "data" / "endgames-seed100.jsonl"
 """The 40 bag-empty self-play positions of the endgame solver's measurements (provenance in that folder)."""
 ENDGAME_EXAMPLE = 3
+"""The position of docs/crossword.md's endgame example (seed 103): proven at depth 5."""
 CALIBRATION_POSITION, CALIBRATION_NODES = 19, 500_000
 """The endgame bench's same-run speed reference (``calibrate``): this many nodes of this stored position, one thread."""
-"""The position of docs/crossword.md's endgame example (seed 103): proven at depth 5."""
 EMPTY_RACKS = ("AEINRST", "?EINRST", "??EINRS")
 WOLGES_EMPTY_MS = {"AEINRST": 0.16, "?EINRST": 2.0, "??EINRS": 7.7}
 """wolges on an empty board, measured by the issue's author on this machine (all moves)."""
