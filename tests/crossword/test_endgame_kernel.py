@@ -314,11 +314,13 @@ def test_the_leave_one_bound_against_the_generator_after_the_move(word_pool, see
 @given(seed=st.integers(0, 2**32), a=st.integers(2, 3), b=st.integers(1, 2), q=st.booleans(), blank=st.booleans(),
        limit=st.sampled_from([0, 1, 2, 6]))
 def test_the_leave_one_cut_gives_the_brute_force_value(word_pool, seed, a, b, q, blank, limit):
-    """OPT_LEAVE_ONE and OPT_LEAVE_TWO alone, with the other true bounds and with the default options: the brute-force
-    value, also for a three-tile mover against an opponent holding only a Q that no word takes (stuck)."""
+    """OPT_LEAVE_ONE and OPT_LEAVE_TWO alone, with the other true bounds and with the default options (with and without
+    the leave memo): the brute-force value, also for a three-tile mover against an opponent holding only a Q that no
+    word takes (stuck)."""
     referee, state, want = _bound_case(word_pool, f"leaveone{seed}", seed, (a, b), q, blank, limit)
     for options in (123 | kernel.OPT_LEAVE_ONE, 123 | kernel.OPT_LEAVE_TWO, 123 | BOUNDS | kernel.OPT_LEAVE_ONE,
-                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO):
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO,
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_MEMO):
         res = EndgameSolver(referee, options=options).solve(state)
         assert res.proven and res.value == want, options
 
@@ -416,6 +418,26 @@ def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed
     for options in (123 | kernel.OPT_LEAVE_TWO_FOUR, 3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR):
         res = EndgameSolver(referee, options=options).solve(state)
         assert res.proven and res.value == want, options
+
+
+@pytest.mark.parametrize("index", [4, 21])
+def test_the_leave_memo_cuts_by_position_and_keeps_the_values(nl_referee, stored, index):
+    """OPT_LEAVE_MEMO on stored positions: some three-tile movers' one-tile moves are cut from the bound found for their
+    position the other way round (counted among the leave cuts), the proven value and its move those of the search
+    without the memo, and a solve after another the same solve (the memo is cleared)."""
+    from kubasolve.games.crossword.endgame import DEFAULT_OPTIONS
+
+    state = state_from_cgp(nl_referee, stored[index][1])
+    assert DEFAULT_OPTIONS & kernel.OPT_LEAVE_MEMO
+    with_ = EndgameSolver(nl_referee)
+    without = EndgameSolver(nl_referee, options=DEFAULT_OPTIONS & ~kernel.OPT_LEAVE_MEMO)
+    res, res0 = with_.solve(state), without.solve(state)
+    assert res.proven and res0.proven and res.value == res0.value
+    cuts = with_.stats["cuts"]
+    assert 0 < cuts["leave_memo"] <= cuts["leave"] and without.stats["cuts"]["leave_memo"] == 0
+    with_.solve(state_from_cgp(nl_referee, stored[(index + 1) % 40][1]))
+    again = with_.solve(state)
+    assert (again.value, again.move, again.nodes) == (res.value, res.move, res.nodes)
 
 
 def test_the_memo_keys_of_placed_tiles_are_distinct_inside_compiled_code():

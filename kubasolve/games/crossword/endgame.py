@@ -55,15 +55,15 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
-DEFAULT_OPTIONS = 48123
+DEFAULT_OPTIONS = 48123 | (1 << 16)
 """The kernel's search options by default (:mod:`kubasolve.kernels.crossword_endgame`'s ``OPT_*`` flags): forced pass
 free, placements' table entry, stuck pass, table before the move, last tile, lean table, the true bounds (pair, last
-out, opponent out, pass bound, leave one, leave two, leave two for four tiles); not the aspiration window.
+out, opponent out, pass bound, leave one, leave two, leave two for four tiles), the leave memo; not the aspiration window.
 ``OPT_LEAVE_TWO`` joined them in December 2026: 2.4-2.9x fewer nodes, each dearer (the same CPU on one thread); on
 two threads the long endgames prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s
 instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 6 December 2026: 1.3-1.8x fewer nodes,
 positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
-(docs/crossword.md)."""
+``OPT_LEAVE_MEMO`` on 6 December 2026 (late): 1-3 % fewer nodes, 2-9 % less CPU on positions 2, 19, 25 (docs/crossword.md)."""
 DEFAULT_JUMP = 5
 """Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
 6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; on one thread less
@@ -529,6 +529,7 @@ class _Workspace:
         self.cbuf = np.zeros((9, n_cells), np.int64)
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self.xmemo = np.zeros((1 << 15, 2), np.int64)
+        self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64)
         """The leave-two bounds' memo of run-end cross-sets (key, packed cross-set; the kernel's _memo_cross_set)."""
         self._warm = False
         self.generation = 0
@@ -587,7 +588,7 @@ class _Workspace:
     def _arguments(self, choices: np.ndarray | None) -> tuple[Any, ...]:
         return (*self.static, self.letters, self.blank, self.vob, self.xmask, self.xscore, self.lh, self.bkey, self.undo,
                 self.cnt, self.rs, self.fr, *self.moves, *self.cache, self.tt, *self.movegen, self.sc,
-                self._no_choices if choices is None else choices, self.cbuf, self.xmemo)
+                self._no_choices if choices is None else choices, self.cbuf, self.xmemo, self.lmemo)
 
     def warm(self) -> None:
         """Load the search kernel from the cache (or compile it) for exactly these argument types, once: the
@@ -696,6 +697,7 @@ class EndgameSolver:
         k = ws.k
         ws.cbuf.fill(0)  # its stamps are node counts, which start again
         ws.xmemo.fill(0)  # its keys hold no lexicon or letter filter
+        ws.lmemo.fill(0)
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
@@ -836,7 +838,8 @@ class EndgameSolver:
                       "line_generations": int(sc[k.SC_LINE_GENS]), "line_cache_hits": int(sc[k.SC_CACHE_HITS]),
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
-                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS]), "leave": int(sc[k.SC_LEAVE_CUTS])},
+                               "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS]), "leave": int(sc[k.SC_LEAVE_CUTS]),
+                               "leave_memo": int(sc[k.SC_LEAVE_MEMO_HITS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None,
