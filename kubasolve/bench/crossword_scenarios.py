@@ -12,7 +12,9 @@ Suite group ``crossword-endgame``: the exact endgame solver proving docs/crosswo
 the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count over the 40 stored
 bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
 kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu] [--threads N] [--jump J]
-[--fresh SEED GAMES]`` (``--fresh``: new self-play endgames instead of the stored 40, a check outside the tuned set).
+[--fresh SEED GAMES] [--calibrate] [--rounds R]`` (``--fresh``: new self-play endgames instead of the stored 40, a check
+outside the tuned set; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
+positions are proven in every round).
 
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
@@ -196,9 +198,22 @@ def _calibration_seconds(referee: Any, jump: int) -> float:
     return spent[0]
 
 
+def _round_summary(recs: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
+    """Per round the proof count; the positions proven in every round and in some round; for each position proven in
+    some rounds only, its proof time per round (None: not proven within the budget)."""
+    by_index: dict[int, list[float | None]] = {}
+    for r in recs:
+        by_index.setdefault(r["index"], [None] * rounds)[r["round"] - 1] = r["seconds"] if r["proven"] else None
+    unsteady = {str(i): times for i, times in by_index.items() if any(t is None for t in times) and any(t is not None for t in times)}
+    return {"rounds": rounds, "proven": [sum(times[k] is not None for times in by_index.values()) for k in range(rounds)],
+            "proven_every_round": sum(all(t is not None for t in times) for times in by_index.values()),
+            "proven_some_round": sum(any(t is not None for t in times) for times in by_index.values()),
+            "unsteady": unsteady}
+
+
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
                    on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
-                   fresh: tuple[int, int] | None = None, calibrate: bool = False) -> dict[str, Any]:
+                   fresh: tuple[int, int] | None = None, calibrate: bool = False, rounds: int = 1) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -215,7 +230,11 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     instead of the stored set, the endgames of that many new self-play games from ``seed`` (a check outside the set
     the solver was tuned on). ``calibrate``: a fixed reference workload (:func:`_calibration_seconds`) timed before and
     after the solves, reported beside them: the machines are shared and their speed drifts (the same proof of position
-    19 took 7.7 s and 10.0 s of CPU an hour apart on one machine), so a run's times are read against its own reference."""
+    19 took 7.7 s and 10.0 s of CPU an hour apart on one machine), so a run's times are read against its own reference.
+    ``rounds``: the whole set solved that many times, round after round (each record says its ``round``): the proof
+    count of the positions near the time limit varies from run to run, most on two threads; the summary then has
+    per round the proof count and the positions proven in every round / in some round, with their times, and the
+    solver's block counts the solves of all rounds."""
     from kubasolve.games.crossword.endgame import DEFAULT_JUMP, EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.lexicon import load_lexicon
@@ -230,6 +249,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         raise ValueError(f"positions are indices 0 to {len(table) - 1} of the set, got {list(chosen)}")
     if threads > 1 and legacy:
         raise ValueError("the old solver has one thread: compare it with threads=1")
+    if rounds < 1:
+        raise ValueError(f"rounds: 1 or more, got {rounds}")
 
     def process_cpu_per_thread() -> float:
         return time.process_time() / threads
@@ -242,21 +263,22 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     for cls in solvers.values():  # compile / load the kernels outside the budgets
         cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
     reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
-    for i in chosen:
-        seed, cgp = table[i]
-        state = state_from_cgp(referee, cgp)
-        for name, cls in solvers.items():
-            c0, w0 = clock(), time.perf_counter()
-            solver = cls(referee, time_limit=time_limit, clock=clock, **(new_options if name == "new" else {}))
-            res = solver.solve(state)
-            spent = clock() - c0
-            rec = {"solver": name, "index": i, "seed": seed, "value": res.value, "proven": res.proven, "depth": res.depth,
-                   "nodes": res.nodes, "seconds": round(spent, 4), "wall_seconds": round(time.perf_counter() - w0, 4),
-                   "move": None if res.move is None else res.move.to_dict(),
-                   **({"stats": solver.stats} if name == "new" else {})}
-            runs[name].append(rec)
-            if on_result is not None:
-                on_result(rec)
+    for round_ in range(1, rounds + 1):
+        for i in chosen:
+            seed, cgp = table[i]
+            state = state_from_cgp(referee, cgp)
+            for name, cls in solvers.items():
+                c0, w0 = clock(), time.perf_counter()
+                solver = cls(referee, time_limit=time_limit, clock=clock, **(new_options if name == "new" else {}))
+                res = solver.solve(state)
+                spent = clock() - c0
+                rec = {"solver": name, "round": round_, "index": i, "seed": seed, "value": res.value, "proven": res.proven,
+                       "depth": res.depth, "nodes": res.nodes, "seconds": round(spent, 4),
+                       "wall_seconds": round(time.perf_counter() - w0, 4), "move": None if res.move is None else res.move.to_dict(),
+                       **({"stats": solver.stats} if name == "new" else {})}
+                runs[name].append(rec)
+                if on_result is not None:
+                    on_result(rec)
     if calibrate:
         reference.append(_calibration_seconds(referee, new_options["jump"]))
     report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],
@@ -273,6 +295,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         if name == "new":
             valued = nodes + sum(_bound_cut_children(r["stats"]) for r in recs)
             report[name].update({"positions_valued": valued, "positions_valued_per_s": round(valued / secs) if secs else None})
+    if rounds > 1:
+        report["rounds"] = _round_summary(runs["new"], rounds)
     if calibrate:
         report["calibration"] = {"position": CALIBRATION_POSITION, "nodes": CALIBRATION_NODES, "jump": new_options["jump"],
                                  "cpu_seconds_before": round(reference[0], 3), "cpu_seconds_after": round(reference[1], 3)}
@@ -442,6 +466,7 @@ def _endgames_main(argv: list[str]) -> int:
     ap.add_argument("--calibrate", action="store_true",
                     help=f"also time a reference workload ({CALIBRATION_NODES:,} nodes of position {CALIBRATION_POSITION}, one thread) "
                          "before and after: the machine's speed in this run")
+    ap.add_argument("--rounds", type=int, default=1, help="solve the set this many times, round after round (default 1)")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
     args = ap.parse_args(argv)
     if args.regenerate:
@@ -461,9 +486,12 @@ def _endgames_main(argv: list[str]) -> int:
         ap.error("--jump: 0 (no shallow iterations) or more")
     if args.fresh is not None and args.fresh[1] < 1:
         ap.error("--fresh: GAMES must be at least 1")
+    if args.rounds < 1:
+        ap.error("--rounds: 1 or more")
     try:
         report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads, jump=args.jump,
-                                fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]), calibrate=args.calibrate)
+                                fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]), calibrate=args.calibrate,
+                                rounds=args.rounds)
     except ValueError as exc:
         ap.error(str(exc))
     except FileNotFoundError as exc:

@@ -482,6 +482,29 @@ def test_the_endgame_bench_runs_the_solver_on_threads():
         endgame_proofs(5.0, legacy=True, positions=[3], threads=2)
 
 
+def test_the_endgame_bench_solves_the_set_in_rounds(capsys):
+    """``endgames --rounds R``: the set solved R times, round after round, each record with its round; the summary's
+    per-round proof counts and the positions proven in every / some round; fewer than one round is a usage error."""
+    from kubasolve.bench.crossword_scenarios import _endgames_main, _round_summary, endgame_proofs
+
+    records: list[dict] = []
+    report = endgame_proofs(5.0, cpu_clock=True, positions=[3, 9], on_result=records.append, rounds=2)
+    assert [(r["round"], r["index"]) for r in records] == [(1, 3), (1, 9), (2, 3), (2, 9)]
+    assert [r["value"] for r in records[:2]] == [r["value"] for r in records[2:]]
+    assert report["rounds"] == {"rounds": 2, "proven": [2, 2], "proven_every_round": 2, "proven_some_round": 2, "unsteady": {}}
+    assert report["new"]["proven"] == 4  # the solves of all rounds
+    assert "rounds" not in endgame_proofs(5.0, cpu_clock=True, positions=[3])
+    # a position proven in some rounds only is listed with its time per round (None: not proven in the budget)
+    recs = [{"round": k, "index": i, "proven": ok, "seconds": t}
+            for k, i, ok, t in [(1, 0, False, 10.0), (1, 2, True, 9.5), (1, 5, True, 0.1), (2, 0, False, 10.0), (2, 2, False, 10.0),
+                                (2, 5, True, 0.2), (3, 0, False, 10.0), (3, 2, True, 9.9), (3, 5, True, 0.1)]]
+    assert _round_summary(recs, 3) == {"rounds": 3, "proven": [2, 1, 2], "proven_every_round": 1, "proven_some_round": 2,
+                                       "unsteady": {"2": [9.5, None, 9.9]}}
+    with pytest.raises(SystemExit) as exc:
+        _endgames_main(["--positions", "3", "--rounds", "0"])
+    assert exc.value.code == 2 and "--rounds: 1 or more" in capsys.readouterr().err
+
+
 def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
     """``endgames --fresh SEED GAMES --jump J``: new self-play endgames instead of the stored set, the solver's shallow
     iterations as asked (the proven values the same whatever the jump); an index outside the set is a usage error."""
