@@ -529,8 +529,10 @@ class _Workspace:
         self.cbuf = np.zeros((9, n_cells), np.int64)
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self.xmemo = np.zeros((1 << 15, 2), np.int64)
-        self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64)
         """The leave-two bounds' memo of run-end cross-sets (key, packed cross-set; the kernel's _memo_cross_set)."""
+        self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64)
+        """The leave memo (a position's table key, the true bound of its value that cut a move to it; the kernel's
+        OPT_LEAVE_MEMO)."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
