@@ -122,7 +122,7 @@ after any node and resume, which is how the caller applies a time budget). One f
    lines (92-96 % of the 17M-69M lookups hit on positions 2, 19, 26; 5-10 % less CPU on the long endgames, the same
    node counts).
    ``OPT_LEAVE_MEMO``: a leave-two bound is the move's score plus a true bound of the position after it, whatever move
-   led there; one that cut is kept by that position's table key (``lmemo``, per thread), and a move to the same position
+   led there; one that cut is kept by that position's table key (``lmemo``, shared by the threads), and a move to the same position
    later takes it instead of computing its own: two one-tile plays that do not touch reach one position in either order
    (the three-tile movers after a four-tile mover's one-tile moves, where most of the long proofs' work is). Position 25
    of the measured set: 5.3M of its 24.2M leave cuts from the memo, 1-3 % fewer nodes, 2-9 % less CPU on positions 2,
@@ -224,8 +224,9 @@ OPT_LEAVE_MEMO = 1 << 16
 that do not touch reach the same position in either order, so a three-tile mover's one-tile move is cut from the bound
 found the other way round without computing it again."""
 LEAVE_MEMO_BITS = 14
-"""Slots of the leave memo (per thread, direct-mapped, cleared each solve): the table key of a position a leave-two bound
-cut the move to, and that true bound of its value without the move's score."""
+"""Slots of the leave memo (direct-mapped, cleared each solve, shared by the search threads): the table key of a position a
+leave-two bound cut the move to, and that true bound of its value without the move's score, stored as the table's entries
+are (``key ^ value``, ``value``: an entry being rewritten by another thread reads as no entry)."""
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""
@@ -2042,16 +2043,17 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if lkey == 0:
                             lkey = np.int64(1)
                         li = lkey & (lmemo.shape[0] - 1)
-                        if lmemo[li, 0] == lkey and pm_meta[jg, 3] + lmemo[li, 1] <= alpha:
+                        mv = lmemo[li, 1]
+                        if lmemo[li, 0] ^ mv == lkey and pm_meta[jg, 3] + mv <= alpha:
                             sc[SC_LEAVE_CUTS] += 1
                             sc[SC_LEAVE_MEMO_HITS] += 1
-                            _fail_low(fr, p, pm_meta[jg, 3] + lmemo[li, 1], j)
+                            _fail_low(fr, p, pm_meta[jg, 3] + mv, j)
                             continue
                     ub = _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines,
                                           line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER], lh, xmemo)
                     if ub <= alpha:
                         if lkey != 0:
-                            lmemo[li, 0] = lkey
+                            lmemo[li, 0] = lkey ^ (ub - pm_meta[jg, 3])
                             lmemo[li, 1] = ub - pm_meta[jg, 3]
                         sc[SC_LEAVE_CUTS] += 1
                         _fail_low(fr, p, ub, j)

@@ -455,6 +455,8 @@ def test_two_threads_prove_the_one_thread_value_with_a_move_that_achieves_it(nl_
     assert one.proven and two.proven and two.value == one.value
     assert solver.stats["threads"] == 2 and solver.stats["helper_nodes"] > 0
     assert _value_of(nl_referee, big_endgame, two.action()) == one.value
+    # the threads share the table and the leave memo (its entries checked as the table's: key ^ value, value)
+    assert solver.ws.helpers[0].tt is solver.ws.tt and solver.ws.helpers[0].lmemo is solver.ws.lmemo
 
 
 def test_a_helpers_proof_is_the_answer(nl_referee, big_endgame):

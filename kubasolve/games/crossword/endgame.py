@@ -477,7 +477,8 @@ class _Workspace:
     are exact hashes of a line's contents and a rack), the transposition table is cleared per solve
     so a node budget gives the same answer whatever was solved before."""
 
-    def __init__(self, referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int, tt: np.ndarray | None = None) -> None:
+    def __init__(self, referee: Referee, tt_bits: int, cache_bits: int, arena_moves: int, tt: np.ndarray | None = None,
+                 lmemo: np.ndarray | None = None) -> None:
         from kubasolve.games.crossword.movegen import _setup
         from kubasolve.kernels import crossword_endgame as k
 
@@ -530,9 +531,9 @@ class _Workspace:
         """Per-square scratch of the search (stamped rows: see the kernel's _pair_bound)."""
         self.xmemo = np.zeros((1 << 15, 2), np.int64)
         """The leave-two bounds' memo of run-end cross-sets (key, packed cross-set; the kernel's _memo_cross_set)."""
-        self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64)
+        self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64) if lmemo is None else lmemo
         """The leave memo (a position's table key, the true bound of its value that cut a move to it; the kernel's
-        OPT_LEAVE_MEMO)."""
+        OPT_LEAVE_MEMO), shared with the helper threads as the table is."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
@@ -544,7 +545,7 @@ class _Workspace:
     def helper(self, i: int) -> _Workspace:
         """Helper thread ``i``'s workspace (made once, kept): buffers of its own, this workspace's table."""
         while len(self.helpers) <= i:
-            self.helpers.append(_Workspace(*self.sizes, tt=self.tt))
+            self.helpers.append(_Workspace(*self.sizes, tt=self.tt, lmemo=self.lmemo))
         return self.helpers[i]
 
     def set_move_buffer(self, moves: int) -> None:
