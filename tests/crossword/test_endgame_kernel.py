@@ -412,10 +412,11 @@ def test_the_four_tile_leave_two_bound_is_at_least_the_one_player_value_after_th
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), b=st.integers(1, 2), q=st.booleans(), blank=st.booleans(), limit=st.sampled_from([0, 1, 6]))
 def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed, b, q, blank, limit):
-    """OPT_LEAVE_TWO_FOUR alone and with the default options: the brute-force value of a four-tile mover's endgame, also
-    against an opponent holding a Q that no word takes (stuck)."""
+    """OPT_LEAVE_TWO_FOUR alone and with the default options (with and without the leave memo): the brute-force value of a
+    four-tile mover's endgame, also against an opponent holding a Q that no word takes (stuck)."""
     referee, state, want = _bound_case(word_pool, f"leave2four{seed}", seed, (4, b), q, blank, limit)
-    for options in (123 | kernel.OPT_LEAVE_TWO_FOUR, 3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR):
+    for options in (123 | kernel.OPT_LEAVE_TWO_FOUR, 3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR,
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR | kernel.OPT_LEAVE_MEMO):
         res = EndgameSolver(referee, options=options).solve(state)
         assert res.proven and res.value == want, options
 

@@ -63,7 +63,8 @@ out, opponent out, pass bound, leave one, leave two, leave two for four tiles), 
 two threads the long endgames prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s
 instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 6 December 2026: 1.3-1.8x fewer nodes,
 positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
-``OPT_LEAVE_MEMO`` on 6 December 2026 (late): 1-3 % fewer nodes, 2-9 % less CPU on positions 2, 19, 25 (docs/crossword.md)."""
+``OPT_LEAVE_MEMO`` on 6-7 December 2026: 1-3 % fewer nodes; on positions 2, 19, 25 on one thread 2-9 % less CPU, then 4-8 %
+less with the four-tile bound's cuts too; on two threads 5-9 % less with the memo shared (docs/crossword.md)."""
 DEFAULT_JUMP = 5
 """Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
 6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; on one thread less
