@@ -1256,6 +1256,25 @@ def _memo_cross_set(line_key, placed, y, e, xmemo, letters, vob, lines, line_len
 
 
 @njit(cache=True, inline="always")
+def _leave_memo_get(lmemo, lkey):
+    """The true bound kept for the position of table key ``lkey`` (see ``OPT_LEAVE_MEMO``), INF when none: an entry is
+    ``key ^ value``, ``value``, so one being rewritten by another thread reads as none."""
+    i = lkey & (lmemo.shape[0] - 1)
+    v = lmemo[i, 1]
+    if lmemo[i, 0] ^ v == lkey:
+        return v
+    return np.int64(INF)
+
+
+@njit(cache=True, inline="always")
+def _leave_memo_put(lmemo, lkey, v):
+    """Keep true bound ``v`` for the position of table key ``lkey`` (see :func:`_leave_memo_get`)."""
+    i = lkey & (lmemo.shape[0] - 1)
+    lmemo[i, 0] = lkey ^ v
+    lmemo[i, 1] = v
+
+
+@njit(cache=True, inline="always")
 def _count_move_tiles(jg, mover, delta, cnt, pm_meta, pm_aux, ar_tiles, nl):
     """Add ``delta`` to ``mover``'s count of each tile of move ``jg`` (-1: the rack after the move; +1: back)."""
     src = pm_aux[jg, A_SRC]
@@ -2030,59 +2049,42 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         sc[SC_LEAVE_CUTS] += 1
                         _fail_low(fr, p, ub, j)
                         continue
-                if (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 3 and pm_aux[jg, A_NTILES] == 1 and sc[SC_OPTS] & OPT_LEAVE_TWO
-                        and sc[SC_RACK_SIZE] > 3):
-                    # the move leaves two tiles: the two-tile bound after it, from the board now (see the module docstring)
+                two = (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 3 and pm_aux[jg, A_NTILES] == 1 and sc[SC_OPTS] & OPT_LEAVE_TWO
+                       and sc[SC_RACK_SIZE] > 3)
+                four = (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 4 and pm_aux[jg, A_NTILES] == 2 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR
+                        and sc[SC_RACK_SIZE] > 4)
+                if two or four:
+                    # the move leaves two tiles: the two-tile bound after it, from the board now (see the module docstring;
+                    # a three-tile mover's one-tile move or a four-tile mover's two-tile move)
                     lkey = np.int64(0)
-                    li = np.int64(0)
                     if sc[SC_OPTS] & OPT_LEAVE_MEMO:
-                        # the position after it cut before, reached the other way round (see OPT_LEAVE_MEMO): its table key
-                        mt, mx = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
-                        ms = _tile_slot(mt, sc[SC_NL])
-                        lkey = (bkey[p] ^ zb[mx, (mt & 63) + (sc[SC_NL] if (mt & 64) != 0 else 0)] ^ rs[other, R_HASH_MOVE]
-                                ^ rs[mover, R_HASH_WAIT] ^ zrw[ms, cnt[mover, ms] - 1] ^ zs[0] ^ sc[SC_SALT])
+                        # the position after it, cut before when reached another way (see OPT_LEAVE_MEMO): its table key
+                        if two:
+                            mt, mx = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
+                            ms = _tile_slot(mt, sc[SC_NL])
+                            lkey = (bkey[p] ^ zb[mx, (mt & 63) + (sc[SC_NL] if (mt & 64) != 0 else 0)] ^ rs[other, R_HASH_MOVE]
+                                    ^ rs[mover, R_HASH_WAIT] ^ zrw[ms, cnt[mover, ms] - 1] ^ zs[0] ^ sc[SC_SALT])
+                        else:
+                            lkey = _child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
                         if lkey == 0:
                             lkey = np.int64(1)
-                        li = lkey & (lmemo.shape[0] - 1)
-                        mv = lmemo[li, 1]
-                        if lmemo[li, 0] ^ mv == lkey and pm_meta[jg, 3] + mv <= alpha:
+                        mv = _leave_memo_get(lmemo, lkey)
+                        if pm_meta[jg, 3] + mv <= alpha:
                             sc[SC_LEAVE_CUTS] += 1
                             sc[SC_LEAVE_MEMO_HITS] += 1
                             _fail_low(fr, p, pm_meta[jg, 3] + mv, j)
                             continue
-                    ub = _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore, lines,
-                                          line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER], lh, xmemo)
+                    if two:
+                        ub = _leave_two_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
+                                              lines, line_len, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL], sc[SC_FILTER], lh,
+                                              xmemo)
+                    else:
+                        ub = _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask,
+                                                   xscore, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, g, val,
+                                                   sc[SC_NL], sc[SC_FILTER], lh, xmemo)
                     if ub <= alpha:
                         if lkey != 0:
-                            lmemo[li, 0] = lkey ^ (ub - pm_meta[jg, 3])
-                            lmemo[li, 1] = ub - pm_meta[jg, 3]
-                        sc[SC_LEAVE_CUTS] += 1
-                        _fail_low(fr, p, ub, j)
-                        continue
-                if (fr[p, F_B1N] >= 0 and rs[mover, R_N] == 4 and pm_aux[jg, A_NTILES] == 2 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR
-                        and sc[SC_RACK_SIZE] > 4):
-                    # a four-tile mover's two-tile move: the two-tile bound after it, from the board now (see the module docstring)
-                    lkey = np.int64(0)
-                    li = np.int64(0)
-                    if sc[SC_OPTS] & OPT_LEAVE_MEMO:
-                        # the position after it cut before, reached another way (one tile at a time: see OPT_LEAVE_MEMO)
-                        lkey = _child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        if lkey == 0:
-                            lkey = np.int64(1)
-                        li = lkey & (lmemo.shape[0] - 1)
-                        mv = lmemo[li, 1]
-                        if lmemo[li, 0] ^ mv == lkey and pm_meta[jg, 3] + mv <= alpha:
-                            sc[SC_LEAVE_CUTS] += 1
-                            sc[SC_LEAVE_MEMO_HITS] += 1
-                            _fail_low(fr, p, pm_meta[jg, 3] + mv, j)
-                            continue
-                    ub = _leave_two_four_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
-                                               lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult, g, val, sc[SC_NL],
-                                               sc[SC_FILTER], lh, xmemo)
-                    if ub <= alpha:
-                        if lkey != 0:
-                            lmemo[li, 0] = lkey ^ (ub - pm_meta[jg, 3])
-                            lmemo[li, 1] = ub - pm_meta[jg, 3]
+                            _leave_memo_put(lmemo, lkey, ub - pm_meta[jg, 3])
                         sc[SC_LEAVE_CUTS] += 1
                         _fail_low(fr, p, ub, j)
                         continue
