@@ -836,6 +836,17 @@ def _child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs,
     return key ^ rs[other, R_HASH_MOVE] ^ hw ^ zs[0] ^ sc[SC_SALT]
 
 
+@njit(cache=True, inline="always")
+def _one_tile_child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc):
+    """:func:`_child_key` of one-tile placement ``jg``, without its loops over the word (the leave memo's key on a hot
+    path: 4-12 % less CPU on positions 19 and 25 than calling :func:`_child_key`; the same key, tested)."""
+    nl = sc[SC_NL]
+    t, cell = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
+    slot = _tile_slot(t, nl)
+    return (bkey_p ^ zb[cell, (t & 63) + (nl if (t & 64) != 0 else 0)] ^ rs[1 - mover, R_HASH_MOVE] ^ rs[mover, R_HASH_WAIT]
+            ^ zrw[slot, cnt[mover, slot] - 1] ^ zs[0] ^ sc[SC_SALT])
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _probe_child(jg, mover, depth, alpha, beta, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, tt, sc):
     """The value the table gives the position after placement ``jg`` of ``mover`` (the opponent to move, scoreless
@@ -2060,10 +2071,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     if sc[SC_OPTS] & OPT_LEAVE_MEMO:
                         # the position after it, cut before when reached another way (see OPT_LEAVE_MEMO): its table key
                         if two:
-                            mt, mx = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)
-                            ms = _tile_slot(mt, sc[SC_NL])
-                            lkey = (bkey[p] ^ zb[mx, (mt & 63) + (sc[SC_NL] if (mt & 64) != 0 else 0)] ^ rs[other, R_HASH_MOVE]
-                                    ^ rs[mover, R_HASH_WAIT] ^ zrw[ms, cnt[mover, ms] - 1] ^ zs[0] ^ sc[SC_SALT])
+                            lkey = _one_tile_child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
                         else:
                             lkey = _child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
                         if lkey == 0:

@@ -422,6 +422,22 @@ def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed
 
 
 @pytest.mark.parametrize("index", [4, 21])
+def test_the_one_tile_child_key_is_the_child_key(nl_referee, stored, index):
+    """The leave memo's key of a one-tile placement (``_one_tile_child_key``) is ``_child_key``'s for every one-tile
+    placement of a stored position's root, so the three- and four-tile movers' cuts share one key space."""
+    state = state_from_cgp(nl_referee, stored[index][1])
+    _, meta, _, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(nl_referee, state)
+    zb, zrw, zs = ws.static[9], ws.static[11], ws.static[12]
+    i64 = np.int64
+    ones = [j for j in range(len(meta)) if pm_aux[base + j, kernel.A_NTILES] == 1]
+    mover = i64(ws.sc[kernel.SC_ROOT_MOVER])
+    assert ones and ws.cnt[mover].sum() > 0
+    for j in ones:
+        args = (i64(base + j), mover, ws.bkey[0], pm_meta, pm_aux, ar_tiles, ws.static[1], zb, ws.cnt, ws.rs, zrw, zs, ws.sc)
+        assert kernel._one_tile_child_key(*args) == kernel._child_key(*args)
+
+
+@pytest.mark.parametrize("index", [4, 21])
 def test_the_leave_memo_cuts_by_position_and_keeps_the_values(nl_referee, stored, index):
     """OPT_LEAVE_MEMO on stored positions: some three-tile movers' one-tile moves are cut from the bound found for their
     position the other way round (counted among the leave cuts), the proven value and its move those of the search
