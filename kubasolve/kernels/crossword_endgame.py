@@ -224,10 +224,12 @@ OPT_LEAVE_MEMO = 1 << 16
 """The two leave-two bounds' cuts kept by the position after the move (``lmemo``, :data:`LEAVE_MEMO_BITS`): two one-tile
 plays that do not touch reach the same position in either order, and so do a two-tile play and its tiles played one at
 a time, so a move is cut from the bound found another way without computing it again."""
-LEAVE_MEMO_BITS = 14
-"""Slots of the leave memo (direct-mapped, cleared each solve, shared by the search threads): the table key of a position a
-leave-two bound cut the move to, and that true bound of its value without the move's score, stored as the table's entries
-are (``key ^ value``, ``value``: an entry being rewritten by another thread reads as no entry)."""
+LEAVE_MEMO_BITS = 20
+"""Slots of the leave memo (direct-mapped, shared by the search threads, kept between solves as the table is: its keys are
+the table's, salted by the solve): the table key of a position a leave-two bound cut the move to, and that true bound of
+its value without the move's score, stored as the table's entries are (``key ^ value``, ``value``: an entry being rewritten
+by another thread reads as no entry). 2^20 slots instead of 2^14: position 25 of the measured set 8.99M memo cuts against
+6.2M, 3-13 % less CPU on positions 2, 19, 25 (one thread, two alternating rounds)."""
 OPT_PAUSE_ITER = 1 << 10
 """Pause (status paused, the board back at the root, the next iteration not started) after each completed
 iteration that does not end the search: the caller reads the iteration's best move (progress reports)."""

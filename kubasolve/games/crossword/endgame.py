@@ -534,7 +534,9 @@ class _Workspace:
         """The leave-two bounds' memo of run-end cross-sets (key, packed cross-set; the kernel's _memo_cross_set)."""
         self.lmemo = np.zeros((1 << k.LEAVE_MEMO_BITS, 2), np.int64) if lmemo is None else lmemo
         """The leave memo (a position's table key, the true bound of its value that cut a move to it; the kernel's
-        OPT_LEAVE_MEMO), shared with the helper threads as the table is."""
+        OPT_LEAVE_MEMO), shared with the helper threads as the table is, and like it not cleared between solves: its
+        keys are the table's, salted by the solve's generation, so another solve's entries read as none (16 MB, 2^20
+        slots: filling it each solve would cost about as much as a small endgame)."""
         self._warm = False
         self.generation = 0
         """The table's generation (1-31) of the current solve."""
@@ -691,6 +693,7 @@ class EndgameSolver:
         ws.generation = ws.generation % 31 + 1
         if ws.generation == 1 and ws.tt_used:  # a fresh table is zeros already (filling its 128 MB took ~0.46 s)
             ws.tt.fill(0)
+            ws.lmemo.fill(0)  # its keys are the table's, salted by the generation: cleared as the table is
         ws.tt_used = True
         self._reset(ws, state, letter_filter, ws.generation, int(ws.salts[ws.generation]), self.options)
         return root
@@ -701,7 +704,6 @@ class EndgameSolver:
         k = ws.k
         ws.cbuf.fill(0)  # its stamps are node counts, which start again
         ws.xmemo.fill(0)  # its keys hold no lexicon or letter filter
-        ws.lmemo.fill(0)
         sc = ws.sc
         # the line cache outlives the solve (its keys are exact): keep how full it is, reset the rest
         used, arena = int(sc[k.SC_CACHE_USED]), int(sc[k.SC_ARENA])
