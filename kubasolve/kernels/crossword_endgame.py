@@ -1073,9 +1073,10 @@ def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_le
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl):
+def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl, scan):
     """Keep in ``fr[p]`` each of ``mover``'s distinct tiles (rack slots) with its best one-tile score among the ``n`` plays
-    listed from ``base`` (for :func:`_leave_one_bound`)."""
+    listed from ``base`` (for :func:`_leave_one_bound`); without ``scan`` only the tiles (their bests -INF: a pass over the
+    list that keeps them follows, :func:`_keep_square_bests`)."""
     m = 0
     for x in range(nl + 1):
         if cnt[mover, x] > 0 and m < 8:
@@ -1083,6 +1084,8 @@ def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl):
             fr[p, F_B1 + 2 * m + 1] = -INF
             m += 1
     fr[p, F_B1N] = m
+    if not scan:
+        return
     for j in range(n):
         jg = base + j
         if pm_aux[jg, A_NTILES] != 1:
@@ -1178,7 +1181,7 @@ def _keep_square_bests(p, base, n, n_rack, fr, pm_meta, pm_aux, ar_tiles, lines,
     """For the leave-two bounds at a node whose mover holds ``n_rack`` tiles (its ``n`` plays from ``base``; its tiles in
     ``fr[p]``, :func:`_keep_b1`): ``cbuf`` rows ``1 .. n_rack``, per square, each tile's best one-tile score there; rows
     ``n_rack + 1 .. 2 n_rack`` its best play of all ``n_rack`` tiles holding it there (rows stamped with ``stamp`` in
-    row 0)."""
+    row 0); and each tile's best one-tile score in ``fr[p]`` (:func:`_keep_b1`'s, in the same pass)."""
     for j in range(n):
         jg = base + j
         nt = pm_aux[jg, A_NTILES]
@@ -1199,6 +1202,8 @@ def _keep_square_bests(p, base, n, n_rack, fr, pm_meta, pm_aux, ar_tiles, lines,
             i = _slot_index(p, fr, _tile_slot(t, nl))
             row = 1 + i if nt == 1 else 1 + n_rack + i
             cbuf[row, cell] = max(cbuf[row, cell], score)
+            if nt == 1 and score > fr[p, F_B1 + 2 * i + 1]:
+                fr[p, F_B1 + 2 * i + 1] = score
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
@@ -2045,7 +2050,10 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     # the leave bounds' data, before the first move is made (waiting for a move searched without a cut,
                     # as before December 2026, left the first move of each fail-low node to be searched: 12-15 % more nodes)
                     fr[p, F_LEAVE] = 2
-                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL])
+                    # (the leave-two data's pass over the list keeps the one-tile bests too)
+                    squares = ((rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3)
+                               or (rs[mover, R_N] == 4 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR and sc[SC_RACK_SIZE] > 4))
+                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], not squares)
                     if rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3:
                         sc[SC_STAMP] += 1
                         _keep_leave_two(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf,

@@ -250,7 +250,7 @@ def _root_kept(referee: Referee, state: CrosswordState) -> tuple[Any, ...]:
     search keeps them before a leave bound: ``_keep_b1``), and the opponent's rack value last."""
     solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, state)
     i64 = np.int64
-    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, ws.static[1], i64(ws.nl))
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, ws.static[1], i64(ws.nl), True)
     return solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, int(ws.rs[1, kernel.R_VALUE])
 
 
@@ -367,6 +367,32 @@ def test_the_leave_two_bound_is_at_least_the_one_player_value_after_the_move(wor
             assert ub > alpha or ub >= want, (j, placed, rest, want, alpha, ub)
     meta2, tiles2 = solver.moves_after(state, [])
     assert np.array_equal(meta, meta2) and np.array_equal(tiles, tiles2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(1, 4), blank=st.booleans(), four=st.booleans())
+def test_the_leave_two_data_keeps_the_one_tile_bests_in_its_own_pass(word_pool, seed, n_moves, blank, four):
+    """At a three- or four-tile mover's node the search keeps each tile's best one-tile score in the leave-two data's pass
+    over the list (``_keep_b1`` without its own scan): the same bests as ``_keep_b1``'s scan."""
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 300)), name=f"keepb1{seed}")
+    referee = Referee(lex)
+    state = endgame_state(referee, rng, n_moves, (4 if four else 3, 2), 0, blank)
+    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, vo = _root_kept(referee, state)
+    lines = ws.static[1]
+    i64 = np.int64
+    want = ws.fr[0, kernel.F_B1N : kernel.F_B1 + 16].copy()  # _root_kept scanned the list
+    kernel._keep_b1(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl), False)
+    m = int(ws.fr[0, kernel.F_B1N])
+    assert all(ws.fr[0, kernel.F_B1 + 2 * i + 1] == -kernel.INF for i in range(m))  # the tiles only
+    if four:
+        kernel._keep_leave_two_four(i64(0), i64(base), i64(len(meta)), ws.fr, pm_meta, pm_aux, ar_tiles, lines, i64(ws.nl), ws.cbuf,
+                                    i64(1 << 40))
+    else:
+        kernel._keep_leave_two(i64(0), i64(base), i64(len(meta)), i64(0), ws.fr, ws.cnt, pm_meta, pm_aux, ar_tiles, lines,
+                               i64(ws.nl), ws.cbuf, i64(1 << 40))
+    assert np.array_equal(ws.fr[0, kernel.F_B1N : kernel.F_B1 + 16], want)
+    assert m == len(set(state.racks[0]))
 
 
 @settings(max_examples=40, deadline=None)
