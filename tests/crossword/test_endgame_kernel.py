@@ -378,7 +378,7 @@ def test_the_leave_two_data_keeps_the_one_tile_bests_in_its_own_pass(word_pool, 
     lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 300)), name=f"keepb1{seed}")
     referee = Referee(lex)
     state = endgame_state(referee, rng, n_moves, (4 if four else 3, 2), 0, blank)
-    solver, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles, vo = _root_kept(referee, state)
+    _, meta, _, ws, base, pm_meta, pm_aux, ar_tiles, _ = _root_kept(referee, state)
     lines = ws.static[1]
     i64 = np.int64
     want = ws.fr[0, kernel.F_B1N : kernel.F_B1 + 16].copy()  # _root_kept scanned the list
@@ -481,6 +481,27 @@ def test_the_leave_memo_cuts_by_position_and_keeps_the_values(nl_referee, stored
     with_.solve(state_from_cgp(nl_referee, stored[(index + 1) % 40][1]))
     again = with_.solve(state)
     assert (again.value, again.move, again.nodes) == (res.value, res.move, res.nodes)
+
+
+def test_the_prefetch_hint_compiles_and_changes_nothing():
+    """The search asks for the next move's leave memo slot ahead (``_prefetch_row``, an LLVM prefetch): compiled code that
+    calls it on any row reads the same values, and the array is unchanged."""
+    from numba import njit
+
+    @njit
+    def read_with_hints(a, rows):
+        total = 0
+        for i in range(rows.shape[0]):
+            if i + 1 < rows.shape[0]:
+                kernel._prefetch_row(a, rows[i + 1])
+            total += a[rows[i], 0] - a[rows[i], 1]
+        return total
+
+    a = np.arange(2 * 4096, dtype=np.int64).reshape(-1, 2)
+    before = a.copy()
+    rows = np.random.default_rng(7).integers(0, 4096, 1000)
+    assert read_with_hints(a, rows) == int((a[rows, 0] - a[rows, 1]).sum()) == -1000
+    assert np.array_equal(a, before)
 
 
 def test_the_memo_keys_of_placed_tiles_are_distinct_inside_compiled_code():
