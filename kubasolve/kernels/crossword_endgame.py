@@ -2038,9 +2038,11 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 j = pm_ord[base + npick]
                 jg = base + j
                 npick += 1
-                if fr[p, F_SORTED] == 1 and npick < nord and fr[p, F_B1N] >= 0 and sc[SC_OPTS] & OPT_LEAVE_MEMO:
+                if (fr[p, F_SORTED] == 1 and npick < nord and fr[p, F_B1N] >= 0 and sc[SC_OPTS] & OPT_LEAVE_MEMO
+                        and fr[p, F_EPOCH] == sc[SC_CACHE_CLEARS]):
                     # the next move's leave memo slot asked for now (a memory miss otherwise taken in full when it comes:
-                    # 9 % of the CPU on position 25), while this move's bound is worked out
+                    # 9 % of the CPU on position 25), while this move's bound is worked out (not when the line cache was
+                    # refilled since the list was made: its tiles are listed again below)
                     jn = base + pm_ord[base + npick]
                     nt = pm_aux[jn, A_NTILES]
                     if nt == 1 and rs[mover, R_N] == 3:
