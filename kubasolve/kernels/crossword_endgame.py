@@ -323,12 +323,18 @@ def line_hashes(letters, blank, xmask, xscore, lines, line_len, line_dir, zb, n_
 
 # ------------------------------------------------------------------------------------------------ tables
 @njit(cache=True, inline="always")
+def _tt_bucket(tt, key):
+    """The first row of ``key``'s bucket (two rows) in the table."""
+    return key & (tt.shape[0] - 2)
+
+
+@njit(cache=True, inline="always")
 def _tt_probe(tt, key):
     """The entry word of ``key`` in its bucket (two slots), or 0 (no entry: a stored word is never 0, its
     generation is not). A slot holds ``key ^ word`` and ``word`` (lockless, as in Hyatt's scheme): the word is read
     once and checked against the key, so a slot another thread is rewriting (``threads`` > 1: the helpers share the
     table) reads as no entry, never as another position's entry."""
-    i = key & (tt.shape[0] - 2)
+    i = _tt_bucket(tt, key)
     w = tt[i, 1]
     if tt[i, 0] ^ w == key:
         return w
@@ -380,7 +386,7 @@ def _tt_store(tt, key, depth, flag, value, mv, hit, gen):
     65533 is not kept), depth (8), flag (2), horizon met (1), generation (5). A slot of another
     generation (an earlier solve: its keys carry another salt, so never match) counts as free, so the
     table behaves as a cleared one without being cleared."""
-    i = key & (tt.shape[0] - 2)
+    i = _tt_bucket(tt, key)
     old = tt[i, 1]
     if tt[i, 0] ^ old == key:
         s = i
@@ -1303,10 +1309,27 @@ def _memo_cross_set(line_key, placed, y, e, xmemo, letters, vob, lines, line_len
 
 
 @njit(cache=True, inline="always")
+def _leave_memo_key(jg, one_tile, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc):
+    """The leave memo's key of the position after placement ``jg`` (``one_tile``: a one-tile move, keyed the quick way):
+    its table key, never 0 (an empty slot reads as key 0)."""
+    if one_tile:
+        key = _one_tile_child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
+    else:
+        key = _child_key(jg, mover, bkey_p, pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
+    return key if key != 0 else np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def _leave_memo_slot(lmemo, lkey):
+    """The row of the leave memo that holds key ``lkey`` (direct-mapped)."""
+    return lkey & (lmemo.shape[0] - 1)
+
+
+@njit(cache=True, inline="always")
 def _leave_memo_get(lmemo, lkey):
     """The true bound kept for the position of table key ``lkey`` (see ``OPT_LEAVE_MEMO``), INF when none: an entry is
     ``key ^ value``, ``value``, so one being rewritten by another thread reads as none."""
-    i = lkey & (lmemo.shape[0] - 1)
+    i = _leave_memo_slot(lmemo, lkey)
     v = lmemo[i, 1]
     if lmemo[i, 0] ^ v == lkey:
         return v
@@ -1316,7 +1339,7 @@ def _leave_memo_get(lmemo, lkey):
 @njit(cache=True, inline="always")
 def _leave_memo_put(lmemo, lkey, v):
     """Keep true bound ``v`` for the position of table key ``lkey`` (see :func:`_leave_memo_get`)."""
-    i = lkey & (lmemo.shape[0] - 1)
+    i = _leave_memo_slot(lmemo, lkey)
     lmemo[i, 0] = lkey ^ v
     lmemo[i, 1] = v
 
@@ -2045,16 +2068,13 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     # refilled since the list was made: its tiles are listed again below)
                     jn = base + pm_ord[base + npick]
                     nt = pm_aux[jn, A_NTILES]
-                    if nt == 1 and rs[mover, R_N] == 3:
-                        nkey = _one_tile_child_key(jn, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        _prefetch_row(lmemo, (nkey + (nkey == 0)) & (lmemo.shape[0] - 1))  # type: ignore[call-arg]
+                    if (nt == 1 and rs[mover, R_N] == 3) or (nt == 2 and rs[mover, R_N] == 4):
+                        nkey = _leave_memo_key(jn, nt == 1, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
+                        _prefetch_row(lmemo, _leave_memo_slot(lmemo, nkey))  # type: ignore[call-arg]
                     elif nt == 1 and rs[mover, R_N] == 4:
                         # (a four-tile mover's one-tile move has no leave bound: its child's table bucket, probed first)
                         nkey = _one_tile_child_key(jn, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        _prefetch_row(tt, nkey & (tt.shape[0] - 2))  # type: ignore[call-arg]
-                    elif nt == 2 and rs[mover, R_N] == 4:
-                        nkey = _child_key(jn, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        _prefetch_row(lmemo, (nkey + (nkey == 0)) & (lmemo.shape[0] - 1))  # type: ignore[call-arg]
+                        _prefetch_row(tt, _tt_bucket(tt, nkey))  # type: ignore[call-arg]
                 if depth == 2:
                     bound_v = pm_aux[jg, A_GAIN] - vm + vo
                     if bound_v <= alpha:
@@ -2126,12 +2146,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     lkey = np.int64(0)
                     if sc[SC_OPTS] & OPT_LEAVE_MEMO:
                         # the position after it, cut before when reached another way (see OPT_LEAVE_MEMO): its table key
-                        if two:
-                            lkey = _one_tile_child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        else:
-                            lkey = _child_key(jg, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
-                        if lkey == 0:
-                            lkey = np.int64(1)
+                        lkey = _leave_memo_key(jg, two, mover, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, sc)
                         mv = _leave_memo_get(lmemo, lkey)
                         if pm_meta[jg, 3] + mv <= alpha:
                             sc[SC_LEAVE_CUTS] += 1
