@@ -2117,14 +2117,14 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     # as before December 2026, left the first move of each fail-low node to be searched: 12-15 % more nodes)
                     fr[p, F_LEAVE] = 2
                     # (the leave-two data's pass over the list keeps the one-tile bests too)
-                    squares = ((rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3)
-                               or (rs[mover, R_N] == 4 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR and sc[SC_RACK_SIZE] > 4))
-                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], not squares)
-                    if rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3:
+                    keep3 = rs[mover, R_N] == 3 and sc[SC_OPTS] & OPT_LEAVE_TWO and sc[SC_RACK_SIZE] > 3
+                    keep4 = rs[mover, R_N] == 4 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR and sc[SC_RACK_SIZE] > 4
+                    _keep_b1(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], not (keep3 or keep4))
+                    if keep3:
                         sc[SC_STAMP] += 1
                         _keep_leave_two(p, base, np.int64(n), mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf,
                                         sc[SC_STAMP])
-                    if rs[mover, R_N] == 4 and sc[SC_OPTS] & OPT_LEAVE_TWO_FOUR and sc[SC_RACK_SIZE] > 4:
+                    if keep4:
                         sc[SC_STAMP] += 1
                         _keep_leave_two_four(p, base, np.int64(n), fr, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf, sc[SC_STAMP])
                 if fr[p, F_B1N] >= 0 and pm_aux[jg, A_NTILES] == rs[mover, R_N] - 1 and sc[SC_OPTS] & OPT_LEAVE_ONE:
