@@ -2007,6 +2007,12 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             continue
 
         if act == ACT_NEXT:
+            if sc[SC_NODES] >= sc[SC_STOP]:
+                # paused before anything of this step is done (resumed here): so a node the steps below value in
+                # place (a table entry before the move, a forced pass valued at the passing node) is valued the same
+                # way wherever the caller's slices end, and the node counts do not depend on them
+                sc[SC_STATUS] = ST_PAUSED
+                return
             mover = fr[p, F_MOVER]
             other = 1 - mover
             depth = fr[p, F_DEPTH]
@@ -2176,7 +2182,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     c_alpha, c_beta, phase = score - beta, score - alpha, 0
                 else:
                     c_alpha, c_beta, phase = score - alpha - 1, score - alpha, 1
-                if sc[SC_OPTS] & OPT_PROBE_FIRST and sc[SC_NODES] < sc[SC_STOP]:
+                if sc[SC_OPTS] & OPT_PROBE_FIRST:
                     # the child's table entry before the move is made: a cut-off there needs no board update
                     e_val = _probe_child(jg, mover, depth - 1, c_alpha, c_beta, bkey[p], pm_meta, pm_aux, ar_tiles, lines, zb, cnt, rs, zrw, zs, tt, sc)
                     if e_val > -INF:
@@ -2246,7 +2252,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     fr[c, F_BETA] = -alpha
                 sc[SC_PLY] = c
                 sc[SC_ACT] = ACT_ENTER
-                if (fr[p, F_FORCED] == 1 and rs[other, R_N] == 1 and fr[c, F_DEPTH] >= 1 and sc[SC_NODES] < sc[SC_STOP]
+                if (fr[p, F_FORCED] == 1 and rs[other, R_N] == 1 and fr[c, F_DEPTH] >= 1
                         and sc[SC_OPTS] & OPT_STUCK_PASS and sc[SC_OPTS] & OPT_LAST_TILE):
                     # a forced pass to an opponent holding one tile: that child's value is exact at once (its pass
                     # after this forced one is valued, its placements all go out), so it is valued here from its
@@ -2268,7 +2274,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_RET_V] = cv
                     sc[SC_RET_H] = 0
                     sc[SC_ACT] = ACT_RETURN
-                elif (fr[p, F_FORCED] == 1 and rs[other, R_N] == 2 and fr[c, F_DEPTH] >= 2 and sc[SC_NODES] < sc[SC_STOP]
+                elif (fr[p, F_FORCED] == 1 and rs[other, R_N] == 2 and fr[c, F_DEPTH] >= 2
                         and sc[SC_OPTS] & OPT_STUCK_PASS and sc[SC_OPTS] & OPT_PAIR_BOUND and sc[SC_OPTS] & OPT_PASS_BOUND):
                     # a forced pass to an opponent holding two tiles: that child's two-tile bound (and exact options:
                     # going out, its pass valued after this forced one) from its list, here; when they settle it, it is

@@ -555,3 +555,22 @@ def test_the_library_refuses_a_bad_ai_setting_by_name(ai, options, key):
     with pytest.raises(KubasolveError) as err:
         simulate("crossword", games=1, players=[ai, "score"], ai_options=options)
     assert err.value.key == "ai_options" and str(err.value).startswith("ai_" + key)
+
+
+def test_the_search_does_not_depend_on_where_the_callers_slices_end(nl_referee, big_endgame, monkeypatch):
+    """The solver runs the kernel in slices sized by the clock (about 20 ms each); a node budget must give the same
+    search whatever the machine's speed, so the node counts and cut-offs must not depend on where a slice ends (they
+    did by a few nodes when a slice ended just before a table entry taken before its move or a forced pass valued at
+    the passing node: those were then entered as nodes instead). Slices of 13 nodes against the clock's."""
+    import kubasolve.games.crossword.endgame as endgame_module
+
+    solver = EndgameSolver(nl_referee)
+    plain = solver.solve(big_endgame)
+    plain_stats = dict(solver.stats)
+    monkeypatch.setattr(endgame_module, "_next_slice", lambda nodes, spent: 13)
+    sliced_solver = EndgameSolver(nl_referee)
+    sliced = sliced_solver.solve(big_endgame)
+    assert plain.proven and sliced.proven and plain.nodes > 10_000
+    assert (sliced.move, sliced.value, sliced.nodes) == (plain.move, plain.value, plain.nodes)
+    for key in ("cuts", "table_cutoffs", "table_cutoffs_before_the_move", "passes", "move_lists"):
+        assert sliced_solver.stats[key] == plain_stats[key], key
