@@ -273,7 +273,10 @@ F_P4 = F_P2 + 2 * 3
 """For ``OPT_LEAVE_TWO_FOUR`` (a four-tile mover): per pair of tiles of ``F_B1`` (indices ``i``, ``j``, at ``4 i + j`` and
 ``4 j + i``): their best two-tile play and their best one-tile play then a two-tile play through its square
 (:func:`_keep_leave_two_four`)."""
-F_SIZE = F_P4 + 2 * 16
+F_RSUM = F_P4 + 2 * 16
+"""For ``OPT_LEAVE_ONE``: the sum of the mover's rack slots (each tile's), so a move's one tile left is that sum less its
+tiles' slots (:func:`_leave_one_bound`)."""
+F_SIZE = F_RSUM + 1
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
@@ -1111,14 +1114,18 @@ def _opp_out_after(p, jg, fr, pm_meta, pm_aux, ar_tiles, letters, lines, line_le
 def _keep_b1(p, base, n, mover, fr, cnt, pm_meta, pm_aux, ar_tiles, lines, nl, scan):
     """Keep in ``fr[p]`` each of ``mover``'s distinct tiles (rack slots) with its best one-tile score among the ``n`` plays
     listed from ``base`` (for :func:`_leave_one_bound`); without ``scan`` only the tiles (their bests -INF: a pass over the
-    list that keeps them follows, :func:`_keep_square_bests`)."""
+    list that keeps them follows, :func:`_keep_square_bests`), and the sum of its rack slots (``F_RSUM``)."""
     m = 0
+    rsum = 0
     for x in range(nl + 1):
-        if cnt[mover, x] > 0 and m < 8:
-            fr[p, F_B1 + 2 * m] = x
-            fr[p, F_B1 + 2 * m + 1] = -INF
-            m += 1
+        if cnt[mover, x] > 0:
+            rsum += x * cnt[mover, x]
+            if m < 8:
+                fr[p, F_B1 + 2 * m] = x
+                fr[p, F_B1 + 2 * m + 1] = -INF
+                m += 1
     fr[p, F_B1N] = m
+    fr[p, F_RSUM] = rsum
     if not scan:
         return
     for j in range(n):
@@ -1652,12 +1659,11 @@ def _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles
     and 26 of the measured set)."""
     k, st, en, dd, src = _move_span(jg, pm_meta, pm_aux, line_dir)
     score = np.int64(pm_meta[jg, 3])
-    _count_move_tiles(jg, mover, -1, cnt, pm_meta, pm_aux, ar_tiles, nl)
-    slot = np.int64(-1)
-    for x in range(nl + 1):
-        if cnt[mover, x] > 0:
-            slot = np.int64(x)
-    _count_move_tiles(jg, mover, 1, cnt, pm_meta, pm_aux, ar_tiles, nl)
+    slot = np.int64(fr[p, F_RSUM])  # the tile left: the rack's slots less the move's (no pass over the rack's counts)
+    for q in range(st, en + 1):
+        t = ar_tiles[src, q]
+        if t >= 0:
+            slot -= _tile_slot(t, nl)
     vt = np.int64(val[slot]) if slot < nl else np.int64(0)
     b1 = np.int64(-INF)
     for i in range(fr[p, F_B1N]):
