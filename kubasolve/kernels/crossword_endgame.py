@@ -206,8 +206,8 @@ NO_MOVE = -2
  SC_ROOT_PASS_KEY, SC_CACHE_CLEARS, SC_RESULT, SC_MODE, SC_LIST_TT, SC_LIST_OUT, SC_OPTS, SC_PASSES, SC_F_OUT_SCORE,
  SC_F_OUT_I, SC_F_GAIN, SC_F_GAIN_I, SC_TILES, SC_CENTRE, SC_JUMP, SC_PLY_MAX, SC_WIN_LO, SC_WIN_HI, SC_RESEARCHES, SC_GEN, SC_SALT,
  SC_CUT_FIRST, SC_CUT_LATER, SC_CUT_PASS, SC_ALL_NODES, SC_ALL_CHILDREN, SC_CUT_EXACT, SC_PROBE_CUTS, SC_BOUND_CUTS, SC_OPP_CUTS, SC_STAMP,
- SC_LEAVE_CUTS, SC_LEAVE_MEMO_HITS) = range(63)
-SC_SIZE = 63
+ SC_LEAVE_CUTS, SC_LEAVE_MEMO_HITS, SC_INHERIT_CUTS) = range(64)
+SC_SIZE = 64
 OPT_FORCED_PASS_FREE = 1
 OPT_PLACE_TABLE = 2
 OPT_ASPIRATION = 4
@@ -231,6 +231,11 @@ OPT_LEAVE_MEMO = 1 << 16
 """The two leave-two bounds' cuts kept by the position after the move (``lmemo``, :data:`LEAVE_MEMO_BITS`): two one-tile
 plays that do not touch reach the same position in either order, and so do a two-tile play and its tiles played one at
 a time, so a move is cut from the bound found another way without computing it again."""
+OPT_LEAVE_INHERIT = 1 << 17
+"""A three-tile mover's two-tile placement ``m`` after its own one-tile move ``x1`` and the opponent's pass, where ``m``'s
+words do not hold ``x1``'s square: cut from the four-tile node's bounds when every two-tile placement there was cut by
+``OPT_LEAVE_TWO_FOUR`` (``x1, m, ...`` scores what ``m, x1, ...`` does, and that bound covers it; see the module
+docstring), without its own leave-one bound. The four-tile node's two-tile placements come first in its sorted order."""
 LEAVE_MEMO_BITS = 20
 """Slots of the leave memo (direct-mapped, shared by the search threads, kept between solves as the table is: its keys are
 the table's, salted by the solve): the table key of a position a leave-two bound cut the move to, and that true bound of
@@ -276,7 +281,12 @@ F_P4 = F_P2 + 2 * 3
 F_RSUM = F_P4 + 2 * 16
 """For ``OPT_LEAVE_ONE``: the sum of the mover's rack slots (each tile's), so a move's one tile left is that sum less its
 tiles' slots (:func:`_leave_one_bound`)."""
-F_SIZE = F_RSUM + 1
+(F_TWO_OPEN, F_TWO_MAX, F_X1SQ, F_INH_Q, F_INH_V) = range(F_RSUM + 1, F_RSUM + 6)
+"""For ``OPT_LEAVE_INHERIT``: at a four-tile node, its two-tile placements not yet cut by a leave bound (-1: not kept) and
+the largest of those bounds, and the square of the one-tile move being searched (-1: none); at a three-tile node below
+such a move and the opponent's pass, that square (-1: nothing inherited) and the bound its unrelated two-tile
+placements inherit (the four-tile node's largest less the move's score)."""
+F_SIZE = F_INH_V + 1
 """(``fr[d, F_ITER_NODES]``: the node count when iteration ``d`` completed: a column indexed by depth, not ply.)"""
 
 # per-move auxiliary columns (``pm_aux`` / ``ar_aux``): gain (score + value of the tiles placed), tiles placed;
@@ -828,8 +838,9 @@ SELECT_FIRST = 3
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
-def _sort_by_gain(pm_ord, pm_aux, base, lo, hi):
-    """Sort ``pm_ord[lo:hi]`` (move indices from ``base``) by decreasing gain, in place (Shell sort)."""
+def _sort_by_gain(pm_ord, pm_aux, base, lo, hi, first):
+    """Sort ``pm_ord[lo:hi]`` (move indices from ``base``) by decreasing gain, in place (Shell sort); with ``first`` > 0 the
+    placements of that many tiles before the others (each group by gain); the index where the others start."""
     n = hi - lo
     gap = 1
     while gap < n // 3:
@@ -837,13 +848,40 @@ def _sort_by_gain(pm_ord, pm_aux, base, lo, hi):
     while gap > 0:
         for i in range(lo + gap, hi):
             x = pm_ord[i]
-            kx = pm_aux[base + x, A_GAIN]
+            kx = _sort_key(pm_aux, base + x, first)
             j = i
-            while j - gap >= lo and pm_aux[base + pm_ord[j - gap], A_GAIN] < kx:
+            while j - gap >= lo and _sort_key(pm_aux, base + pm_ord[j - gap], first) < kx:
                 pm_ord[j] = pm_ord[j - gap]
                 j -= gap
             pm_ord[j] = x
         gap //= 3
+    b = lo
+    while first > 0 and b < hi and pm_aux[base + pm_ord[b], A_NTILES] == first:
+        b += 1
+    return b
+
+
+@njit(cache=True, inline="always")
+def _sort_key(pm_aux, jg, first):
+    return pm_aux[jg, A_GAIN] + (np.int64(1) << 40 if first > 0 and pm_aux[jg, A_NTILES] == first else np.int64(0))
+
+
+@njit(cache=True, inline="always")
+def _words_hold(jg, x, pm_meta, pm_aux, ar_tiles, letters, lines, line_len, line_dir, cell_line, cell_pos):
+    """Whether placement ``jg``'s words (its main word ``st..en``, the runs across its new tiles) hold square ``x`` (a tile
+    on the board): else the placement and a one-tile play on ``x`` do not touch (either order, the same scores)."""
+    k, st, en, dk, src = _move_span(jg, pm_meta, pm_aux, line_dir)
+    if cell_line[x, dk] == k and st <= cell_pos[x, dk] <= en:
+        return True
+    for q in range(st, en + 1):
+        if ar_tiles[src, q] >= 0:
+            c = lines[k, q]
+            kk = cell_line[c, 1 - dk]
+            if cell_line[x, 1 - dk] == kk:
+                lo, hi = _run_span(kk, cell_pos[c, 1 - dk], letters, lines, line_len)
+                if lo <= cell_pos[x, 1 - dk] <= hi:
+                    return True
+    return False
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
@@ -1956,6 +1994,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     continue
             fr[p, F_ON] = 0
             fr[p, F_B1N] = -1
+            fr[p, F_TWO_OPEN] = -1
+            fr[p, F_X1SQ] = -1
+            fr[p, F_INH_Q] = -1
             # the leave bounds' data, kept before the first move is searched (see ACT_NEXT)
             fr[p, F_LEAVE] = 1 if (p > 0 and not place_known and not last_tile and nord > 1 and n_rack >= 2 and depth >= 2
                                    and sc[SC_OPTS] & (OPT_LEAVE_ONE | OPT_LEAVE_TWO | OPT_LEAVE_TWO_FOUR)) else 0
@@ -2034,12 +2075,16 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             while npick < nord:
                 if p > 0 and fr[p, F_SORTED] == 0 and npick >= fr[p, F_NFIXED] + SELECT_FIRST and nord - npick > 8:
                     # no cut-off among the first moves: the rest sorted at once (selection would be quadratic)
-                    _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord)
+                    # (a four-tile node that keeps its two-tile cuts for OPT_LEAVE_INHERIT: its two-tile placements first)
+                    first = np.int64(0)
+                    if fr[p, F_TWO_OPEN] >= 0:
+                        first = np.int64(2)
+                    lo = _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord, first)
                     fr[p, F_SORTED] = 1
                     if sc[SC_OPTS] & OPT_HELPER and depth > 2:
                         # a helper thread (threads > 1): the likely fail-low node's other moves from the other end, so
                         # the threads meet in the middle of its list, each taking the other's results from the table
-                        lo = base + npick
+                        # (after the two-tile placements that come first, above)
                         hi = base + nord - 1
                         while lo < hi:
                             tmp = pm_ord[lo]
@@ -2139,6 +2184,26 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     if keep4:
                         sc[SC_STAMP] += 1
                         _keep_leave_two_four(p, base, np.int64(n), fr, pm_meta, pm_aux, ar_tiles, lines, sc[SC_NL], cbuf, sc[SC_STAMP])
+                        if sc[SC_OPTS] & OPT_LEAVE_INHERIT:
+                            n2 = 0
+                            for a in range(nord):
+                                if pm_aux[base + pm_ord[base + a], A_NTILES] == 2:
+                                    n2 += 1
+                            fr[p, F_TWO_OPEN] = n2
+                            fr[p, F_TWO_MAX] = -INF
+                    if (keep3 and sc[SC_OPTS] & OPT_LEAVE_INHERIT and p >= 2 and fr[p - 1, F_CUR] == PASS
+                            and fr[p - 2, F_TWO_OPEN] == 0 and fr[p - 2, F_X1SQ] >= 0):
+                        # below a four-tile node's one-tile move and the opponent's pass, every two-tile placement there cut
+                        fr[p, F_INH_Q] = fr[p - 2, F_X1SQ]
+                        fr[p, F_INH_V] = fr[p - 2, F_TWO_MAX] - fr[p - 2, F_SCORE]
+                if (fr[p, F_INH_Q] >= 0 and pm_aux[jg, A_NTILES] == 2 and fr[p, F_INH_V] <= alpha
+                        and not _words_hold(jg, fr[p, F_INH_Q], pm_meta, pm_aux, ar_tiles, letters, lines, line_len, line_dir,
+                                            cell_line, cell_pos)):
+                    # a two-tile placement that does not touch the four-tile node's one-tile move: cut there (see
+                    # OPT_LEAVE_INHERIT)
+                    sc[SC_INHERIT_CUTS] += 1
+                    _fail_low(fr, p, fr[p, F_INH_V], j)
+                    continue
                 if fr[p, F_B1N] >= 0 and pm_aux[jg, A_NTILES] == rs[mover, R_N] - 1 and sc[SC_OPTS] & OPT_LEAVE_ONE:
                     # the move leaves one tile: a true bound from that tile's one-tile plays after it (see the module docstring)
                     ub = _leave_one_bound(p, jg, mover, vo, alpha, fr, cnt, pm_meta, pm_aux, ar_tiles, letters, vob, xmask, xscore,
@@ -2163,6 +2228,9 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if pm_meta[jg, 3] + mv <= alpha:
                             sc[SC_LEAVE_CUTS] += 1
                             sc[SC_LEAVE_MEMO_HITS] += 1
+                            if four and fr[p, F_TWO_OPEN] > 0:
+                                fr[p, F_TWO_OPEN] -= 1
+                                fr[p, F_TWO_MAX] = max(fr[p, F_TWO_MAX], pm_meta[jg, 3] + mv)
                             _fail_low(fr, p, pm_meta[jg, 3] + mv, j)
                             continue
                     if two:
@@ -2177,11 +2245,17 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if lkey != 0:
                             _leave_memo_put(lmemo, lkey, ub - pm_meta[jg, 3])
                         sc[SC_LEAVE_CUTS] += 1
+                        if four and fr[p, F_TWO_OPEN] > 0:
+                            fr[p, F_TWO_OPEN] -= 1
+                            fr[p, F_TWO_MAX] = max(fr[p, F_TWO_MAX], ub)
                         _fail_low(fr, p, ub, j)
                         continue
                 score = pm_meta[jg, 3]
                 fr[p, F_NPICK] = npick
                 fr[p, F_CUR] = j
+                if fr[p, F_TWO_OPEN] >= 0:
+                    # (the square of the one-tile move about to be searched, for OPT_LEAVE_INHERIT below it)
+                    fr[p, F_X1SQ] = _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines)[1] if pm_aux[jg, A_NTILES] == 1 else -1
                 fr[p, F_SCORE] = score
                 fr[p, F_UNDO] = sc[SC_UNDO]
                 if fr[p, F_NSEARCHED] == 0 or beta - alpha <= 1:

@@ -442,7 +442,10 @@ def test_the_four_tile_leave_two_cut_gives_the_brute_force_value(word_pool, seed
     four-tile mover's endgame, also against an opponent holding a Q that no word takes (stuck)."""
     referee, state, want = _bound_case(word_pool, f"leave2four{seed}", seed, (4, b), q, blank, limit)
     for options in (123 | kernel.OPT_LEAVE_TWO_FOUR, 3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR,
-                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR | kernel.OPT_LEAVE_MEMO):
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR | kernel.OPT_LEAVE_MEMO,
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR | kernel.OPT_LEAVE_INHERIT,
+                    3067 | kernel.OPT_LEAVE_ONE | kernel.OPT_LEAVE_TWO | kernel.OPT_LEAVE_TWO_FOUR | kernel.OPT_LEAVE_MEMO
+                    | kernel.OPT_LEAVE_INHERIT):
         res = EndgameSolver(referee, options=options).solve(state)
         assert res.proven and res.value == want, options
 
@@ -632,3 +635,58 @@ def test_the_ais_endgame_turns_keep_their_jump(nl_referee, stored):
     five = EndgameSolver(nl_referee, node_limit=100_000, jump=5).solve(state)
     assert (result.nodes, result.value, result.depth, action) == (six.nodes, six.value, six.depth, six.action())
     assert (six.depth, five.depth) == (6, 5)  # within this budget jump 6 completes depth 6, jump 5 is in the last iteration
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), n_moves=st.integers(1, 5), blank=st.booleans())
+def test_a_placement_whose_words_miss_a_tile_commutes_with_it(word_pool, seed, n_moves, blank):
+    """OPT_LEAVE_INHERIT rests on ``_words_hold``: after a one-tile play ``x1``, a two-tile placement whose words (main
+    word, runs across its tiles) do not hold ``x1``'s square is a placement of the board before ``x1`` with the same
+    score, and ``x1`` after it scores what it scored before (the move generator on both boards, built from scratch)."""
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    rng = random.Random(seed)
+    lex = Lexicon.from_words(rng.sample(word_pool, min(len(word_pool), 400)), name=f"inherit{seed}")
+    referee = Referee(lex)
+    state = endgame_state(referee, rng, n_moves, (4, 2), 0, blank)
+    board, rack = state.board, state.racks[0]
+
+    def moves(on, tiles_of):
+        return {tuple(sorted(m.tiles)): m.score for m in generate_moves(on, tiles_of, lex, referee.layout, referee.tiles).moves}
+
+    ones = [(t, sc) for t, sc in moves(board, rack).items() if len(t) == 1]
+    assume(ones)
+    x1, x1_score = rng.choice(ones)
+    (row, col, ch), = x1
+    left = take_from_rack(rack, "?" if ch.islower() else ch)
+    after = CrosswordState(referee.rules, 0, 2, board.with_tiles(x1), "", (left, state.racks[1]), (0, 0), 0)
+    _, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, after)
+    g, lines, line_len, line_dir, cell_line, cell_pos = ws.static[:6]
+    square = np.int64(row * referee.layout.cols + col)
+    before = moves(board, left)
+    seen = [0, 0]
+    for j in range(len(meta)):
+        if pm_aux[base + j, kernel.A_NTILES] != 2:
+            continue
+        placed = tuple(sorted(EndgameSolver(referee)._placement(after.board, meta[j], tiles[j]).tiles))
+        held = kernel._words_hold(np.int64(base + j), square, pm_meta, pm_aux, ar_tiles, ws.letters, lines, line_len, line_dir,
+                                  cell_line, cell_pos)
+        if not held:
+            assert before.get(placed) == int(meta[j, 3]), (placed, x1)
+            assert moves(board.with_tiles(placed), "?" if ch.islower() else ch).get(x1) == x1_score, (placed, x1)
+        seen[held] += 1
+    assume(seen[0] > 0)
+
+
+@pytest.mark.parametrize("index", [12, 20])
+def test_the_inherited_cuts_keep_the_values(nl_referee, stored, index):
+    """OPT_LEAVE_INHERIT on stored positions: some three-tile movers' two-tile placements are cut from the four-tile node's
+    bounds (counted apart from the leave cuts), with the proven value of the search without it."""
+    from kubasolve.games.crossword.endgame import DEFAULT_OPTIONS
+
+    state = state_from_cgp(nl_referee, stored[index][1])
+    with_ = EndgameSolver(nl_referee, options=DEFAULT_OPTIONS | kernel.OPT_LEAVE_INHERIT)
+    without = EndgameSolver(nl_referee, options=DEFAULT_OPTIONS & ~kernel.OPT_LEAVE_INHERIT)
+    res, res0 = with_.solve(state), without.solve(state)
+    assert res.proven and res0.proven and res.value == res0.value
+    assert with_.stats["cuts"]["leave_inherited"] > 0 and without.stats["cuts"]["leave_inherited"] == 0

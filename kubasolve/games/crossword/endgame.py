@@ -55,16 +55,18 @@ BLANK_FLAG = 64
 INF = 10**9
 MAX_DEPTH = 200
 """Plies at most (a game of 14 tiles and 6-pass runs ends well within it)."""
-DEFAULT_OPTIONS = 48123 | (1 << 16)
+DEFAULT_OPTIONS = 48123 | (1 << 16) | (1 << 17)
 """The kernel's search options by default (:mod:`kubasolve.kernels.crossword_endgame`'s ``OPT_*`` flags): forced pass
 free, placements' table entry, stuck pass, table before the move, last tile, lean table, the true bounds (pair, last
-out, opponent out, pass bound, leave one, leave two, leave two for four tiles), the leave memo; not the aspiration window.
+out, opponent out, pass bound, leave one, leave two, leave two for four tiles), the leave memo, the inherited two-tile
+cuts; not the aspiration window.
 ``OPT_LEAVE_TWO`` joined them in December 2026: 2.4-2.9x fewer nodes, each dearer (the same CPU on one thread); on
 two threads the long endgames prove sooner (positions 2, 25, 26 of the measured set: 10.5-10.9, 11.7-12.1, 8.0-8.4 s
 instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 6 December 2026: 1.3-1.8x fewer nodes,
 positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
 ``OPT_LEAVE_MEMO`` on 6-7 December 2026: 1-3 % fewer nodes; on positions 2, 19, 25 on one thread 2-9 % less CPU, then 4-8 %
-less with the four-tile bound's cuts too; on two threads 5-9 % less with the memo shared (docs/crossword.md)."""
+less with the four-tile bound's cuts too; on two threads 5-9 % less with the memo shared. ``OPT_LEAVE_INHERIT`` on 7 December
+2026: about 6 % less CPU on positions 2, 19, 25 on one thread, the same values (docs/crossword.md)."""
 DEFAULT_JUMP = 5
 """Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
 6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; on one thread less
@@ -845,7 +847,7 @@ class EndgameSolver:
                       "table_cutoffs": int(sc[k.SC_TT_CUTS]), "table_cutoffs_before_the_move": int(sc[k.SC_PROBE_CUTS]), "root_moves": root_n, "passes": int(sc[k.SC_PASSES]), "re_searches": int(sc[k.SC_RESEARCHES]),
                       "cuts": {"first_move": int(sc[k.SC_CUT_FIRST]), "later_move": int(sc[k.SC_CUT_LATER]), "pass": int(sc[k.SC_CUT_PASS]),
                                "exact_on_entry": int(sc[k.SC_CUT_EXACT]), "bound": int(sc[k.SC_BOUND_CUTS]), "opponent_out": int(sc[k.SC_OPP_CUTS]), "leave": int(sc[k.SC_LEAVE_CUTS]),
-                               "leave_memo": int(sc[k.SC_LEAVE_MEMO_HITS])},
+                               "leave_memo": int(sc[k.SC_LEAVE_MEMO_HITS]), "leave_inherited": int(sc[k.SC_INHERIT_CUTS])},
                       "all_nodes": int(sc[k.SC_ALL_NODES]), "all_node_children": int(sc[k.SC_ALL_CHILDREN]),
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None,
