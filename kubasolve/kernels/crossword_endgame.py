@@ -132,6 +132,15 @@ after any node and resume, which is how the caller applies a time budget). One f
    is asked for ahead (:func:`_prefetch_row`) while this move's bound is worked out: about 6 % less CPU, the same nodes;
    for a four-tile mover's one-tile move (no leave bound) the next child's table bucket, which item 4 probes first
    (about 6 % less again).
+   ``OPT_LEAVE_INHERIT``: non-touching plays commute (either order is legal, with the same scores and the same board
+   after both), so below a four-tile mover's one-tile move ``x1`` and the opponent's pass, a three-tile mover's two-tile
+   placement ``m`` whose words (main word, runs across its tiles) do not hold ``x1``'s square is worth at most what
+   ``m, x1, ...`` is from the four-tile node, which that node's leave-two bound on ``m`` covers (``m`` is a placement
+   there with the same score): when every two-tile placement of the four-tile node was cut by that bound (or its memo),
+   their largest bound less ``x1``'s score bounds ``m`` (a cut when at most alpha) without ``m``'s own leave-one bound.
+   The four-tile node sorts its two-tile placements before its one-tile ones so they are cut before the one-tile moves
+   are searched. Position 25 of the measured set: 3.18M of its 8.3M leave-one bounds inherited (the rest mostly below an
+   opponent's placement instead of a pass, where the board is not the four-tile node's); about 6 % less CPU.
 
 10. **Threads** (lazy SMP, as Macondo's endgame; the caller runs ``search`` on several threads, each with its own
    buffers and line cache, all on one table; the kernel holds no GIL): a table slot holds ``key ^ word`` and
