@@ -661,7 +661,7 @@ def test_a_placement_whose_words_miss_a_tile_commutes_with_it(word_pool, seed, n
     left = take_from_rack(rack, "?" if ch.islower() else ch)
     after = CrosswordState(referee.rules, 0, 2, board.with_tiles(x1), "", (left, state.racks[1]), (0, 0), 0)
     _, meta, tiles, ws, base, pm_meta, pm_aux, ar_tiles = _root_list(referee, after)
-    g, lines, line_len, line_dir, cell_line, cell_pos = ws.static[:6]
+    lines, line_len, line_dir, cell_line, cell_pos = ws.static[1:6]
     square = np.int64(row * referee.layout.cols + col)
     before = moves(board, left)
     seen = [0, 0]
