@@ -537,6 +537,15 @@ def _fail_low(fr, p, v, j):
 
 
 @njit(cache=True, inline="always")
+def _two_tile_cut(fr, p, v):
+    """A four-tile node's two-tile placement cut by its leave-two bound ``v`` (or the memo's): one fewer still open for
+    ``OPT_LEAVE_INHERIT``, ``v`` in their largest (nothing when the node does not keep them)."""
+    if fr[p, F_TWO_OPEN] > 0:
+        fr[p, F_TWO_OPEN] -= 1
+        fr[p, F_TWO_MAX] = max(fr[p, F_TWO_MAX], v)
+
+
+@njit(cache=True, inline="always")
 def _one_tile_of(jg, pm_meta, pm_aux, ar_tiles, lines):
     """The tile (arena code) and the square of one-tile placement ``jg``."""
     src = pm_aux[jg, A_SRC]
@@ -2237,9 +2246,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if pm_meta[jg, 3] + mv <= alpha:
                             sc[SC_LEAVE_CUTS] += 1
                             sc[SC_LEAVE_MEMO_HITS] += 1
-                            if four and fr[p, F_TWO_OPEN] > 0:
-                                fr[p, F_TWO_OPEN] -= 1
-                                fr[p, F_TWO_MAX] = max(fr[p, F_TWO_MAX], pm_meta[jg, 3] + mv)
+                            if four:
+                                _two_tile_cut(fr, p, pm_meta[jg, 3] + mv)
                             _fail_low(fr, p, pm_meta[jg, 3] + mv, j)
                             continue
                     if two:
@@ -2254,9 +2262,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                         if lkey != 0:
                             _leave_memo_put(lmemo, lkey, ub - pm_meta[jg, 3])
                         sc[SC_LEAVE_CUTS] += 1
-                        if four and fr[p, F_TWO_OPEN] > 0:
-                            fr[p, F_TWO_OPEN] -= 1
-                            fr[p, F_TWO_MAX] = max(fr[p, F_TWO_MAX], ub)
+                        if four:
+                            _two_tile_cut(fr, p, ub)
                         _fail_low(fr, p, ub, j)
                         continue
                 score = pm_meta[jg, 3]
