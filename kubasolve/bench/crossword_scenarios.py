@@ -59,6 +59,54 @@ def wolges_kit() -> tuple[Path, Path] | None:
     return (binary, kwg) if binary.is_file() and kwg.is_file() else None
 
 
+def wolges_endgame_kit() -> tuple[Path, Path] | None:
+    """(``nl_endgame`` binary, ``nl.kwg``) of wolges' endgame solver as ``benchmarks/wolges_endgame/build.sh`` builds it
+    in the wolges kit's directory, or None."""
+    root = Path(os.environ.get("KUBASOLVE_WOLGES_DIR", "/tmp/wolges-kit"))
+    binary = root / "wolges-endgame" / "target" / "release" / "nl_endgame"
+    kwg = root / "nl.kwg"
+    return (binary, kwg) if binary.is_file() and kwg.is_file() else None
+
+
+WOLGES_SCORELESS_TURNS_END = 2
+"""The rule wolges' endgame solver plays by, for the side-by-side runs: two passes in a row end the game (each player
+loses their rack's value). kubasolve's default is four scoreless turns in a row (two rounds); the comparison runs
+kubasolve's solver under wolges' rule, so both solve the same game."""
+
+
+def wolges_endgame_record(state: Any, index: int) -> dict[str, Any]:
+    """One position as ``nl_endgame`` reads it: the board's 15 rows (``.`` empty, a lower-case letter a blank) and the
+    racks, the player to move's first (``?`` a blank). wolges' solver starts every position with no pass before it."""
+    if len(state.racks) != 2 or state.bag:
+        raise ValueError("wolges' endgame solver takes two players and an empty bag")
+    if state.scoreless:
+        raise ValueError(f"position {index}: wolges' endgame solver starts with no scoreless turn before it, this one has "
+                         f"{state.scoreless}")
+    p = state.current
+    return {"id": index, "board": list(state.board.to_rows()), "racks": [state.racks[p], state.racks[1 - p]]}
+
+
+def wolges_endgame_solve(binary: Path, kwg: Path, record: dict[str, Any], time_limit: float, tmp: Path) -> dict[str, Any]:
+    """Run wolges' endgame solver on one position in a process of its own (its solver has no budget: the process is
+    stopped after ``time_limit`` seconds of wall time plus a second for loading). Its seconds are its word list pruning
+    and its solve (its own clock); ``proven`` when it finished within ``time_limit``. Its nodes are its negamax calls."""
+    path = tmp / f"wolges-endgame-{record['id']}.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    try:
+        done = subprocess.run([str(binary), str(kwg), str(path)], capture_output=True, text=True, timeout=time_limit + 1.0,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return {"proven": False, "value": None, "nodes": None, "seconds": time_limit, "stopped": "time limit"}
+    lines = [ln[len("RESULT "):] for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
+    if done.returncode != 0 or not lines:
+        return {"proven": False, "value": None, "nodes": None, "seconds": time_limit,
+                "stopped": f"exit code {done.returncode}: {done.stderr.strip()[-200:]}"}
+    out = json.loads(lines[-1])
+    seconds = float(out["prune_s"]) + float(out["solve_s"])
+    return {"proven": seconds <= time_limit, "value": int(out["value"]), "nodes": int(out["nodes"]), "seconds": round(seconds, 4),
+            "prune_seconds": float(out["prune_s"])}
+
+
 def golden_records() -> list[dict[str, Any]]:
     if not GOLDEN.is_file():
         raise FileNotFoundError(f"the golden positions are not here: {GOLDEN} (a source checkout has them)")
@@ -213,7 +261,8 @@ def _round_summary(recs: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
 
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
                    on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
-                   fresh: tuple[int, int] | None = None, calibrate: bool = False, rounds: int = 1) -> dict[str, Any]:
+                   fresh: tuple[int, int] | None = None, calibrate: bool = False, rounds: int = 1,
+                   wolges: bool = False) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -234,12 +283,23 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     ``rounds``: the whole set solved that many times, round after round (each record says its ``round``): the proof
     count of the positions near the time limit varies from run to run, most on two threads; the summary then has
     per round the proof count and the positions proven in every round / in some round, with their times, and the
-    solver's block counts the solves of all rounds."""
+    solver's block counts the solves of all rounds.
+    ``wolges``: also wolges' endgame solver (:func:`wolges_endgame_solve`; built by ``benchmarks/wolges_endgame/build.sh``),
+    interleaved position by position, with the compiled solver under wolges' rule (:data:`WOLGES_SCORELESS_TURNS_END`) so both
+    solve the same game; its budget is wall time (its own process), and the report compares the proofs, the values
+    where both prove, and the proof times (median of wolges' time over the compiled solver's)."""
     from kubasolve.games.crossword.endgame import DEFAULT_JUMP, EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
+    from kubasolve.games.crossword.rules import CrosswordRules
     from kubasolve.lexicon import load_lexicon
 
-    referee = Referee(load_lexicon("nl"))
+    kit = wolges_endgame_kit() if wolges else None
+    if wolges and kit is None:
+        raise FileNotFoundError("no build of wolges' endgame solver: bash ../shared/crossword/kit/build.sh /tmp/wolges-kit, then "
+                                "bash benchmarks/wolges_endgame/build.sh (directory from $KUBASOLVE_WOLGES_DIR)")
+    if wolges and legacy:
+        raise ValueError("compare with wolges or with the old solver, one at a time")
+    referee = Referee(load_lexicon("nl"), CrosswordRules(scoreless_turns_end=WOLGES_SCORELESS_TURNS_END) if wolges else None)
     table = endgame_positions() if fresh is None else _selfplay_table(referee, fresh[1], fresh[0])
     new_options: dict[str, Any] = {"threads": threads, "jump": DEFAULT_JUMP if jump is None else jump}
     if not table:
@@ -260,6 +320,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     if legacy:
         solvers["legacy"] = LegacyEndgameSolver
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in solvers}
+    peer: list[dict[str, Any]] = []
+    tmp = Path(tempfile.mkdtemp(prefix="kubasolve-wolges-")) if kit is not None else None
     for cls in solvers.values():  # compile / load the kernels outside the budgets
         cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
     reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
@@ -279,6 +341,12 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
                 runs[name].append(rec)
                 if on_result is not None:
                     on_result(rec)
+            if kit is not None and tmp is not None:
+                rec = {"solver": "wolges", "round": round_, "index": i, "seed": seed,
+                       **wolges_endgame_solve(kit[0], kit[1], wolges_endgame_record(state, i), time_limit, tmp)}
+                peer.append(rec)
+                if on_result is not None:
+                    on_result(rec)
     if calibrate:
         reference.append(_calibration_seconds(referee, new_options["jump"]))
     report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],
@@ -295,6 +363,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         if name == "new":
             valued = nodes + sum(_bound_cut_children(r["stats"]) for r in recs)
             report[name].update({"positions_valued": valued, "positions_valued_per_s": round(valued / secs) if secs else None})
+    if kit is not None:
+        report["rules"] = "two passes in a row end the game (wolges' rule)"
+        report["wolges"] = _wolges_summary(runs["new"], peer, time_limit)
     if rounds > 1:
         report["rounds"] = _round_summary(runs["new"], rounds)
     if calibrate:
@@ -311,6 +382,25 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
             "value_mismatches": mismatch,
         }
     return report
+
+
+def _wolges_summary(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], time_limit: float) -> dict[str, Any]:
+    """wolges' proofs beside the compiled solver's on the same positions: counts, nodes per second over its finished
+    solves, the values where both prove (they must agree: the same game, two exact solvers) and the median of its proof
+    time over ours."""
+    finished = [r for r in theirs if r["nodes"] is not None]
+    proofs = sorted(r["seconds"] for r in theirs if r["proven"])
+    both = [(t["seconds"], o["seconds"]) for o, t in zip(ours, theirs, strict=True) if o["proven"] and t["proven"]]
+    nodes, secs = sum(r["nodes"] for r in finished), sum(r["seconds"] - r["prune_seconds"] for r in finished)
+    return {"proven": len(proofs), "proven_within": {str(t): sum(x <= t for x in proofs) for t in (0.1, 1.0, time_limit)},
+            "median_proof_s": statistics.median(proofs) if proofs else None,
+            "nodes": nodes, "solve_seconds": round(secs, 2), "nodes_per_s": round(nodes / secs) if secs else None,
+            "proven_by_ours_not_wolges": sum(o["proven"] and not t["proven"] for o, t in zip(ours, theirs, strict=True)),
+            "proven_by_wolges_not_ours": sum(t["proven"] and not o["proven"] for o, t in zip(ours, theirs, strict=True)),
+            "positions_both_proved": len(both),
+            "proof_time_wolges_over_ours_median": statistics.median(w / max(o, 1e-4) for w, o in both) if both else None,
+            "value_mismatches": [o["index"] for o, t in zip(ours, theirs, strict=True)
+                                 if o["proven"] and t["proven"] and o["value"] != t["value"]]}
 
 
 def scenarios() -> list[Scenario]:
@@ -468,6 +558,9 @@ def _endgames_main(argv: list[str]) -> int:
                          "before and after: the machine's speed in this run")
     ap.add_argument("--rounds", type=int, default=1, help="solve the set this many times, round after round (default 1)")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
+    ap.add_argument("--wolges", action="store_true",
+                    help="also wolges' endgame solver (benchmarks/wolges_endgame/build.sh), both under its rule: two passes "
+                         "in a row end the game")
     args = ap.parse_args(argv)
     if args.regenerate:
         _regenerate_endgames()
@@ -488,10 +581,12 @@ def _endgames_main(argv: list[str]) -> int:
         ap.error("--fresh: GAMES must be at least 1")
     if args.rounds < 1:
         ap.error("--rounds: 1 or more")
+    if args.wolges and args.legacy:
+        ap.error("--wolges and --legacy: one comparison at a time")
     try:
         report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads, jump=args.jump,
                                 fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]), calibrate=args.calibrate,
-                                rounds=args.rounds)
+                                rounds=args.rounds, wolges=args.wolges)
     except ValueError as exc:
         ap.error(str(exc))
     except FileNotFoundError as exc:

@@ -622,6 +622,92 @@ def test_the_endgame_bench_refuses_a_fresh_set_without_positions(monkeypatch, ca
     assert exc.value.code == 2 and "no bag-empty position" in capsys.readouterr().err
 
 
+FAKE_WOLGES = """#!/usr/bin/env python3
+import json, pathlib, sys, time
+answers = json.loads((pathlib.Path(sys.argv[0]).parent / "answers.json").read_text())
+rec = json.loads(pathlib.Path(sys.argv[2]).read_text())
+pathlib.Path(sys.argv[0]).with_name("asked.jsonl").open("a").write(json.dumps(rec) + "\\n")
+a = answers[str(rec["id"])]
+if "sleep" in a:
+    time.sleep(a["sleep"])
+if "fail" in a:
+    sys.exit(a["fail"])
+print("after 10s, progress that is not data")
+print("RESULT " + json.dumps({"id": rec["id"], "value": a["value"], "nodes": a["nodes"], "prune_s": 0.01, "solve_s": a["solve_s"]}))
+"""
+
+
+def _fake_wolges(tmp_path, answers):
+    """A stand-in for wolges' ``nl_endgame`` where ``KUBASOLVE_WOLGES_DIR`` points: answers by position index."""
+    import json
+    import os
+
+    binary = tmp_path / "wolges-endgame" / "target" / "release" / "nl_endgame"
+    binary.parent.mkdir(parents=True)
+    binary.write_text(FAKE_WOLGES)
+    os.chmod(binary, 0o755)
+    (binary.parent / "answers.json").write_text(json.dumps(answers))
+    (tmp_path / "nl.kwg").write_bytes(b"")
+    return binary.parent / "asked.jsonl"
+
+
+def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypatch, tmp_path, stored, nl_referee):
+    """``endgames --wolges``: wolges' endgame solver (a stand-in here) on each position after the compiled solver, both
+    under wolges' rule (two passes in a row end the game); its answer read from its RESULT line among other output, a
+    solve stopped at the time limit (the process killed) or failing is not a proof, and the summary compares the proofs,
+    the values where both prove and the times."""
+    import json
+
+    from kubasolve.bench import crossword_scenarios as cs
+
+    monkeypatch.setenv("KUBASOLVE_WOLGES_DIR", str(tmp_path))
+    asked = _fake_wolges(tmp_path, {"3": {"value": 55, "nodes": 4000, "solve_s": 0.5}, "9": {"sleep": 30}, "13": {"fail": 3}})
+    records: list[dict] = []
+    report = cs.endgame_proofs(1.0, cpu_clock=True, positions=[3, 9, 13], on_result=records.append, wolges=True)
+    assert [(r["solver"], r["index"]) for r in records] == [("new", 3), ("wolges", 3), ("new", 9), ("wolges", 9),
+                                                             ("new", 13), ("wolges", 13)]
+    ours = {r["index"]: r for r in records if r["solver"] == "new"}
+    theirs = {r["index"]: r for r in records if r["solver"] == "wolges"}
+    # the compiled solver played wolges' rule: the same value as a solver built with that rule
+    two_passes = Referee(nl_referee.lexicon, CrosswordRules(scoreless_turns_end=2))
+    alone = EndgameSolver(two_passes).solve(state_from_cgp(two_passes, stored[3][1]))
+    assert ours[3]["proven"] and ours[3]["value"] == alone.value == 55
+    assert theirs[3] == {"solver": "wolges", "round": 1, "index": 3, "seed": 103, "proven": True, "value": 55, "nodes": 4000,
+                         "seconds": 0.51, "prune_seconds": 0.01}
+    assert not theirs[9]["proven"] and theirs[9]["stopped"] == "time limit" and theirs[9]["seconds"] == 1.0
+    assert not theirs[13]["proven"] and theirs[13]["stopped"].startswith("exit code 3")
+    # what the stand-in was given: the board's rows, the mover's rack first
+    sent = [json.loads(line) for line in asked.read_text().splitlines()]
+    state = state_from_cgp(nl_referee, stored[3][1])
+    assert sent[0] == {"id": 3, "board": list(state.board.to_rows()),
+                       "racks": [state.racks[state.current], state.racks[1 - state.current]]}
+    w = report["wolges"]
+    assert report["rules"].startswith("two passes in a row") and w["proven"] == 1 and w["positions_both_proved"] == 1
+    assert w["value_mismatches"] == [] and w["nodes"] == 4000 and w["nodes_per_s"] == 8000
+    assert w["proof_time_wolges_over_ours_median"] == pytest.approx(0.51 / max(ours[3]["seconds"], 1e-4))
+    # a value that differs is named
+    wrong = dict(theirs[3], value=54)
+    assert cs._wolges_summary([ours[3]], [wrong], 1.0)["value_mismatches"] == [3]
+
+
+def test_the_endgame_bench_says_how_to_build_wolges(monkeypatch, tmp_path, capsys, stored, nl_referee):
+    """``--wolges`` without its build: exit 1 with the two build commands, no traceback; with ``--legacy``: a usage
+    error; a position wolges' solver cannot start from (a scoreless turn before it) is refused by name."""
+    import dataclasses
+
+    from kubasolve.bench import crossword_scenarios as cs
+
+    monkeypatch.setenv("KUBASOLVE_WOLGES_DIR", str(tmp_path / "none"))
+    assert cs._endgames_main(["--wolges", "--positions", "3", "--time-limit", "1"]) == 1
+    assert "bash benchmarks/wolges_endgame/build.sh" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cs._endgames_main(["--wolges", "--legacy", "--positions", "3"])
+    assert exc.value.code == 2 and "one comparison at a time" in capsys.readouterr().err
+    state = dataclasses.replace(state_from_cgp(nl_referee, stored[3][1]), scoreless=1)
+    with pytest.raises(ValueError, match="no scoreless turn before it"):
+        cs.wolges_endgame_record(state, 3)
+
+
 def test_the_ais_endgame_turns_keep_their_jump(nl_referee, stored):
     """The AIs' endgame turns search as the ladders measured them (``AI_ENDGAME_JUMP`` 6), whatever the solver's own
     default (``DEFAULT_JUMP`` 5): the same move and node count as the solver with jump 6 under the same budget."""
