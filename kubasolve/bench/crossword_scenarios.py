@@ -12,9 +12,10 @@ Suite group ``crossword-endgame``: the exact endgame solver proving docs/crosswo
 the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count over the 40 stored
 bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
 kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu] [--threads N] [--jump J]
-[--fresh SEED GAMES] [--calibrate] [--rounds R]`` (``--fresh``: new self-play endgames instead of the stored 40, a check
-outside the tuned set; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
-positions are proven in every round).
+[--fresh SEED GAMES] [--calibrate] [--rounds R] [--wolges]`` (``--fresh``: new self-play endgames instead of the stored 40, a
+check outside the tuned set; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
+positions are proven in every round; ``--wolges``: wolges' own endgame solver on each position too, both under its rule, when
+``benchmarks/wolges_endgame/build.sh`` has built it: the peer's proofs, values and times beside the solver's).
 
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
@@ -86,21 +87,30 @@ def wolges_endgame_record(state: Any, index: int) -> dict[str, Any]:
     return {"id": index, "board": list(state.board.to_rows()), "racks": [state.racks[p], state.racks[1 - p]]}
 
 
+WOLGES_MEMORY_BYTES = 8 << 30
+"""The address space wolges' endgame process may take: its solver keeps every position it has seen (about 3 GB after
+90 s here) and grows its tables by doubling (one asked for 12 GB at once on a long solve); past this it stops, and the
+position counts as not proven."""
+
+
 def wolges_endgame_solve(binary: Path, kwg: Path, record: dict[str, Any], time_limit: float, tmp: Path) -> dict[str, Any]:
     """Run wolges' endgame solver on one position in a process of its own (its solver has no budget: the process is
-    stopped after ``time_limit`` seconds of wall time plus a second for loading). Its seconds are its word list pruning
-    and its solve (its own clock); ``proven`` when it finished within ``time_limit``. Its nodes are its negamax calls."""
+    stopped after ``time_limit`` seconds of wall time plus a second for loading, or when it asks for more memory than
+    :data:`WOLGES_MEMORY_BYTES`). Its seconds are its word list pruning and its solve (its own clock); ``proven`` when it
+    finished within ``time_limit``. Its nodes are its negamax calls."""
     path = tmp / f"wolges-endgame-{record['id']}.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    command = [str(binary), str(kwg), str(path)]
+    if sys.platform.startswith("linux"):  # the limit set by the shell that then becomes the solver (no fork hook in Python)
+        command = ["/bin/sh", "-c", f'ulimit -v {WOLGES_MEMORY_BYTES >> 10} && exec "$0" "$@"', *command]
     try:
-        done = subprocess.run([str(binary), str(kwg), str(path)], capture_output=True, text=True, timeout=time_limit + 1.0,
-                              check=False)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit + 1.0, check=False)
     except subprocess.TimeoutExpired:
         return {"proven": False, "value": None, "nodes": None, "seconds": time_limit, "stopped": "time limit"}
     lines = [ln[len("RESULT "):] for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
     if done.returncode != 0 or not lines:
-        return {"proven": False, "value": None, "nodes": None, "seconds": time_limit,
-                "stopped": f"exit code {done.returncode}: {done.stderr.strip()[-200:]}"}
+        why = "memory" if "memory allocation" in done.stderr else f"exit code {done.returncode}"
+        return {"proven": False, "value": None, "nodes": None, "seconds": time_limit, "stopped": f"{why}: {done.stderr.strip()[-200:]}"}
     out = json.loads(lines[-1])
     seconds = float(out["prune_s"]) + float(out["solve_s"])
     return {"proven": seconds <= time_limit, "value": int(out["value"]), "nodes": int(out["nodes"]), "seconds": round(seconds, 4),

@@ -623,15 +623,19 @@ def test_the_endgame_bench_refuses_a_fresh_set_without_positions(monkeypatch, ca
 
 
 FAKE_WOLGES = """#!/usr/bin/env python3
-import json, pathlib, sys, time
+import json, pathlib, resource, sys, time
 answers = json.loads((pathlib.Path(sys.argv[0]).parent / "answers.json").read_text())
 rec = json.loads(pathlib.Path(sys.argv[2]).read_text())
+rec["memory_limit"] = resource.getrlimit(resource.RLIMIT_AS)[0]
 pathlib.Path(sys.argv[0]).with_name("asked.jsonl").open("a").write(json.dumps(rec) + "\\n")
 a = answers[str(rec["id"])]
 if "sleep" in a:
     time.sleep(a["sleep"])
 if "fail" in a:
     sys.exit(a["fail"])
+if "memory" in a:
+    sys.stderr.write("memory allocation of 12884901888 bytes failed\\n")
+    sys.exit(134)
 print("after 10s, progress that is not data")
 print("RESULT " + json.dumps({"id": rec["id"], "value": a["value"], "nodes": a["nodes"], "prune_s": 0.01, "solve_s": a["solve_s"]}))
 """
@@ -661,11 +665,12 @@ def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypa
     from kubasolve.bench import crossword_scenarios as cs
 
     monkeypatch.setenv("KUBASOLVE_WOLGES_DIR", str(tmp_path))
-    asked = _fake_wolges(tmp_path, {"3": {"value": 55, "nodes": 4000, "solve_s": 0.5}, "9": {"sleep": 30}, "13": {"fail": 3}})
+    asked = _fake_wolges(tmp_path, {"3": {"value": 55, "nodes": 4000, "solve_s": 0.5}, "9": {"sleep": 30}, "13": {"fail": 3},
+                                    "18": {"memory": True}})
     records: list[dict] = []
-    report = cs.endgame_proofs(1.0, cpu_clock=True, positions=[3, 9, 13], on_result=records.append, wolges=True)
+    report = cs.endgame_proofs(1.0, cpu_clock=True, positions=[3, 9, 13, 18], on_result=records.append, wolges=True)
     assert [(r["solver"], r["index"]) for r in records] == [("new", 3), ("wolges", 3), ("new", 9), ("wolges", 9),
-                                                             ("new", 13), ("wolges", 13)]
+                                                             ("new", 13), ("wolges", 13), ("new", 18), ("wolges", 18)]
     ours = {r["index"]: r for r in records if r["solver"] == "new"}
     theirs = {r["index"]: r for r in records if r["solver"] == "wolges"}
     # the compiled solver played wolges' rule: the same value as a solver built with that rule
@@ -676,13 +681,17 @@ def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypa
                          "seconds": 0.51, "prune_seconds": 0.01}
     assert not theirs[9]["proven"] and theirs[9]["stopped"] == "time limit" and theirs[9]["seconds"] == 1.0
     assert not theirs[13]["proven"] and theirs[13]["stopped"].startswith("exit code 3")
+    assert not theirs[18]["proven"] and theirs[18]["stopped"].startswith("memory")
     # what the stand-in was given: the board's rows, the mover's rack first
     sent = [json.loads(line) for line in asked.read_text().splitlines()]
+    # its address space capped (it keeps every position it has seen)
+    assert {r.pop("memory_limit") for r in sent} == {cs.WOLGES_MEMORY_BYTES}
     state = state_from_cgp(nl_referee, stored[3][1])
     assert sent[0] == {"id": 3, "board": list(state.board.to_rows()),
                        "racks": [state.racks[state.current], state.racks[1 - state.current]]}
     w = report["wolges"]
     assert report["rules"].startswith("two passes in a row") and w["proven"] == 1 and w["positions_both_proved"] == 1
+    assert w["proven_by_ours_not_wolges"] == 3 and w["proven_by_wolges_not_ours"] == 0
     assert w["value_mismatches"] == [] and w["nodes"] == 4000 and w["nodes_per_s"] == 8000
     assert w["proof_time_wolges_over_ours_median"] == pytest.approx(0.51 / max(ours[3]["seconds"], 1e-4))
     # a value that differs is named
