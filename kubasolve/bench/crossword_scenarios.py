@@ -12,8 +12,8 @@ Suite group ``crossword-endgame``: the exact endgame solver proving docs/crosswo
 the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count over the 40 stored
 bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
 kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu] [--threads N] [--jump J]
-[--fresh SEED GAMES] [--calibrate] [--rounds R] [--wolges]`` (``--fresh``: new self-play endgames instead of the stored 40, a
-check outside the tuned set; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
+[--fresh SEED GAMES [--skip K]] [--calibrate] [--rounds R] [--wolges]`` (``--fresh``: new self-play endgames instead of the
+stored 40, a check outside the tuned set, ``--skip``: K turns later, smaller ones; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
 positions are proven in every round; ``--wolges``: wolges' own endgame solver on each position too, both under its rule, when
 ``benchmarks/wolges_endgame/build.sh`` has built it: the peer's proofs, values and times beside the solver's).
 
@@ -272,7 +272,7 @@ def _round_summary(recs: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
 def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bool = False, positions: list[int] | None = None,
                    on_result: Callable[[dict[str, Any]], None] | None = None, threads: int = 1, jump: int | None = None,
                    fresh: tuple[int, int] | None = None, calibrate: bool = False, rounds: int = 1,
-                   wolges: bool = False) -> dict[str, Any]:
+                   wolges: bool = False, skip: int = 0) -> dict[str, Any]:
     """Solve the stored endgame positions (:func:`endgame_positions`, or those of index ``positions``) within
     ``time_limit`` seconds each with the compiled solver, and with ``legacy`` the old one too, interleaved
     position by position (a load swing on the shared machine hits both alike). ``cpu_clock``: the budget
@@ -297,7 +297,9 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     ``wolges``: also wolges' endgame solver (:func:`wolges_endgame_solve`; built by ``benchmarks/wolges_endgame/build.sh``),
     interleaved position by position, with the compiled solver under wolges' rule (:data:`WOLGES_SCORELESS_TURNS_END`) so both
     solve the same game; its budget is wall time (its own process), and the report compares the proofs, the values
-    where both prove, and the proof times (median of wolges' time over the compiled solver's)."""
+    where both prove, and the proof times (median of wolges' time over the compiled solver's). ``skip`` (with ``fresh``):
+    each game's position that many turns after its bag emptied (the highest-scoring move played meanwhile): smaller
+    endgames; with ``wolges`` those after a pass are left out (its solver starts with no pass before it)."""
     from kubasolve.games.crossword.endgame import DEFAULT_JUMP, EndgameSolver, LegacyEndgameSolver, state_from_cgp
     from kubasolve.games.crossword.game import Referee
     from kubasolve.games.crossword.rules import CrosswordRules
@@ -310,7 +312,13 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     if wolges and legacy:
         raise ValueError("compare with wolges or with the old solver, one at a time")
     referee = Referee(load_lexicon("nl"), CrosswordRules(scoreless_turns_end=WOLGES_SCORELESS_TURNS_END) if wolges else None)
-    table = endgame_positions() if fresh is None else _selfplay_table(referee, fresh[1], fresh[0])
+    if skip and fresh is None:
+        raise ValueError("skip: only with a fresh set (the stored positions are the first with an empty bag)")
+    table = endgame_positions() if fresh is None else _selfplay_table(referee, fresh[1], fresh[0], skip)
+    left_out = 0
+    if wolges and fresh is not None:
+        kept = [(seed, cgp) for seed, cgp in table if state_from_cgp(referee, cgp).scoreless == 0]
+        left_out, table = len(table) - len(kept), kept
     new_options: dict[str, Any] = {"threads": threads, "jump": DEFAULT_JUMP if jump is None else jump}
     if not table:
         raise ValueError("the set holds no bag-empty position (every self-play game ended before its bag was empty)")
@@ -360,7 +368,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     if calibrate:
         reference.append(_calibration_seconds(referee, new_options["jump"]))
     report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],
-                              "set": "stored (seed 100)" if fresh is None else f"fresh: {fresh[1]} games from seed {fresh[0]}",
+                              "set": "stored (seed 100)" if fresh is None else
+                              f"fresh: {fresh[1]} games from seed {fresh[0]}" + (f", {skip} turns after the bag emptied" if skip else ""),
                               "clock": ("thread CPU" if threads == 1 else f"process CPU / {threads}") if cpu_clock else "wall"}
     for name, recs in runs.items():
         nodes = sum(r["nodes"] for r in recs)
@@ -375,6 +384,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
             report[name].update({"positions_valued": valued, "positions_valued_per_s": round(valued / secs) if secs else None})
     if kit is not None:
         report["rules"] = "two passes in a row end the game (wolges' rule)"
+        if left_out:
+            report["left_out_after_a_pass"] = left_out
         report["wolges"] = _wolges_summary(runs["new"], peer, time_limit)
     if rounds > 1:
         report["rounds"] = _round_summary(runs["new"], rounds)
@@ -530,13 +541,14 @@ def side_by_side(reps: int = 5) -> dict[str, Any]:
     return report
 
 
-def _selfplay_table(referee: Any, games: int, seed: int) -> list[tuple[int, str]]:
-    """(seed, CGP line) of the bag-empty positions of ``games`` self-play games from ``seed`` (:func:`selfplay_endgames`)."""
+def _selfplay_table(referee: Any, games: int, seed: int, skip: int = 0) -> list[tuple[int, str]]:
+    """(seed, CGP line) of the bag-empty positions of ``games`` self-play games from ``seed``, ``skip`` turns after the bag
+    emptied (:func:`selfplay_endgames`)."""
     from kubasolve.games.crossword.endgame import selfplay_endgames
     from kubasolve.games.crossword.notation import to_cgp
 
     out = []
-    for st in selfplay_endgames(referee, games, seed):
+    for st in selfplay_endgames(referee, games, seed, skip):
         p, q = st.current, 1 - st.current
         out.append((st.seed, to_cgp(st.board.to_rows(), [st.racks[p], st.racks[q]], [st.scores[p], st.scores[q]], st.scoreless, {"lex": "nl"})))
     return out
@@ -568,6 +580,8 @@ def _endgames_main(argv: list[str]) -> int:
                          "before and after: the machine's speed in this run")
     ap.add_argument("--rounds", type=int, default=1, help="solve the set this many times, round after round (default 1)")
     ap.add_argument("--regenerate", action="store_true", help="print the positions again from self-play instead")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="with --fresh: each game's position this many turns after its bag emptied (smaller endgames)")
     ap.add_argument("--wolges", action="store_true",
                     help="also wolges' endgame solver (benchmarks/wolges_endgame/build.sh), both under its rule: two passes "
                          "in a row end the game")
@@ -591,12 +605,14 @@ def _endgames_main(argv: list[str]) -> int:
         ap.error("--fresh: GAMES must be at least 1")
     if args.rounds < 1:
         ap.error("--rounds: 1 or more")
+    if args.skip < 0 or (args.skip and args.fresh is None):
+        ap.error("--skip: 0 or more, with --fresh")
     if args.wolges and args.legacy:
         ap.error("--wolges and --legacy: one comparison at a time")
     try:
         report = endgame_proofs(args.time_limit, args.legacy, args.cpu, chosen, on_result=show, threads=args.threads, jump=args.jump,
                                 fresh=None if args.fresh is None else (args.fresh[0], args.fresh[1]), calibrate=args.calibrate,
-                                rounds=args.rounds, wolges=args.wolges)
+                                rounds=args.rounds, wolges=args.wolges, skip=args.skip)
     except ValueError as exc:
         ap.error(str(exc))
     except FileNotFoundError as exc:

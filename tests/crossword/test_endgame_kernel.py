@@ -589,6 +589,27 @@ def test_the_endgame_bench_on_fresh_positions_and_another_jump(capsys):
     assert exc.value.code == 2 and "indices 0 to 39" in capsys.readouterr().err
 
 
+def test_the_endgame_bench_takes_fresh_positions_later_in_the_game(capsys, nl_referee):
+    """``endgames --fresh SEED GAMES --skip K``: each game's position K turns after its bag emptied (fewer tiles on the
+    racks than the first bag-empty one); ``--skip`` without ``--fresh`` is a usage error."""
+    from kubasolve.bench.crossword_scenarios import _endgames_main, _selfplay_table, endgame_proofs
+
+    later: list[dict] = []
+    report = endgame_proofs(20.0, cpu_clock=True, on_result=later.append, fresh=(7, 2), skip=2)
+    assert report["set"] == "fresh: 2 games from seed 7, 2 turns after the bag emptied" and later
+    assert all(r["proven"] for r in later)
+
+    def tiles_on_racks(skip: int) -> dict[int, int]:
+        return {seed: len(cgp.split()[1]) - 1 for seed, cgp in _selfplay_table(nl_referee, 2, 7, skip)}
+
+    first, two_later = tiles_on_racks(0), tiles_on_racks(2)
+    assert {r["seed"] for r in later} == set(two_later) and set(two_later) <= set(first)
+    assert all(two_later[seed] < first[seed] for seed in two_later)
+    with pytest.raises(SystemExit) as exc:
+        _endgames_main(["--skip", "2", "--positions", "3"])
+    assert exc.value.code == 2 and "--skip: 0 or more, with --fresh" in capsys.readouterr().err
+
+
 def test_the_endgame_bench_times_a_reference_workload_when_asked(monkeypatch):
     """``endgames --calibrate``: the same fixed workload timed before and after the solves, in the summary; without it no
     such entry (and no extra time)."""
@@ -616,7 +637,7 @@ def test_the_endgame_bench_refuses_a_fresh_set_without_positions(monkeypatch, ca
     """Self-play games that all end before their bag is empty give no position: a usage error that says so."""
     from kubasolve.bench import crossword_scenarios
 
-    monkeypatch.setattr(crossword_scenarios, "_selfplay_table", lambda referee, games, seed: [])
+    monkeypatch.setattr(crossword_scenarios, "_selfplay_table", lambda referee, games, seed, skip=0: [])
     with pytest.raises(SystemExit) as exc:
         crossword_scenarios._endgames_main(["--fresh", "7", "1"])
     assert exc.value.code == 2 and "no bag-empty position" in capsys.readouterr().err
