@@ -41,8 +41,10 @@ after any node and resume, which is how the caller applies a time budget). One f
    6: 17.3M nodes to prove either way, 12.1 s of CPU instead of 15.6 s in the same run).
 5. **Ordering**: the table's move, then by gain (score + value of the tiles played: shedding heavy
    tiles first), by selection for the first ``SELECT_FIRST`` (a cut-off usually comes early), then the
-   rest sorted at once (selection over a whole list was quadratic at the nodes that search every move);
-   at the root by the values of the previous iteration. The pass last.
+   rest sorted at once (selection over a whole list was quadratic at the nodes that search every move),
+   but a three-tile mover's rest is left in list order (its leave bounds cut nearly all of it, and the
+   largest of the bounds does not depend on the order); at the root by the values of the previous
+   iteration. The pass last.
 6. **Horizon**: at depth 0 the rack difference (opponent's rack value - mover's); at depth 1 every
    move valued at once (going out exact, others ``gain - own rack + opponent's rack``: the score and
    then each player paying their rack); at depth 2 a move whose ``gain - own + opponent's rack``
@@ -2094,10 +2096,16 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 if p > 0 and fr[p, F_SORTED] == 0 and npick >= fr[p, F_NFIXED] + SELECT_FIRST and nord - npick > 8:
                     # no cut-off among the first moves: the rest sorted at once (selection would be quadratic)
                     # (a four-tile node that keeps its two-tile cuts for OPT_LEAVE_INHERIT: its two-tile placements first)
+                    # A three-tile mover's rest stays in list order: its leave bounds cut nearly all of them, and a node
+                    # whose moves are all cut returns the largest bound whatever their order (position 25 searched the
+                    # same 5,078,726 nodes unsorted, 2 and 19 0.01-0.08 % more; 4-6 % less CPU, 7 December 2026)
                     first = np.int64(0)
                     if fr[p, F_TWO_OPEN] >= 0:
                         first = np.int64(2)
-                    lo = _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord, first)
+                    if rs[mover, R_N] == 3:
+                        lo = base + npick
+                    else:
+                        lo = _sort_by_gain(pm_ord, pm_aux, base, base + npick, base + nord, first)
                     fr[p, F_SORTED] = 1
                     if sc[SC_OPTS] & OPT_HELPER and depth > 2:
                         # a helper thread (threads > 1): the likely fail-low node's other moves from the other end, so
