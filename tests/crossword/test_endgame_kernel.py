@@ -676,6 +676,24 @@ def _fake_wolges(tmp_path, answers):
     return binary.parent / "asked.jsonl"
 
 
+def test_the_solver_proves_the_values_wolges_endgame_solver_proved(nl_lexicon):
+    """Two independent exact solvers, one game: wolges' own endgame solver (its rule: two passes in a row end the game)
+    proved these positions (``tests/crossword/data/wolges-endgame-values.jsonl``: 4 of the stored 40 and 36 smaller
+    self-play endgames; how they were made in PROVENANCE.md there); the compiled solver under that rule proves the
+    same values."""
+    import json
+    from pathlib import Path
+
+    from kubasolve.bench.crossword_scenarios import WOLGES_SCORELESS_TURNS_END
+
+    rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "wolges-endgame-values.jsonl").read_text().splitlines()]
+    assert len(rows) == 40 and len({r["cgp"] for r in rows}) == 40
+    referee = Referee(nl_lexicon, CrosswordRules(scoreless_turns_end=WOLGES_SCORELESS_TURNS_END))
+    for row in rows:
+        res = EndgameSolver(referee, node_limit=1_000_000).solve(state_from_cgp(referee, row["cgp"]))
+        assert res.proven and res.value == row["wolges_value"], row
+
+
 def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypatch, tmp_path, stored, nl_referee):
     """``endgames --wolges``: wolges' endgame solver (a stand-in here) on each position after the compiled solver, both
     under wolges' rule (two passes in a row end the game); its answer read from its RESULT line among other output, a
