@@ -13,9 +13,10 @@ the old solver (``LegacyEndgameSolver``), in nodes per second. The proof count o
 bag-empty positions (issue 24's measurement) comes from :func:`endgame_proofs`: ``python -m
 kubasolve.bench.crossword_scenarios endgames [--time-limit 10] [--legacy] [--cpu] [--threads N] [--jump J]
 [--fresh SEED GAMES [--skip K]] [--calibrate] [--rounds R] [--wolges]`` (``--fresh``: new self-play endgames instead of the
-stored 40, a check outside the tuned set, ``--skip``: K turns later, smaller ones; ``--calibrate``: the machine's speed in the run; ``--rounds``: the set that many times, and which
-positions are proven in every round; ``--wolges``: wolges' own endgame solver on each position too, both under its rule, when
-``benchmarks/wolges_endgame/build.sh`` has built it: the peer's proofs, values and times beside the solver's).
+stored 40, a check outside the tuned set, ``--skip``: K turns later, smaller ones; ``--calibrate``: the machine's speed in
+the run; ``--rounds``: the set that many times, and which positions are proven in every round; ``--wolges``: wolges' own
+endgame solver on each position too, both under its rule, when ``benchmarks/wolges_endgame/build.sh`` has built it: the
+peer's proofs, values and times beside the solver's).
 
 Per-position medians and p90 against wolges (the issue's targets: all moves within 3x, best move
 within 2x) come from :func:`side_by_side`, which times each position like ``nl_time`` does (median
@@ -29,6 +30,7 @@ from __future__ import annotations
 import json
 import lzma
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -365,6 +367,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
                 peer.append(rec)
                 if on_result is not None:
                     on_result(rec)
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
     if calibrate:
         reference.append(_calibration_seconds(referee, new_options["jump"]))
     report: dict[str, Any] = {"positions": len(chosen), "time_limit": time_limit, "threads": threads, "jump": new_options["jump"],

@@ -648,6 +648,7 @@ import json, pathlib, resource, sys, time
 answers = json.loads((pathlib.Path(sys.argv[0]).parent / "answers.json").read_text())
 rec = json.loads(pathlib.Path(sys.argv[2]).read_text())
 rec["memory_limit"] = resource.getrlimit(resource.RLIMIT_AS)[0]
+rec["path"] = sys.argv[2]
 pathlib.Path(sys.argv[0]).with_name("asked.jsonl").open("a").write(json.dumps(rec) + "\\n")
 a = answers[str(rec["id"])]
 if "sleep" in a:
@@ -700,6 +701,7 @@ def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypa
     solve stopped at the time limit (the process killed) or failing is not a proof, and the summary compares the proofs,
     the values where both prove and the times."""
     import json
+    from pathlib import Path
 
     from kubasolve.bench import crossword_scenarios as cs
 
@@ -725,6 +727,9 @@ def test_the_endgame_bench_runs_wolges_beside_the_solver_under_its_rule(monkeypa
     sent = [json.loads(line) for line in asked.read_text().splitlines()]
     # its address space capped (it keeps every position it has seen)
     assert {r.pop("memory_limit") for r in sent} == {cs.WOLGES_MEMORY_BYTES}
+    # the files it was given are gone with their folder
+    paths = [Path(r.pop("path")) for r in sent]
+    assert len(paths) == 4 and not any(path.exists() or path.parent.exists() for path in paths)
     state = state_from_cgp(nl_referee, stored[3][1])
     assert sent[0] == {"id": 3, "board": list(state.board.to_rows()),
                        "racks": [state.racks[state.current], state.racks[1 - state.current]]}
