@@ -66,11 +66,11 @@ instead of 12.1, 13.6, 9.0-9.5 s; 0 the same 16.9 s). ``OPT_LEAVE_TWO_FOUR`` on 
 positions 2, 19, 26 in 15.6-16.1, 5.5-5.8, 12.0-14.0 s of CPU on one thread instead of 19.2, 6.7, 15.1-15.4 s
 ``OPT_LEAVE_MEMO`` on 6-7 December 2026: 1-3 % fewer nodes; on positions 2, 19, 25 on one thread 2-9 % less CPU, then 4-8 %
 less with the four-tile bound's cuts too; on two threads 5-9 % less with the memo shared. ``OPT_LEAVE_INHERIT`` on 7 December
-2026: about 6 % less CPU on positions 2, 19, 25 on one thread, the same values (docs/crossword.md)."""
+2026: about 6 % less CPU on positions 2, 19, 25 on one thread, the same values (docs/crossword_endgame_log.md)."""
 DEFAULT_JUMP = 5
 """Plies of the shallow iterations before the one to the end of the game (:class:`EndgameSolver`'s ``jump``): 6 until
 6 December 2026, then 5 (fewer nodes to prove on 28 of 32 fresh self-play endgames, 0.90x in all; on one thread less
-CPU on 31 of the 35 stored positions both prove, on two threads about the same: docs/crossword.md). The AIs keep 6
+CPU on 31 of the 35 stored positions both prove, on two threads about the same: docs/crossword_endgame_log.md). The AIs keep 6
 (``ai.AI_ENDGAME_JUMP``)."""
 MAX_THREADS = CROSSWORD_MAX_ENDGAME_THREADS
 """The most search threads an endgame solve takes (:class:`EndgameSolver`'s ``threads``; one limit for every edge)."""
