@@ -478,6 +478,38 @@ def test_a_helpers_proof_is_the_answer(nl_referee, big_endgame):
     assert res.pv  # read from the table the threads share
 
 
+
+@pytest.mark.parametrize("offset", [-7, 0, 5])
+def test_a_helper_given_any_root_alpha_leaves_the_answer_exact(nl_referee, big_endgame, monkeypatch, offset):
+    """A helper's root takes the main thread's root alpha of the same iteration (kernel docstring, item 10). Whatever alpha
+    it is given, here the true value + ``offset`` in every iteration it reaches, the entries it stores below its root are
+    true bounds and it answers nothing of its own: the main thread's answer is the one-thread value, with a move achieving
+    it. (The main thread waits after its first slice until the helper has taken the alpha a few times.)"""
+    from kubasolve.games.crossword import endgame as eg
+    from kubasolve.kernels import crossword_endgame as k
+
+    one = solve_endgame(nl_referee, big_endgame)
+
+    def forced(helper: Any, main: Any) -> None:
+        helper.sc[k.SC_SHARED_DEPTH] = helper.sc[k.SC_DEPTH]
+        helper.sc[k.SC_SHARED_ALPHA] = one.value + offset
+
+    monkeypatch.setattr(eg, "_share_root_alpha", forced)
+    solver = EndgameSolver(nl_referee, threads=2)
+
+    def let_the_helper_take_it(nodes: int) -> None:
+        helper = solver.ws.helpers[0].sc
+        t0 = time.perf_counter()
+        while helper[k.SC_BORROWS] < 3 and helper[k.SC_STATUS] != k.ST_DONE and time.perf_counter() - t0 < 20:
+            time.sleep(0.005)
+
+    solver.on_nodes = let_the_helper_take_it
+    res = solver.solve(big_endgame)
+    assert res.proven and res.value == one.value
+    assert _value_of(nl_referee, big_endgame, res.action()) == one.value
+    if offset > 0:  # above every alpha the helper finds itself: taken at every root move after its first
+        assert solver.stats["helper_root_alphas_taken"] >= 3 and not solver.stats["proven_by_helper"]
+
 def test_threads_are_checked(nl_referee, big_endgame, capsys):
     for bad in (0, 17, 1.5, "2"):
         with pytest.raises(RulesError, match="threads"):

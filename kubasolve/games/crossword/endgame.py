@@ -650,9 +650,10 @@ class EndgameSolver:
         self.threads = threads
         """Search threads sharing the transposition table (lazy SMP, as Macondo's endgame): the main thread's search
         decides the answer; ``threads - 1`` helpers search the same position (their fail-low nodes' moves in the
-        other order) and fill the table. A proven value is exact whatever the threads; with more than one thread the
-        node counts and, among moves of equal value, the move returned vary from run to run. ``node_limit`` counts
-        the main thread's nodes; ``stats["helper_nodes"]`` the helpers'."""
+        other order, their root against the main thread's root alpha) and fill the table. A proven value is exact
+        whatever the threads; with more than one thread the node counts and, among moves of equal value, the move
+        returned vary from run to run. ``node_limit`` counts the main thread's nodes; ``stats["helper_nodes"]`` the
+        helpers', ``stats["helper_root_alphas_taken"]`` how often a helper's root took the main thread's alpha."""
         self.referee = referee
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -775,7 +776,7 @@ class EndgameSolver:
             hws = ws.helper(i)
             hws.load(state, letter_filter)
             self._reset(hws, state, letter_filter, ws.generation, int(ws.salts[ws.generation]), self.options | ws.k.OPT_HELPER)
-            thread = threading.Thread(target=_helper_search, args=(hws, stop), name=f"endgame-helper-{i}", daemon=True)
+            thread = threading.Thread(target=_helper_search, args=(hws, stop, ws), name=f"endgame-helper-{i}", daemon=True)
             thread.start()
             out.append((thread, hws))
         return out
@@ -852,6 +853,7 @@ class EndgameSolver:
                       "nodes_by_iteration": self._iterations(),
                       "cpu_seconds": round(self.clock() - c0, 3) if self.clock is time.thread_time else None,
                       "threads": self.threads, "helper_nodes": sum(int(h.sc[k.SC_NODES]) for _, h in helpers),
+                      "helper_root_alphas_taken": sum(int(h.sc[k.SC_BORROWS]) for _, h in helpers),
                       "proven_by_helper": by_helper}
         return EndgameResult(move, value, proven, done_depth, int(sc[k.SC_NODES]), time.perf_counter() - t0, pv)
 
@@ -949,7 +951,15 @@ def _next_slice(nodes: int, spent: float) -> int:
     return max(100, min(1_000_000, int((nodes + 1) * EndgameSolver.SLICE / max(spent, 1e-4))))
 
 
-def _helper_search(ws: _Workspace, stop: threading.Event) -> None:
+def _share_root_alpha(helper: _Workspace, main: _Workspace) -> None:
+    """The main thread's iteration and root alpha, for ``helper``'s root to take (kernel docstring, item 10): read while
+    the main thread runs (single aligned words; a value one slice old is still a value it found)."""
+    k = helper.k
+    helper.sc[k.SC_SHARED_DEPTH] = main.sc[k.SC_DEPTH]
+    helper.sc[k.SC_SHARED_ALPHA] = main.fr[0, k.F_ALPHA]
+
+
+def _helper_search(ws: _Workspace, stop: threading.Event, main: _Workspace) -> None:
     """A helper thread's search (:class:`EndgameSolver`'s ``threads``): slices of about :attr:`EndgameSolver.SLICE`
     seconds (the kernel runs without the GIL, so the main thread's join waits at most one) until ``stop`` is set or
     its search ends; a full move buffer is made larger as in the main thread, any other error ends the helper (the
@@ -961,6 +971,7 @@ def _helper_search(ws: _Workspace, stop: threading.Event) -> None:
     while not stop.is_set():
         nodes_before, t_call = int(sc[k.SC_NODES]), time.perf_counter()
         sc[k.SC_STOP] = nodes_before + chunk
+        _share_root_alpha(ws, main)
         ws.run(k.MODE_SEARCH)
         chunk = _next_slice(int(sc[k.SC_NODES]) - nodes_before, time.perf_counter() - t_call)
         status = int(sc[k.SC_STATUS])
