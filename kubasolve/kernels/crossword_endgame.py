@@ -2462,38 +2462,31 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_WIN_HI] = INF
                 sc[SC_ACT] = ACT_ITER
                 continue
-            if sc[SC_BORROWED]:
-                # a helper that took the main thread's root alpha has no answer of its own (its root's best move may
-                # only tie that alpha as a bound): on to the next iteration, or the last one again (its table entries
-                # make the repeat cheap, and it meets the main thread's newer alpha)
-                if sc[SC_DEPTH] < sc[SC_MAX_DEPTH]:
-                    sc[SC_DEPTH] += 1
-                    if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
-                        sc[SC_DEPTH] = sc[SC_MAX_DEPTH]
-                sc[SC_WIN_LO] = -INF
-                sc[SC_WIN_HI] = INF
-                sc[SC_ACT] = ACT_ITER
-                continue
-            # an iteration to the end of the game (after a jump) reports the longest line it searched
-            sc[SC_DONE_DEPTH] = sc[SC_DEPTH] if sc[SC_DEPTH] < sc[SC_MAX_DEPTH] else min(sc[SC_DEPTH], sc[SC_PLY_MAX] + 1)
-            fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
-            sc[SC_VALUE] = sc[SC_RET_V]
-            sc[SC_BEST] = fr[0, F_BESTMV]
-            if sc[SC_RET_H] == 0:
-                sc[SC_PROVEN] = 1
-                sc[SC_STATUS] = ST_DONE
-                return
-            if sc[SC_DEPTH] >= sc[SC_MAX_DEPTH]:
-                sc[SC_STATUS] = ST_DONE
-                return
-            sc[SC_DEPTH] += 1
+            if not sc[SC_BORROWED]:
+                # an iteration to the end of the game (after a jump) reports the longest line it searched
+                sc[SC_DONE_DEPTH] = sc[SC_DEPTH] if sc[SC_DEPTH] < sc[SC_MAX_DEPTH] else min(sc[SC_DEPTH], sc[SC_PLY_MAX] + 1)
+                fr[sc[SC_DEPTH], F_ITER_NODES] = sc[SC_NODES]
+                sc[SC_VALUE] = sc[SC_RET_V]
+                sc[SC_BEST] = fr[0, F_BESTMV]
+                if sc[SC_RET_H] == 0:
+                    sc[SC_PROVEN] = 1
+                    sc[SC_STATUS] = ST_DONE
+                    return
+                if sc[SC_DEPTH] >= sc[SC_MAX_DEPTH]:
+                    sc[SC_STATUS] = ST_DONE
+                    return
+            # the next iteration; a helper whose root took the main thread's alpha has no answer of its own (its root's
+            # best move may only tie that alpha as a bound): it goes on, or searches the last iteration again (its table
+            # entries make the repeat cheap, and it meets the main thread's newer alpha)
             sc[SC_WIN_LO] = -INF
             sc[SC_WIN_HI] = INF
-            if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
-                sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
-                if sc[SC_OPTS] & OPT_ASPIRATION:
-                    sc[SC_WIN_LO] = rv - ASPIRATION
-                    sc[SC_WIN_HI] = rv + ASPIRATION
+            if sc[SC_DEPTH] < sc[SC_MAX_DEPTH]:
+                sc[SC_DEPTH] += 1
+                if sc[SC_JUMP] > 0 and sc[SC_DEPTH] > sc[SC_JUMP]:
+                    sc[SC_DEPTH] = sc[SC_MAX_DEPTH]  # after the shallow iterations (ordering), one to the end of the game
+                    if sc[SC_OPTS] & OPT_ASPIRATION and not sc[SC_BORROWED]:
+                        sc[SC_WIN_LO] = rv - ASPIRATION
+                        sc[SC_WIN_HI] = rv + ASPIRATION
             sc[SC_ACT] = ACT_ITER
             if sc[SC_OPTS] & OPT_PAUSE_ITER:
                 sc[SC_STATUS] = ST_PAUSED

@@ -478,7 +478,6 @@ def test_a_helpers_proof_is_the_answer(nl_referee, big_endgame):
     assert res.pv  # read from the table the threads share
 
 
-
 @pytest.mark.parametrize("offset", [-7, 0, 5])
 def test_a_helper_given_any_root_alpha_leaves_the_answer_exact(nl_referee, big_endgame, monkeypatch, offset):
     """A helper's root takes the main thread's root alpha of the same iteration (kernel docstring, item 10). Whatever alpha
@@ -509,6 +508,7 @@ def test_a_helper_given_any_root_alpha_leaves_the_answer_exact(nl_referee, big_e
     assert _value_of(nl_referee, big_endgame, res.action()) == one.value
     if offset > 0:  # above every alpha the helper finds itself: taken at every root move after its first
         assert solver.stats["helper_root_alphas_taken"] >= 3 and not solver.stats["proven_by_helper"]
+
 
 def test_threads_are_checked(nl_referee, big_endgame, capsys):
     for bad in (0, 17, 1.5, "2"):
