@@ -21,7 +21,10 @@ after any node and resume, which is how the caller applies a time budget). One f
    siblings of a node and the positions the search meets again reuse the other lines' moves. The
    line key is a Zobrist-like hash of the line's tiles and of the cross-sets of its empty squares,
    kept up to date incrementally: a placement recomputes only the cross-sets of the squares at the
-   ends of the runs it extends (``cross_set_of``), and undoes them from a log.
+   ends of the runs it extends (``cross_set_of``), and undoes them from a log. A node first asks for the cache slots of
+   the lines its ply's previous node did not leave in place (:func:`_prefetch_row`), so their memory misses overlap
+   instead of coming one after another (positions 26, 19, 29, 6, 32 and 30 of the measured set on one thread, three
+   alternating rounds: 27.0-27.6 s of CPU against 27.9-28.5 s, the same nodes).
 3. **Terminal options first**: going out (``score + 2 x opponent's rack``) and a pass that ends the
    game are exact; when one reaches ``beta`` the node is cut without a horizon. So is a pass right
    after the opponent's *forced* pass (they had no placement on this board: ``OPT_STUCK_PASS``): from
@@ -763,6 +766,15 @@ def _collect(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell
     return -1
 
 
+@njit(cache=True, inline="always")
+def _line_cache_key(line_hash, rack_hash, line_salt, empty):
+    """The line cache's key of a line (its contents' hash ``line_hash``) for a rack (never 0: 0 marks a free slot)."""
+    ck = line_hash ^ rack_hash ^ line_salt
+    if empty:
+        ck = _mix(ck + 1)  # an empty board's lines list other moves than the same lines elsewhere
+    return ck if ck != 0 else np.int64(1)
+
+
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (see the module docstring)
 def _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line, cell_pos, letters, vob, xmask, xscore, lmult, wmult,
                   val, cnt, rs, lh, zline, ci, lslot, ar_meta, ar_tiles, ar_aux, pm_meta, pm_aux, all_anchor, lin_all, work, word, mctx,
@@ -784,12 +796,14 @@ def _collect_once(p, mover, base, copy, g, lines, line_len, line_dir, cell_line,
     gs = np.int64(0)
     gi = np.int64(-1)
     n = np.int64(0)
+    empty = sc[SC_TILES] == 0
     for k in range(lines.shape[0]):
-        ck = lh[p, k] ^ rack_hash ^ zline[k]
-        if sc[SC_TILES] == 0:
-            ck = _mix(ck + 1)  # an empty board's lines list other moves than the same lines elsewhere
-        if ck == 0:
-            ck = 1
+        # the slots of the lines the sibling's slot does not hold, asked for ahead (each a memory miss): their misses overlap
+        ck = _line_cache_key(lh[p, k], rack_hash, zline[k], empty)
+        if ci[lslot[p, k], 0] != ck:
+            _prefetch_row(ci, ck & smask)  # type: ignore[call-arg]
+    for k in range(lines.shape[0]):
+        ck = _line_cache_key(lh[p, k], rack_hash, zline[k], empty)
         i = lslot[p, k]
         if ci[i, 0] == ck:
             sc[SC_CACHE_HITS] += 1  # the slot this ply's previous node used (a sibling: most lines are the same)
