@@ -237,7 +237,9 @@ def _bound_cut_children(stats: dict[str, Any]) -> int:
 
 def _calibration_seconds(referee: Any, jump: int) -> float:
     """Thread CPU seconds of :data:`CALIBRATION_NODES` nodes of stored position :data:`CALIBRATION_POSITION` on one
-    thread, in a new thread (its own workspace: a cold line cache, as in the first solve of a position)."""
+    thread, in a new thread (its own workspace: a cold line cache, as in the first solve of a position; its buffers' pages
+    mapped before the clock, :meth:`~kubasolve.games.crossword.endgame._Workspace.touch`: until 7 December 2026 the
+    operating system's clearing of those pages was timed too, 0.3-0.8 s of the 1.9-2.7 s on the shared machines)."""
     import threading
 
     from kubasolve.games.crossword.endgame import EndgameSolver, state_from_cgp
@@ -248,6 +250,7 @@ def _calibration_seconds(referee: Any, jump: int) -> float:
     def run() -> None:
         solver = EndgameSolver(referee, node_limit=CALIBRATION_NODES, jump=jump)
         solver.ws.warm()
+        solver.ws.touch()  # the buffers' pages mapped before the clock: the search's speed, not the page clearing's
         c0 = time.thread_time()
         solver.solve(state)
         spent.append(time.thread_time() - c0)
@@ -343,7 +346,12 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     peer: list[dict[str, Any]] = []
     tmp = Path(tempfile.mkdtemp(prefix="kubasolve-wolges-")) if kit is not None else None
     for cls in solvers.values():  # compile / load the kernels outside the budgets
-        cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
+        warm = cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {}))
+        warm.solve(state_from_cgp(referee, table[chosen[0]][1]))
+        if isinstance(warm, EndgameSolver):
+            # and the buffers' pages mapped: the first position's budget would pay for them, the others not
+            for ws in (warm.ws, *warm.ws.helpers):
+                ws.touch()
     reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
     for round_ in range(1, rounds + 1):
         for i in chosen:

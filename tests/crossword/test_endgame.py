@@ -226,6 +226,20 @@ def test_library_budget_names(nl_referee, big_endgame):
         solve_endgame(nl_referee, big_endgame, movetime_ms=-1)
 
 
+def test_touching_the_buffers_empties_them_and_changes_no_answer(nl_referee, big_endgame):
+    """The bench maps the buffers' pages before its clocks (``_Workspace.touch``): the table, leave memo and line cache
+    end up empty, with their counters, and a node-budget solve after it is the same as before it."""
+    solver = EndgameSolver(nl_referee, node_limit=3000)
+    before = solver.solve(big_endgame)
+    ws = solver.ws
+    assert ws.sc[ws.k.SC_CACHE_USED] > 0 and ws.tt.any()
+    ws.touch()
+    assert ws.sc[ws.k.SC_CACHE_USED] == 0 and ws.sc[ws.k.SC_ARENA] == 0
+    assert not ws.tt.any() and not ws.lmemo.any() and not ws.cache[0].any() and (ws.cache[3] == -1).all()
+    after = EndgameSolver(nl_referee, node_limit=3000).solve(big_endgame)
+    assert (after.move, after.value, after.nodes, after.depth) == (before.move, before.value, before.nodes, before.depth)
+
+
 def test_time_budget_is_respected(nl_referee, big_endgame):
     solve_endgame(nl_referee, big_endgame, node_limit=50)  # the kernel loaded and the workspace made outside the clock
     t0 = time.perf_counter()
