@@ -349,9 +349,7 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
         warm = cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {}))
         warm.solve(state_from_cgp(referee, table[chosen[0]][1]))
         if isinstance(warm, EndgameSolver):
-            # and the buffers' pages mapped: the first position's budget would pay for them, the others not
-            for ws in (warm.ws, *warm.ws.helpers):
-                ws.touch()
+            warm.ws.touch()  # and the buffers' pages mapped: the first position's budget would pay for them, the others not
     reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
     for round_ in range(1, rounds + 1):
         for i in chosen:

@@ -557,12 +557,15 @@ class _Workspace:
         """Write every page of the large buffers once, with the values they hold already (zeros; the arena's tiles -1), so
         the operating system maps and clears their pages now instead of inside the first solve that reaches them (about
         370 MB at the default sizes: 0.3-0.8 s of a first solve's CPU on the shared machines, 10-30 % of the bench's
-        calibration workload). The table, the leave memo and the line cache end up empty. For measurements; a solve does
-        not need it."""
-        for a in (self.tt, self.lmemo, *self.cache, *self.moves):
-            a[...] = -1 if a is self.cache[3] else 0
-        self.sc[self.k.SC_CACHE_USED] = 0
-        self.sc[self.k.SC_ARENA] = 0
+        calibration workload). The helpers' workspaces too (the table and leave memo they share written once). The table,
+        the leave memo and the line caches end up empty. For measurements; a solve does not need it."""
+        for a in (self.tt, self.lmemo):
+            a.fill(0)
+        for ws in (self, *self.helpers):
+            for a in (*ws.cache, *ws.moves):
+                a.fill(-1 if a is ws.cache[3] else 0)
+            ws.sc[self.k.SC_CACHE_USED] = 0
+            ws.sc[self.k.SC_ARENA] = 0
 
     def set_move_buffer(self, moves: int) -> None:
         """The move buffer (the lists of the nodes on the current line): (line, start, end, score) rows, (gain,
