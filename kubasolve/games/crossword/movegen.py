@@ -176,7 +176,8 @@ def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tile
         for ch in rack:
             code = codes.get(ch)
             if code is None:
-                code = codes.get(ch.upper())
+                up = ch.upper()
+                code = codes.get(up) if up.lower() == ch else None  # not the dotless ı as an I (parse_rack names it)
                 if code is None:
                     break
             if code < 0:
