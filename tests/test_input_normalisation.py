@@ -100,15 +100,22 @@ def test_kubagram_engine_field_in_nfd_answers_as_nfc() -> None:
 
 # ------------------------------------------------------------------------------------------------ crossword
 def test_crossword_entry_points_normalise_before_judging() -> None:
-    from kubasolve.errors import PositionError
+    from kubasolve.errors import IllegalMoveError, PositionError
     from kubasolve.games.crossword.game import action_from_dict
     from kubasolve.games.crossword.layout import load_tiles
     from kubasolve.games.crossword.movegen import parse_rack
 
     tiles = load_tiles("nl")
     assert parse_rack("eknow??", tiles) == ("EKNOW", 2)
-    with pytest.raises(PositionError, match="'Ș'"):  # one letter, named as the player sees it
+    with pytest.raises(PositionError, match="'ș'"):  # one letter, named as the player typed it
         parse_rack(nfd("aș"), tiles)
+    # a character is a tile only if its upper case is one letter of the set that lower-cases back to it:
+    # the German sharp s is not two S tiles, the Turkish dotless i not an I, the ligature fi not F and I
+    for odd in ("ß", "ı", "\ufb01"):
+        with pytest.raises(PositionError, match=f"holds '{odd}': not tiles"):
+            parse_rack(f"AEINR{odd}", tiles)
+        with pytest.raises(IllegalMoveError, match=f"'{odd}'"):
+            action_from_dict({"type": "exchange", "letters": f"A{odd}"})
     assert action_from_dict({"type": "exchange", "letters": "kq?"}).letters == "KQ?"
     assert action_from_dict({"type": "place", "tiles": [[7, 7, nfd("é")]]}).tiles == ((7, 7, "é"),)
     assert action_from_dict({"type": "place", "move": nfd("8H CAFÉ")}).move == "8H CAFÉ"

@@ -264,6 +264,11 @@ def run_endgame(args: argparse.Namespace) -> int:
         state = state_from_gcg(referee, board_in.gcg)
         if state.over:
             raise PositionError("the GCG game is over: nothing to solve")
+        known = [bool(r) for r in (board_in.gcg.racks or ())]
+        if state.n_players == 2 and not any(known):
+            # racks drawn at random from the unseen tiles would be solved as if they were the game's
+            raise PositionError("the GCG game gives neither #rack1 nor #rack2: the endgame solver needs the rack of one player "
+                                "at least (the other holds the rest of the unseen tiles)")
         if state.bag or state.n_players != 2:
             raise PositionError(f"the endgame solver needs two players and an empty bag; at the end of this GCG game the bag holds {len(state.bag)} tiles")
     else:

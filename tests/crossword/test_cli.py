@@ -43,6 +43,8 @@ def test_moves_text_and_cgp_board(capsys, tmp_path):
     (["--board", "15/15 A/ 0/0 0", "--rack", "A"], "rows"),
     (["--board", "{cgp}", "--rack", "AB1"], "not tiles"),
     (["--board", "{cgp}", "--rack", "AAAAAAAA"], "at most 7"),
+    (["--board", "{cgp}", "--rack", "AEıNRST"], "holds 'ı': not tiles"),  # the Turkish dotless i is not an I
+    (["--board", "{cgp}", "--rack", "AEINRß"], "holds 'ß': not tiles"),  # nor the sharp s two S tiles
     (["--board", "{short}", "--rack", "A"], "expected 15 lines"),
 ])
 def test_moves_bad_input_exit_1(argv, message, capsys, tmp_path):

@@ -376,6 +376,55 @@ def test_cli_endgame_solves_a_cgp(nl_referee, big_endgame, capsys, tmp_path):
     assert "bag is not empty" in capsys.readouterr().err
 
 
+def test_cli_endgame_refuses_positions_it_cannot_solve_by_name(nl_referee, big_endgame, capsys, tmp_path):
+    """A CGP whose count of scoreless turns has already ended the game, a rack over seven tiles, and a GCG game
+    with neither rack: each refused with the reason (exit 1), never solved (the count once indexed past the
+    kernel's key table and crashed the process) nor dealt at random."""
+    import dataclasses
+
+    from kubasolve.cli.main import main
+    from kubasolve.errors import RulesError
+    from kubasolve.games.crossword.notation import to_cgp
+
+    st = big_endgame
+    p, q = st.current, 1 - st.current
+    rows = st.board.to_rows()
+    mover, opp = st.racks[p], st.racks[q]
+
+    def cgp(racks: list[str], scoreless: int) -> str:
+        return to_cgp(rows, racks, [st.scores[p], st.scores[q]], scoreless, {"lex": "nl"})
+
+    cases = [
+        (cgp([mover, opp], 4), "the game is over: the CGP counts 4 scoreless turns in a row, and the rules end it at 4"),
+        (cgp([mover, opp], 9_999_999), "9999999 scoreless turns"),
+        (cgp(["EEEEEEEE", opp], 0), "the CGP's rack of the player to move, 'EEEEEEEE', has 8 tiles, at most 7"),
+        (cgp([mover, "EEEEEEEEE"], 0), "the CGP's rack of the opponent, 'EEEEEEEEE', has 9 tiles, at most 7"),
+    ]
+    for board, message in cases:
+        assert main(["crossword", "endgame", "--board", board, "--max-nodes", "50"]) == 1, board
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+    assert main(["crossword", "endgame", "--board", cgp([mover, opp], 3), "--max-nodes", "50", "--json"]) == 0  # one pass short
+    capsys.readouterr()
+    # the library refuses such roots too, before the kernel sees them
+    for bad in (dataclasses.replace(st, scoreless=4), dataclasses.replace(st, racks=tuple(r + "EEEEEEEE" if i == p else r for i, r in enumerate(st.racks)))):
+        with pytest.raises(RulesError):
+            solve_endgame(nl_referee, bad, node_limit=50)
+    from pathlib import Path
+
+    gcg = Path(__file__).parent / "data" / "gcg" / "woogles_unfinished.gcg"
+    text = "".join(line for line in gcg.read_text(encoding="utf-8").splitlines(keepends=True) if not line.startswith("#rack"))
+    bare = tmp_path / "norack.gcg"
+    bare.write_text(text, encoding="utf-8")
+    assert main(["crossword", "endgame", "--board", str(bare), "--max-nodes", "50"]) == 1
+    assert "neither #rack1 nor #rack2" in capsys.readouterr().err
+    one = tmp_path / "rack2.gcg"
+    one.write_text(text + next(line for line in gcg.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("#rack2")),
+                   encoding="utf-8")
+    assert main(["crossword", "endgame", "--board", str(one), "--max-nodes", "50"]) == 0  # one rack: the other is the rest
+    capsys.readouterr()
+
+
 def test_the_kernel_loads_before_the_budgets_clock(tmp_path):
     """Issue 21: "The budget clock starts after one-time set-up in the library too". In a fresh process the
     solver loads its kernel for the exact argument types before the clock starts (a first solve spent ~4 s of

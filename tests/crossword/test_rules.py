@@ -57,7 +57,7 @@ def test_rules_refuse_bad_settings_by_name():
         CrosswordRules.from_dict({"colour": "red"})
     with pytest.raises(RulesError, match="rack_size"):
         CrosswordRules(rack_size=0)
-    with pytest.raises(RulesError, match="unknown tile set"):
+    with pytest.raises(RulesError, match=r"unknown tile set 'klingon': not one of \['en', 'nl'\]"):  # every bundled set named
         CrosswordRules(tiles="klingon")
 
 

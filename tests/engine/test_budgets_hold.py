@@ -53,6 +53,7 @@ def test_the_issues_rummikub_simulation_is_quick_and_complete() -> None:
     """Before: games 100, max_nodes 1, min_first_meld 10,000: 332 s (every pass asked whether a 10,000-point first meld
     exists, by a full search each time). Now a meld worth more than the rack can show is refused at once, exactly."""
     s = Session()
+    timed(s, "rummikub.simulate", {"games": 1, "max_nodes": 1})  # the process's one-time work (kernels), not under test
     took, answer = timed(s, "rummikub.simulate", {"games": 100, "max_nodes": 1, "rules": {"min_first_meld": 10_000}})
     assert answer["ok"] and answer["result"]["unfinished"] == 0 and answer["result"]["out_of_time"] == 0, answer
     assert took < 10 + 0.5  # the default budget (10 s) with room; measured 1.5 s at load 5

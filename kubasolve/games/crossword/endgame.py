@@ -45,6 +45,7 @@ from kubasolve.games.crossword.board import Board, grid_geometry
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, sort_rack
 from kubasolve.games.crossword.layout import BLANK
 from kubasolve.games.crossword.movegen import Placement, raw_facts, raw_generator
+from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS
 
 __all__ = ["EndgameResult", "EndgameSolver", "solve_endgame"]
@@ -413,12 +414,7 @@ class LegacyEndgameSolver:
 
     def solve(self, state: CrosswordState) -> EndgameResult:
         """The best move for the player to move in ``state`` (two players, empty bag)."""
-        if state.n_players != 2:
-            raise RulesError("the endgame solver is for two players")
-        if state.bag:
-            raise RulesError("the endgame solver needs an empty bag")
-        if state.over:
-            raise RulesError("the game is over")
+        _check_root(state, self.referee.rules)
         t0 = time.perf_counter()
         self._deadline = self.clock() + (self.time_limit or 0.0)
         self.nodes = 0
@@ -734,7 +730,8 @@ class EndgameSolver:
         sc[k.SC_NL] = ws.nl
         sc[k.SC_RACK_SIZE] = ws.rack_size
         sc[k.SC_BINGO] = self.referee.rules.bingo_bonus
-        sc[k.SC_ROOT_SL] = state.scoreless
+        # with no limit only whether the last turn was scoreless matters (the second pass in a row ends the search)
+        sc[k.SC_ROOT_SL] = state.scoreless if self.limit else min(state.scoreless, 1)
         sc[k.SC_FILTER] = letter_filter
         sc[k.SC_OPTS] = options
         sc[k.SC_JUMP] = self.jump
@@ -758,12 +755,7 @@ class EndgameSolver:
 
     def solve(self, state: CrosswordState) -> EndgameResult:
         """The best move for the player to move in ``state`` (two players, empty bag)."""
-        if state.n_players != 2:
-            raise RulesError("the endgame solver is for two players")
-        if state.bag:
-            raise RulesError("the endgame solver needs an empty bag")
-        if state.over:
-            raise RulesError("the game is over")
+        _check_root(state, self.referee.rules)
         ws = self.ws
         ws.warm()  # one-time kernel load, before the clock
         for i in range(self.threads - 1):
@@ -1020,6 +1012,24 @@ def _restore_root(ws: _Workspace, root: tuple[np.ndarray, ...]) -> None:
     ws.sc[k.SC_TILES] = int((ws.letters >= 0).sum())
 
 
+def _check_root(state: CrosswordState, rules: CrosswordRules) -> None:
+    """Refuse a root the solvers cannot search (RulesError): not two players, tiles in the bag, the game over
+    (also by its count of scoreless turns), a rack larger than the rules' (the kernel's rack keys have room for
+    no more)."""
+    if state.n_players != 2:
+        raise RulesError("the endgame solver is for two players")
+    if state.bag:
+        raise RulesError("the endgame solver needs an empty bag")
+    if state.over:
+        raise RulesError("the game is over")
+    limit = rules.scoreless_limit(2)
+    if state.scoreless < 0 or (limit and state.scoreless >= limit):
+        raise RulesError(f"the game is over: {state.scoreless} scoreless turns in a row, and the rules end it at {limit}")
+    for who, rack in zip(("the player to move", "the opponent"), (state.racks[state.current], state.racks[1 - state.current])):
+        if len(rack) > rules.rack_size:
+            raise RulesError(f"{who} holds {len(rack)} tiles ({rack}), more than a rack of {rules.rack_size}")
+
+
 def solve_endgame(referee: Referee, state: CrosswordState, *, time_limit: float | None = None, node_limit: int | None = None,
                   max_depth: int | None = None, max_nodes: int | None = None, movetime_ms: float | None = None,
                   halted: Callable[[], bool] | None = None, on_best: Callable[[CrosswordAction, int, int], None] | None = None,
@@ -1059,6 +1069,13 @@ def state_from_cgp(referee: Referee, text: str) -> CrosswordState:
     mover = pos.racks[0]
     if not mover:
         raise PositionError("the CGP gives no rack for the player to move")
+    size = referee.rules.rack_size
+    for who, rack in zip(("the player to move", "the opponent"), pos.racks):
+        if len(rack) > size:
+            raise PositionError(f"the CGP's rack of {who}, {rack!r}, has {len(rack)} tiles, at most {size}")
+    limit = referee.rules.scoreless_limit(2)
+    if limit and pos.scoreless >= limit:
+        raise PositionError(f"the game is over: the CGP counts {pos.scoreless} scoreless turns in a row, and the rules end it at {limit}")
     on_board = Counter(BLANK if ch.islower() else ch for row in pos.rows for ch in row if ch != ".")
     unseen = Counter(tiles.counts) - on_board - Counter(mover)
     opp = pos.racks[1] if len(pos.racks) > 1 and pos.racks[1] else sort_rack("".join(unseen.elements()))

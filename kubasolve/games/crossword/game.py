@@ -116,7 +116,11 @@ def action_from_dict(data: CrosswordAction | Mapping[str, Any]) -> CrosswordActi
         letters = data.get("letters")
         if not isinstance(letters, str) or not letters.strip():
             raise IllegalMoveError('an exchange needs "letters": the tiles to give back, e.g. "KQ?"')
-        return CrosswordAction("exchange", letters=sort_rack(normalize_text(letters.strip()).upper()))
+        text = normalize_text(letters.strip())
+        odd = sorted({ch for ch in text if len(ch.upper()) != 1 or (ch != ch.upper() and ch.upper().lower() != ch)})
+        if odd:  # 'ß' is not two S tiles, nor the dotless 'ı' an I
+            raise IllegalMoveError(f"exchange letters {letters!r} hold {''.join(odd)!r}: not tiles (letters, '?' for a blank)")
+        return CrosswordAction("exchange", letters=sort_rack(text.upper()))
     if ("tiles" in data) == ("move" in data):
         raise IllegalMoveError('a place action needs exactly one of "tiles" ([[row, col, letter], ...]) or "move" ("8H WORD")')
     if "move" in data:

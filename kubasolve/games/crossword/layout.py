@@ -17,7 +17,7 @@ from kubasolve.errors import RulesError
 
 DATA_DIR = Path(__file__).parent / "data"
 LAYOUTS = {"standard15": "board_15x15.toml"}
-TILE_SETS = {"nl": "tiles_nl.toml"}
+TILE_SETS = {"nl": "tiles_nl.toml", "en": "tiles_en.toml"}
 BLANK = "?"
 
 _SQUARES = {".": (1, 1), "d": (2, 1), "t": (3, 1), "D": (1, 2), "T": (1, 3), "*": (1, 2)}
@@ -128,8 +128,23 @@ class TileSet:
         return self.values[tile]
 
 
+def tile_letters(text: str, tiles: TileSet) -> tuple[str, str]:
+    """(the tiles of ``text`` in upper case, ``?`` a blank; the characters that are not tiles of ``tiles``). Each
+    character is checked as typed: one whose upper case is not itself one letter of the set (``ß`` -> ``SS``, the
+    Turkish dotless ``ı`` -> ``I``, the ligature ``ﬁ`` -> ``FI``) is not a tile, never read as other letters."""
+    tiles_out: list[str] = []
+    bad: list[str] = []
+    for ch in text:
+        up = ch.upper()
+        if ch == BLANK or (up in tiles.values and up != BLANK and (ch == up or up.lower() == ch)):
+            tiles_out.append(up)
+        elif ch not in bad:
+            bad.append(ch)
+    return "".join(tiles_out), "".join(sorted(bad))
+
+
 def load_tiles(name_or_path: str = "nl") -> TileSet:
-    """A bundled tile set by name (``"nl"``: Dutch, 102 tiles) or a tile-set TOML file by path."""
+    """A bundled tile set by name (``"nl"``: Dutch, 102 tiles; ``"en"``: English, 100) or a tile-set TOML file by path."""
     path, data = _read_toml(name_or_path, TILE_SETS, "tile set")
     counts, values = data.get("counts"), data.get("values")
     if not isinstance(counts, dict) or not isinstance(values, dict):

@@ -21,7 +21,7 @@ import numpy as np
 
 from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board, grid_geometry
-from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
+from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet, tile_letters
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_text
 
@@ -84,10 +84,9 @@ def parse_rack(rack: str, tiles: TileSet) -> tuple[str, int]:
     """(upper-case letters, number of blanks) of a rack string such as ``"EKNOW??"``."""
     if not isinstance(rack, str):
         raise PositionError("the rack is a string of letters and '?' for blanks")
-    text = normalize_text(rack.strip()).upper()
-    bad = sorted({ch for ch in text if ch != BLANK and ch not in tiles.values})
+    text, bad = tile_letters(normalize_text(rack.strip()), tiles)
     if bad:
-        raise PositionError(f"rack {rack!r} holds {''.join(bad)!r}: not tiles of the {tiles.name!r} set (letters, '?' for a blank)")
+        raise PositionError(f"rack {rack!r} holds {bad!r}: not tiles of the {tiles.name!r} set (letters, '?' for a blank)")
     if len(text) > tiles.rack_size:
         raise PositionError(f"rack {rack!r} has {len(text)} tiles, at most {tiles.rack_size}")
     return "".join(ch for ch in text if ch != BLANK), text.count(BLANK)
@@ -177,7 +176,8 @@ def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tile
         for ch in rack:
             code = codes.get(ch)
             if code is None:
-                code = codes.get(ch.upper())
+                up = ch.upper()
+                code = codes.get(up) if up.lower() == ch else None  # not the dotless ı as an I (parse_rack names it)
                 if code is None:
                     break
             if code < 0:

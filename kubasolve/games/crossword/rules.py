@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from kubasolve.errors import RulesError
-from kubasolve.games.crossword.layout import DATA_DIR, BoardLayout, TileSet, load_layout, load_tiles
+from kubasolve.games.crossword.layout import DATA_DIR, TILE_SETS, BoardLayout, TileSet, load_layout, load_tiles
 from kubasolve.games.settings import checked_settings, read_toml_table
 
 WORD_CHECKS = ("referee", "challenge")
 FAILED_CHALLENGE = ("lose-turn", "points", "none")
-BUNDLED_TILES = {"nl": "tiles_nl.toml", "en": "tiles_en.toml"}
+BUNDLED_TILES = TILE_SETS
 BUNDLED_RULES = {"nl": "rules_nl.toml", "en": "rules_en.toml"}
 
 
