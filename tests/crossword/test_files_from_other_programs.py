@@ -81,3 +81,45 @@ def test_engine_moves_bounds_runs_and_honours_operations() -> None:
     assert bb["max_score"] == 59 and bb["notices"] == ["CGP operation(s) not used by kubasolve: gid"]
     plain = ask(session, "crossword.moves", cgp=EMPTY + " AEINRST/ 0/0 0", top=1)["result"]
     assert plain["max_score"] == 74 and "notices" not in plain
+
+
+def _gcg_with_lexicon(name: str) -> str:
+    return (GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8").replace("#lexicon nl", f"#lexicon {name}")
+
+
+def test_engine_new_game_plays_the_lexicon_the_gcg_names() -> None:
+    """A GCG's ``#lexicon`` is played by new-game's saved_text as by the CLI (``endgame --board``: ``1L FA.E`` in
+    English, ``1L JA.E`` in Dutch); a ``lexicon`` given too wins with a notice, as ``--lexicon`` does; a name
+    kubasolve does not have is refused by name (bad-position, key params.saved_text)."""
+    session = Session()
+
+    def best(**params: Any) -> tuple[dict[str, Any], str]:
+        game = ask(session, "new-game", game="crossword", **params)["result"]
+        move = ask(session, "ai-move", game_id=game["game_id"], max_nodes=2000, apply=False)["result"]
+        return game, move["text"]
+
+    game, text = best(saved_text=_gcg_with_lexicon("en"))
+    assert text == "1L FA.E" and "notices" not in game
+    state = ask(session, "state", game_id=game["game_id"])["result"]["state"]
+    assert state["lexicon"] == "en"
+    game, text = best(saved_text=_gcg_with_lexicon("EN"))  # the name as the CLI matches it: any case
+    assert text == "1L FA.E"
+    game, text = best(saved_text=_gcg_with_lexicon("en"), lexicon="nl")
+    assert text == "1L JA.E" and game["notices"] == ["the GCG game names lexicon 'en'; playing 'nl' as asked"]
+    refused = ask(session, "new-game", game="crossword", saved_text=_gcg_with_lexicon("NWL20"))["error"]
+    assert refused["code"] == "bad-position" and refused["key"] == "params.saved_text"
+    assert "names lexicon 'NWL20', which kubasolve does not have" in refused["message"]
+    game, text = best(saved_text=_gcg_with_lexicon("NWL20"), lexicon="en")
+    assert text == "1L FA.E" and game["notices"] == ["the GCG game names lexicon 'NWL20'; playing 'en' as asked"]
+
+
+def test_cli_play_and_show_of_a_gcg_play_its_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    nwl = tmp_path / "nwl.gcg"
+    nwl.write_text(_gcg_with_lexicon("NWL20"), encoding="utf-8")
+    for argv in (["crossword", "show", str(nwl)], ["crossword", "play", "--resume", str(nwl), "--players", "human,score"]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert "names lexicon 'NWL20', which kubasolve does not have" in err and "Traceback" not in err
+    assert main(["crossword", "show", str(nwl), "--lexicon", "en"]) == 0
+    captured = capsys.readouterr()
+    assert "anna" in captured.out and "notice: the GCG game names lexicon 'NWL20'; playing 'en' as asked" in captured.err

@@ -42,7 +42,7 @@ from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board
 from kubasolve.lexicon.alphabet import normalize_text
 
-__all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "format_coordinate", "format_placement",
+__all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "file_lexicon", "format_coordinate", "format_placement",
            "parse_cgp", "parse_coordinate", "decode_gcg", "parse_gcg", "parse_placement", "state_from_gcg", "to_cgp", "to_gcg"]
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -617,6 +617,25 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
     noted = [replace(e, note="\n".join(notes[k])) if k in notes else e for k, e in enumerate(events)]
     return GcgGame(tuple(players), tuple(noted), tuple(board.to_rows()), tuple(pragmas),
                    tuple(racks.get(k, "") for k in range(len(players))) if racks else (), "\n".join(notes.get(-1, [])))
+
+
+def file_lexicon(named: str | None, given: str | None, bundled: Sequence[str], what: str = "GCG game") -> tuple[str | None, str | None]:
+    """(the lexicon to play, a notice or None) of a file that names lexicon ``named`` (a GCG's ``#lexicon``), the
+    caller having asked for ``given`` (``--lexicon``, the engine's ``lexicon``; None: not asked). The name asked for
+    wins, with a notice when the file names another; else the file's name when it is one of ``bundled`` (any case;
+    never a file path), any other refused by name (:class:`PositionError`); None when neither names one (the
+    caller's default)."""
+    if given is not None:
+        if named is not None and named.lower() != given.lower():
+            return given, f"the {what} names lexicon {named!r}; playing {given!r} as asked"
+        return given, None
+    if named is None:
+        return None, None
+    match = next((n for n in bundled if n.lower() == named.lower()), None)
+    if match is None:
+        raise PositionError(f"the {what} names lexicon {named[:40]!r}, which kubasolve does not have (bundled: {', '.join(sorted(bundled))}); "
+                            "name one with --lexicon (CLI) or \"lexicon\" (engine) to play the position against it")
+    return match, None
 
 
 def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
