@@ -430,7 +430,8 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         except KubasolveError as exc:
             raise type(exc)(f"params.saved_text: {exc}", key="params.saved_text") from None
         sg = SessionGame(loaded, state)
-        return session_answer(session.add_game(sg), sg, **({"notices": notices} if notices else {}))
+        extra: dict[str, Any] = {"notices": notices} if notices else {}
+        return session_answer(session.add_game(sg), sg, **extra)
     gid, sg = new_session_game(session, p.game, seed=p.seed, players=p.players, rules=p.rules, lexicon=p.lexicon, saved=p.state)
     return session_answer(gid, sg)
 
