@@ -642,15 +642,19 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
     """A :class:`~kubasolve.games.crossword.game.CrosswordState` at the end of a GCG game, to continue or
     analyse it: the board, the scores, the player to move, the scoreless turns in a row at the end,
     the racks of ``#rack1``/``#rack2``... (a player without one draws from the unseen tiles), the rest
-    in the bag, shuffled with ``seed``. The state has no history (it did not start from a deal), so it
-    is played on with :meth:`Referee.apply` but not saved and resumed. Refused (PositionError) when the
-    tiles do not fit the rules' tile set."""
+    in the bag, shuffled with ``seed``. The state has no history (it did not start from a deal): its ``origin``
+    records the GCG text (``to_gcg`` of a :class:`GcgGame`), so that the turns played on from it
+    (:meth:`Referee.apply`) replay when it is saved and resumed. Refused (PositionError) when the tiles do not fit
+    the rules' tile set."""
     from kubasolve.games.crossword.game import CrosswordState, sort_rack
     from kubasolve.games.crossword.layout import BLANK
 
     layout, tiles, rules = referee.layout, referee.tiles, referee.rules
     if isinstance(game, str):
+        origin = game
         game = parse_gcg(game, layout.rows, layout.cols, referee.lexicon.alphabet.letters)
+    else:
+        origin = to_gcg(game)
     n = len(game.players)
     if not rules.min_players <= n <= rules.max_players:
         raise PositionError(f"the GCG game has {n} players; the rules allow {rules.min_players} to {rules.max_players}")
@@ -683,7 +687,8 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
         elif e.kind == "place":
             break
     state = CrosswordState(rules, seed, n, board, "".join(pool), tuple(racks), tuple(game.scores()), game.to_move(),
-                           turn=1 + sum(e.kind in ("place", "exchange", "pass", "withdrawn") for e in game.events), scoreless=scoreless)
+                           turn=1 + sum(e.kind in ("place", "exchange", "pass", "withdrawn") for e in game.events), scoreless=scoreless,
+                           origin=origin)
     if game.over:
         state = replace(state, over=True)
     return state
