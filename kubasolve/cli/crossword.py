@@ -154,22 +154,16 @@ def read_board_input(spec: str, n_rows: int, n_cols: int) -> BoardInput:
 
 
 def file_lexicon(named: str | None, given: str | None, what: str) -> str:
-    """The lexicon to play: ``--lexicon`` if given, else the one the file names (a bundled name; any other is
-    refused by name), else ``nl``."""
-    from kubasolve.errors import PositionError
+    """The lexicon to play: ``--lexicon`` if given (a notice on stderr when the file names another), else the one
+    the file names (a bundled name; any other is refused by name), else ``nl``
+    (:func:`~kubasolve.games.crossword.notation.file_lexicon`)."""
+    from kubasolve.games.crossword.notation import file_lexicon as choose
     from kubasolve.lexicon.bundled import BUNDLED
 
-    if given is not None:
-        if named is not None and named.lower() != given.lower():
-            sys.stderr.write(f"kubasolve: notice: the {what} names lexicon {named!r}; playing {given!r} as --lexicon asks\n")
-        return given
-    if named is None:
-        return "nl"
-    match = next((n for n in BUNDLED if n.lower() == named.lower()), None)
-    if match is None:
-        raise PositionError(f"the {what} names lexicon {named!r}, which kubasolve does not have (bundled: {', '.join(sorted(BUNDLED))}); "
-                            "give --lexicon to play the position against one of them")
-    return match
+    name, notice = choose(named, given, sorted(BUNDLED), what)
+    if notice:
+        sys.stderr.write(f"kubasolve: notice: {notice}\n")
+    return name or "nl"
 
 
 def with_cgp_settings(rules: Any, board: BoardInput, args: argparse.Namespace) -> tuple[Any, str]:

@@ -265,7 +265,11 @@ def load_saved_file(args: argparse.Namespace, kind: str, path: str) -> tuple[Any
     from kubasolve.games.protocol import load_game
 
     text = read_text_file(path, f"saved {kind} game")
-    return load_game(kind, None, getattr(args, "lexicon", None)).load_saved(text)
+    notices: list[str] = []
+    found = load_game(kind, None, getattr(args, "lexicon", None)).load_saved(text, notices)
+    for notice in notices:
+        sys.stderr.write(f"kubasolve: notice: {notice}\n")
+    return found
 
 
 def emit_drawing(args: argparse.Namespace, text: str, svg: Callable[[], str]) -> int:

@@ -310,6 +310,9 @@ class SessionAnswer(Answer):
     over: bool
     winners: list[int]
     state: dict[str, Any] | UnsetType = UNSET
+    notices: Annotated[list[str], Meta(description="new-game with saved_text: what the file and the request disagree on "
+                                                   "(e.g. the lexicon asked for is played, not the one the file names)")] \
+        | UnsetType = UNSET
 
 
 class MoveEntry(Answer):
@@ -420,12 +423,15 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         from kubasolve.lexicon.alphabet import normalize_text
 
         game = _game_object(p.game, None if p.rules is UNSET else p.rules, None if p.lexicon is UNSET else p.lexicon)
+        game.lexicon_given = p.lexicon is not UNSET  # (the default lexicon gives way to the one the file names)
+        notices: list[str] = []
         try:
-            loaded, state = game.load_saved(normalize_text(p.saved_text))
+            loaded, state = game.load_saved(normalize_text(p.saved_text), notices)
         except KubasolveError as exc:
             raise type(exc)(f"params.saved_text: {exc}", key="params.saved_text") from None
         sg = SessionGame(loaded, state)
-        return session_answer(session.add_game(sg), sg)
+        extra: dict[str, Any] = {"notices": notices} if notices else {}
+        return session_answer(session.add_game(sg), sg, **extra)
     gid, sg = new_session_game(session, p.game, seed=p.seed, players=p.players, rules=p.rules, lexicon=p.lexicon, saved=p.state)
     return session_answer(gid, sg)
 

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 from xml.sax.saxutils import escape
 
 from kubasolve.budget import Budget
@@ -43,6 +43,7 @@ __all__ = [
     "LegalMove",
     "LegalMoves",
     "Result",
+    "SavedGame",
     "State",
     "exchange_count",
     "game_class",
@@ -60,6 +61,19 @@ STATE_FORMAT = "kubasolve-state"
 STATE_VERSION = 1
 """The ``version`` of the saved state layout (the game's own part has its own format tag)."""
 STATE_KEYS = ("format", "version", "game", "players", "rules", "lexicon", "native")
+
+
+class SavedGame(NamedTuple):
+    """What :meth:`Game._saved_text` and :meth:`Game._saved_native` read from a game's own saved form."""
+
+    rules: Any
+    native: Any
+    names: Sequence[str] | None
+    """The seat names the file gives (None: the default ones)."""
+    lexicon: str | None = None
+    """The lexicon the file says to play (None: the game's own); the native state was read under it."""
+    notices: tuple[str, ...] = ()
+    """What the caller should be told (e.g. the file names another lexicon than the one asked for)."""
 MAX_NAME = 64
 """Longest seat name."""
 
@@ -180,6 +194,8 @@ class Game(ABC):
     def __init__(self, rules: Any = None, lexicon: Any = None) -> None:
         self.rules: Any = self.parse_rules(rules)
         self._lexicon: Any = None
+        self.lexicon_given: bool = lexicon is not None and lexicon != ""
+        """Was the lexicon asked for (a saved file's own lexicon gives way to it), not the game's default?"""
         if not self.lexicons:
             if lexicon is not None:
                 raise KubasolveError(f"{self.name} uses no lexicon", key="lexicon")
@@ -438,11 +454,13 @@ class Game(ABC):
             return {"type": "exchange", exchanged: "".join(words[1:])}
         return None
 
-    def load_saved(self, text: str) -> tuple[Game, State]:
+    def load_saved(self, text: str, notices: list[str] | None = None) -> tuple[Game, State]:
         """A saved game from the text of a file: a protocol state (:meth:`state_to_json`, any rules), or one of the
         game's own saved forms (its native state's JSON, a notation such as GCG). The game returned is bound to the
         rules the file holds and this game's lexicon (for a protocol state: the state's own lexicon, unless this game
-        was given a lexicon object). A :class:`StateError` says why a text is none of them."""
+        was given a lexicon object; for a game's own form: the lexicon the file names, unless this game was given
+        one). A :class:`StateError` says why a text is none of them; what the caller should be told (e.g. a lexicon
+        given that the file contradicts) is added to ``notices``."""
         try:
             data: Any = json.loads(text)
         except ValueError as exc:
@@ -460,16 +478,21 @@ class Game(ABC):
             found = self._saved_native(dict(data))
             if found is None:
                 raise StateError(f"not a saved {self.name} game (a state saved by state_to_json, 'play --save' or the engine)")
-        rules, native, names = found
-        game = type(self)(rules, self.lexicon if self.lexicons else None)
-        return game, game.state_of(native, names)
+        saved = SavedGame(*found)
+        if notices is not None:
+            notices.extend(saved.notices)
+        lexicon = saved.lexicon if saved.lexicon is not None else (self.lexicon if self.lexicons else None)
+        game = type(self)(saved.rules, lexicon)
+        game.lexicon_given = self.lexicon_given
+        return game, game.state_of(saved.native, saved.names)
 
-    def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
-        """Hook of :meth:`load_saved`: (rules, native state, seat names or None) of the game's own saved JSON, checked
-        (a :class:`KubasolveError` when it is one but does not hold), or None when the game has no such form."""
+    def _saved_native(self, data: dict[str, Any]) -> SavedGame | tuple[Any, Any, Sequence[str] | None] | None:
+        """Hook of :meth:`load_saved`: a :class:`SavedGame` (or (rules, native state, seat names or None)) of the game's
+        own saved JSON, checked (a :class:`KubasolveError` when it is one but does not hold), or None when the game
+        has no such form."""
         return None
 
-    def _saved_text(self, text: str) -> tuple[Any, Any, Sequence[str] | None] | None:
+    def _saved_text(self, text: str) -> SavedGame | tuple[Any, Any, Sequence[str] | None] | None:
         """Hook of :meth:`load_saved` for a saved form that is not JSON (e.g. a GCG file), or None."""
         return None
 

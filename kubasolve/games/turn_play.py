@@ -70,11 +70,12 @@ def play_turns(policies: Sequence[Any], seed: int, referee: Any) -> GameRecord:
                       state.winners(), state.turn - 1, times, state)
 
 
-def replay_actions(referee: Any, seed: int, actions: Sequence[Any], n_players: int, *, to_move: str = "is to move") -> Any:
+def replay_actions(referee: Any, seed: int, actions: Sequence[Any], n_players: int, *, to_move: str = "is to move",
+                   start: Any = None) -> Any:
     """The state reached by applying ``actions`` (objects, JSON forms or (player, action) pairs) to the game
-    dealt from ``seed``; a recorded player who is not the one to move is an error (``"player N <to_move>"``),
-    and an illegal action's error names its index."""
-    state = referee.new_game(seed, n_players)
+    dealt from ``seed`` (or to ``start``, a state the game did not deal); a recorded player who is not the one to
+    move is an error (``"player N <to_move>"``), and an illegal action's error names its index."""
+    state = referee.new_game(seed, n_players) if start is None else start
     for k, item in enumerate(actions):
         player = None
         if isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], int):

@@ -81,3 +81,87 @@ def test_engine_moves_bounds_runs_and_honours_operations() -> None:
     assert bb["max_score"] == 59 and bb["notices"] == ["CGP operation(s) not used by kubasolve: gid"]
     plain = ask(session, "crossword.moves", cgp=EMPTY + " AEINRST/ 0/0 0", top=1)["result"]
     assert plain["max_score"] == 74 and "notices" not in plain
+
+
+def _gcg_with_lexicon(name: str) -> str:
+    return (GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8").replace("#lexicon nl", f"#lexicon {name}")
+
+
+def test_engine_new_game_plays_the_lexicon_the_gcg_names() -> None:
+    """A GCG's ``#lexicon`` is played by new-game's saved_text as by the CLI (``endgame --board``: ``1L FA.E`` in
+    English, ``1L JA.E`` in Dutch); a ``lexicon`` given too wins with a notice, as ``--lexicon`` does; a name
+    kubasolve does not have is refused by name (bad-position, key params.saved_text)."""
+    session = Session()
+
+    def best(**params: Any) -> tuple[dict[str, Any], str]:
+        game = ask(session, "new-game", game="crossword", **params)["result"]
+        move = ask(session, "ai-move", game_id=game["game_id"], max_nodes=2000, apply=False)["result"]
+        return game, move["text"]
+
+    game, text = best(saved_text=_gcg_with_lexicon("en"))
+    assert text == "1L FA.E" and "notices" not in game
+    state = ask(session, "state", game_id=game["game_id"])["result"]["state"]
+    assert state["lexicon"] == "en"
+    game, text = best(saved_text=_gcg_with_lexicon("EN"))  # the name as the CLI matches it: any case
+    assert text == "1L FA.E"
+    game, text = best(saved_text=_gcg_with_lexicon("en"), lexicon="nl")
+    assert text == "1L JA.E" and game["notices"] == ["the GCG game names lexicon 'en'; playing 'nl' as asked"]
+    refused = ask(session, "new-game", game="crossword", saved_text=_gcg_with_lexicon("NWL20"))["error"]
+    assert refused["code"] == "bad-position" and refused["key"] == "params.saved_text"
+    assert "names lexicon 'NWL20', which kubasolve does not have" in refused["message"]
+    game, text = best(saved_text=_gcg_with_lexicon("NWL20"), lexicon="en")
+    assert text == "1L FA.E" and game["notices"] == ["the GCG game names lexicon 'NWL20'; playing 'en' as asked"]
+
+
+def test_cli_play_and_show_of_a_gcg_play_its_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    nwl = tmp_path / "nwl.gcg"
+    nwl.write_text(_gcg_with_lexicon("NWL20"), encoding="utf-8")
+    for argv in (["crossword", "show", str(nwl)], ["crossword", "play", "--resume", str(nwl), "--players", "human,score"]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert "names lexicon 'NWL20', which kubasolve does not have" in err and "Traceback" not in err
+    assert main(["crossword", "show", str(nwl), "--lexicon", "en"]) == 0
+    captured = capsys.readouterr()
+    assert "anna" in captured.out and "notice: the GCG game names lexicon 'NWL20'; playing 'en' as asked" in captured.err
+
+
+def test_a_game_continued_from_a_gcg_saves_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``w FILE`` and ``--save`` of a game continued from a GCG file write a state that ``--resume`` and ``show``
+    read back (it records the GCG it started from, so its history replays)."""
+    from kubasolve.cli.main import build_parser
+
+    gcg = str(GCG_DIR / "woogles_unfinished.gcg")
+    typed, saved = tmp_path / "typed.json", tmp_path / "quit.json"
+    args = build_parser().parse_args(["crossword", "play", "--resume", gcg, "--players", "human,score", "--no-board",
+                                      "--save", str(saved)])
+    out = io.StringIO()
+    assert args.func(args, stdin=io.StringIO(f"1L JA(D)E\nw {typed}\nq\n"), out=out) == 0
+    assert f"game saved to {typed}" in out.getvalue() and f"game saved to {saved}" in out.getvalue()
+    assert json.loads(typed.read_text(encoding="utf-8")) == json.loads(saved.read_text(encoding="utf-8"))
+    native = json.loads(saved.read_text(encoding="utf-8"))["native"]
+    assert native["turn"] == 25 and native["scores"][0] == 444 + 36 and len(native["history"]) == 2
+    assert main(["crossword", "show", str(saved)]) == 0
+    shown = capsys.readouterr().out
+    assert "anna" in shown and "480" in shown
+    args = build_parser().parse_args(["crossword", "play", "--resume", str(saved), "--players", "human,score", "--no-board"])
+    out = io.StringIO()
+    assert args.func(args, stdin=io.StringIO("q\n"), out=out) == 0
+    assert f"resumed from {saved}: anna, bram; anna to move" in out.getvalue()
+
+
+def test_engine_state_of_a_gcg_game_resumes_and_is_checked() -> None:
+    """The engine's ``state`` of a saved_text game resumes with new-game ``state`` (engine.md: "the saved state
+    (new-game resumes it)"); a state whose recorded GCG start was edited is bad-state naming it."""
+    session = Session()
+    game = ask(session, "new-game", game="crossword", saved_text=(GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8"))
+    gid = game["result"]["game_id"]
+    assert ask(session, "apply-move", game_id=gid, action={"type": "place", "move": "1L JA(D)E"})["ok"]
+    saved = ask(session, "state", game_id=gid)["result"]["state"]
+    assert "woogles" in saved["native"]["origin"]
+    resumed = ask(session, "new-game", game="crossword", state=saved)["result"]
+    assert resumed["scores"] == [480, 395] and resumed["turn"] == 24
+    again = ask(session, "state", game_id=resumed["game_id"])["result"]["state"]
+    assert again == saved
+    saved["native"]["origin"] = saved["native"]["origin"].replace("+82 82", "+83 83")
+    bad = ask(session, "new-game", game="crossword", state=saved)["error"]
+    assert bad["code"] == "bad-state" and bad["key"].startswith("params.state.native") and "origin" in bad["message"]

@@ -231,6 +231,33 @@ def test_state_from_gcg_without_racks_draws_the_unseen_tiles(referee):
         state_from_gcg(referee, cut + "#rack1 QQ\n")
 
 
+def test_a_state_continued_from_a_gcg_saves_and_replays_from_its_origin(referee):
+    """A state from a GCG records the text as ``origin``: after an exchange and a placement (racks drawn with the
+    seed, the bag reshuffled), ``from_dict`` replays its history from the GCG and gives it back; a dealt game has no
+    ``origin`` key; an origin that no longer loads or another seed is refused."""
+    import json
+
+    from kubasolve.games.crossword.game import CrosswordState
+    from kubasolve.games.crossword.movegen import generate_moves
+
+    text = (GCG_DIR / "woogles_unfinished.gcg").read_text(encoding="utf-8").split("#rack1")[0]
+    lines = text.rstrip("\n").split("\n")
+    cut = "\n".join(lines[: lines.index(">anna: BEIINTZ E11 EBT +32 286")]) + "\n"
+    state = state_from_gcg(referee, cut, seed=5)
+    assert state.origin == cut
+    state = referee.apply(state, {"type": "exchange", "letters": state.racks[0][:3]})
+    best = generate_moves(state.board, state.rack(), referee.lexicon, referee.layout, referee.tiles, top=1).moves[0]
+    state = referee.apply(state, {"type": "place", "tiles": [list(t) for t in best.tiles]})
+    data = json.loads(state.to_json())
+    assert data["origin"] == cut and len(data["history"]) == 2
+    assert CrosswordState.from_dict(data, referee) == state
+    assert "origin" not in referee.new_game(1, 2).to_dict()
+    with pytest.raises(StateError, match="origin: the GCG game the state started from does not load"):
+        CrosswordState.from_dict({**data, "origin": cut.replace("+82 82", "+83 83")}, referee)
+    with pytest.raises(StateError, match="the state's history is not legal"):  # other racks drawn
+        CrosswordState.from_dict({**data, "seed": 6}, referee)
+
+
 def test_gcg_two_players_with_one_nick_go_by_running_totals_then_turns():
     """Quackle names both players NoName when nobody named them (real file, see data/gcg/README.md)."""
     game = parse_gcg((GCG_DIR / "quackle_noname_excerpt.gcg").read_text(encoding="utf-8"))

@@ -196,6 +196,9 @@ class CrosswordState:
     history: tuple[tuple[int, CrosswordAction], ...] = ()
     log: tuple[dict[str, Any], ...] = field(default=())
     """One entry per action: what happened (for GCG export and display), see :meth:`Referee.apply`."""
+    origin: str | None = None
+    """The GCG text of the position the game started from (a game continued from a GCG file: ``history`` replays
+    from :func:`~kubasolve.games.crossword.notation.state_from_gcg` of it with ``seed``); None: dealt from ``seed``."""
 
     def rack(self, player: int | None = None) -> str:
         return self.racks[self.current if player is None else player]
@@ -215,8 +218,10 @@ class CrosswordState:
         return top
 
     def to_dict(self) -> dict[str, Any]:
+        """The state as JSON; ``origin`` only for a game continued from a GCG file (older states have no such key)."""
         return {
             "format": STATE_FORMAT, "rules": self.rules.to_dict(), "seed": self.seed, "n_players": self.n_players,
+            **({} if self.origin is None else {"origin": self.origin}),
             "start_draws": [list(r) for r in self.start_draws], "board": self.board.to_rows(), "bag": self.bag,
             "racks": list(self.racks), "scores": list(self.scores), "current": self.current, "turn": self.turn,
             "scoreless": self.scoreless, "over": self.over, "went_out": self.went_out,
@@ -231,7 +236,8 @@ class CrosswordState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], referee: Referee | None = None) -> CrosswordState:
         """A state from JSON, validated: the tiles add up to the tile set, then the history replayed from
-        the seed must give exactly this state (else :class:`StateError` naming the first difference)."""
+        the seed (or from ``origin``, the GCG game it continued, with the seed) must give exactly this state (else
+        :class:`StateError` naming the first difference)."""
         if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
             raise StateError(f"not a crossword state (format {STATE_FORMAT!r} expected)")
         try:
@@ -239,8 +245,11 @@ class CrosswordState:
             seed, n = data["seed"], data["n_players"]
             history = [(p, action_from_dict(a)) for p, a in data["history"]]
             board_rows, bag, racks = data["board"], data["bag"], data["racks"]
+            origin = data.get("origin")
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"incomplete crossword state: missing or bad {exc}") from None
+        if origin is not None and not isinstance(origin, str):
+            raise StateError("origin: the GCG text the game started from (or no such key)", key="state.native.origin")
         if not isinstance(seed, int) or not isinstance(n, int) or not all(isinstance(p, int) for p, _ in history):
             raise StateError("seed, n_players and the history's players must be integers")
         if not isinstance(bag, str) or not isinstance(racks, list) or not all(isinstance(r, str) for r in racks) \
@@ -255,9 +264,11 @@ class CrosswordState:
                              f"{tiles.name!r}: " + ", ".join(f"{k} {v:+d}" for k, v in sorted(diff.items())))
         ref = referee if referee is not None and referee.rules == rules else default_referee(rules, referee.lexicon if referee else None)
         try:
-            state = replay(seed, history, n, ref)
+            state = replay(seed, history, n, ref, origin=origin)
         except IllegalMoveError as exc:
             raise StateError(f"the state's history is not legal: {exc}") from None
+        except PositionError as exc:  # (only from origin: the GCG game the state started from)
+            raise StateError(f"origin: the GCG game the state started from does not load: {exc}", key="state.native.origin") from None
         mine = state.to_dict()
         for key in mine:
             if key not in data:
@@ -544,8 +555,19 @@ def play_game(policies: Sequence[Policy], seed: int, referee: Referee | None = N
     return play_turns(policies, seed, referee or default_referee())
 
 
-def replay(seed: int, actions: Sequence[Any], n_players: int = 2, referee: Referee | None = None) -> CrosswordState:
+def replay(seed: int, actions: Sequence[Any], n_players: int = 2, referee: Referee | None = None,
+           origin: str | None = None) -> CrosswordState:
     """The state reached by applying ``actions`` (objects, JSON forms or (player, action) pairs) to the
-    game dealt from ``seed``; a recorded player who is not the one to move is an error."""
-    state: CrosswordState = replay_actions(referee or default_referee(), seed, actions, n_players, to_move="is to move")
+    game dealt from ``seed`` (with ``origin``: to the end of that GCG game, the racks it does not give drawn with
+    ``seed``; a :class:`PositionError` when it does not load); a recorded player who is not the one to move is an
+    error."""
+    ref = referee or default_referee()
+    start = None
+    if origin is not None:
+        from kubasolve.games.crossword.notation import state_from_gcg
+
+        start = state_from_gcg(ref, origin, seed)
+        if start.n_players != n_players:
+            raise PositionError(f"the GCG game has {start.n_players} players, the state {n_players}")
+    state: CrosswordState = replay_actions(ref, seed, actions, n_players, to_move="is to move", start=start)
     return state

@@ -42,7 +42,7 @@ from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board
 from kubasolve.lexicon.alphabet import normalize_text
 
-__all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "format_coordinate", "format_placement",
+__all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "file_lexicon", "format_coordinate", "format_placement",
            "parse_cgp", "parse_coordinate", "decode_gcg", "parse_gcg", "parse_placement", "state_from_gcg", "to_cgp", "to_gcg"]
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -619,19 +619,42 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
                    tuple(racks.get(k, "") for k in range(len(players))) if racks else (), "\n".join(notes.get(-1, [])))
 
 
+def file_lexicon(named: str | None, given: str | None, bundled: Sequence[str], what: str = "GCG game") -> tuple[str | None, str | None]:
+    """(the lexicon to play, a notice or None) of a file that names lexicon ``named`` (a GCG's ``#lexicon``), the
+    caller having asked for ``given`` (``--lexicon``, the engine's ``lexicon``; None: not asked). The name asked for
+    wins, with a notice when the file names another; else the file's name when it is one of ``bundled`` (any case;
+    never a file path), any other refused by name (:class:`PositionError`); None when neither names one (the
+    caller's default)."""
+    if given is not None:
+        if named is not None and named.lower() != given.lower():
+            return given, f"the {what} names lexicon {named!r}; playing {given!r} as asked"
+        return given, None
+    if named is None:
+        return None, None
+    match = next((n for n in bundled if n.lower() == named.lower()), None)
+    if match is None:
+        raise PositionError(f"the {what} names lexicon {named[:40]!r}, which kubasolve does not have (bundled: {', '.join(sorted(bundled))}); "
+                            "name one with --lexicon (CLI) or \"lexicon\" (engine) to play the position against it")
+    return match, None
+
+
 def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
     """A :class:`~kubasolve.games.crossword.game.CrosswordState` at the end of a GCG game, to continue or
     analyse it: the board, the scores, the player to move, the scoreless turns in a row at the end,
     the racks of ``#rack1``/``#rack2``... (a player without one draws from the unseen tiles), the rest
-    in the bag, shuffled with ``seed``. The state has no history (it did not start from a deal), so it
-    is played on with :meth:`Referee.apply` but not saved and resumed. Refused (PositionError) when the
-    tiles do not fit the rules' tile set."""
+    in the bag, shuffled with ``seed``. The state has no history (it did not start from a deal): its ``origin``
+    records the GCG text (``to_gcg`` of a :class:`GcgGame`), so that the turns played on from it
+    (:meth:`Referee.apply`) replay when it is saved and resumed. Refused (PositionError) when the tiles do not fit
+    the rules' tile set."""
     from kubasolve.games.crossword.game import CrosswordState, sort_rack
     from kubasolve.games.crossword.layout import BLANK
 
     layout, tiles, rules = referee.layout, referee.tiles, referee.rules
     if isinstance(game, str):
+        origin = game
         game = parse_gcg(game, layout.rows, layout.cols, referee.lexicon.alphabet.letters)
+    else:
+        origin = to_gcg(game)
     n = len(game.players)
     if not rules.min_players <= n <= rules.max_players:
         raise PositionError(f"the GCG game has {n} players; the rules allow {rules.min_players} to {rules.max_players}")
@@ -664,7 +687,8 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
         elif e.kind == "place":
             break
     state = CrosswordState(rules, seed, n, board, "".join(pool), tuple(racks), tuple(game.scores()), game.to_move(),
-                           turn=1 + sum(e.kind in ("place", "exchange", "pass", "withdrawn") for e in game.events), scoreless=scoreless)
+                           turn=1 + sum(e.kind in ("place", "exchange", "pass", "withdrawn") for e in game.events), scoreless=scoreless,
+                           origin=origin)
     if game.over:
         state = replace(state, over=True)
     return state

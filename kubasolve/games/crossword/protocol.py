@@ -15,7 +15,7 @@ from kubasolve.budget import Budget
 from kubasolve.errors import KubasolveError
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_SIM_CANDIDATES, CROSSWORD_MAX_SIM_ITERATIONS
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, exchange_count, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, SavedGame, State, exchange_count, register_game
 
 __all__ = ["Crossword", "check_ai_options"]
 
@@ -240,16 +240,26 @@ class Crossword(Game):
         state = CrosswordState.from_dict(data, default_referee(rules, self.lexicon))
         return state.rules, state, None
 
-    def _saved_text(self, text: str) -> tuple[Any, Any, Sequence[str] | None] | None:
-        """A GCG game, to continue from its end (its players' nicknames as the seat names)."""
-        from kubasolve.games.crossword.notation import parse_gcg, state_from_gcg
+    def _saved_text(self, text: str) -> SavedGame | None:
+        """A GCG game, to continue from its end (its players' nicknames as the seat names), played with the lexicon
+        its ``#lexicon`` names (a bundled one; another name is refused by name) unless this game was given one (a
+        notice then says so when they differ). The state records the GCG text it started from, so it saves and
+        resumes (:class:`~kubasolve.games.crossword.game.CrosswordState`'s ``origin``)."""
+        from kubasolve.games.crossword.notation import file_lexicon, parse_gcg, state_from_gcg
+        from kubasolve.lexicon.bundled import BUNDLED
 
         if not any(ln.lstrip().startswith((">", "#player")) for ln in text.splitlines()):
             return None
         layout = self.referee.layout
         game = parse_gcg(text, layout.rows, layout.cols, self.lexicon.alphabet.letters)
-        state = state_from_gcg(self.referee, game)
-        return self.rules, state, [nick for nick, _ in game.players]
+        given = self.lexicon_name if self.lexicon_given else None
+        name, notice = file_lexicon(game.lexicon, given, sorted(BUNDLED))
+        own = self
+        if name is not None and name != self.lexicon_name:
+            own = type(self)(self.rules, name)
+        state = state_from_gcg(own.referee, text)  # read again under the lexicon played (its alphabet)
+        return SavedGame(self.rules, state, [nick for nick, _ in game.players], None if own is self else name,
+                         (notice,) if notice else ())
 
     def _from_json(self, data: dict[str, Any], players: tuple[str, ...]) -> Any:
         from kubasolve.games.crossword.game import CrosswordState
