@@ -103,3 +103,23 @@ def test_cli_refuses_a_bad_form_with_the_forms(capsys: pytest.CaptureFixture[str
     assert main(["crossword", "simulate", "--games", "1", "--players", "equity:0,score"]) == 2
     err = capsys.readouterr().err
     assert "--players" in err and all(word in err for word in ("bounded", "NODES", "ms", "linear", "spread", "3ply")), err
+
+
+def test_engine_honours_the_name_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The name's options reach the AI through both engine commands: a request's own keys override them, the
+    commands' defaults do not."""
+    from kubasolve.games.crossword import ai
+
+    made: list[Any] = []
+    real = ai.make_policy
+    monkeypatch.setattr(ai, "make_policy", lambda *args, **kw: made.append(real(*args, **kw)) or made[-1])
+    s = Session()
+    v3 = ask(s, "new-game", game="crossword", seed=3)["result"]["game_id"]
+    v2 = ask(s, "crossword.new-game", seed=3)["result"]["game"]
+    for cmd, params in (("ai-move", {"game_id": v3}), ("crossword.ai-move", {"game": v2, "state": False})):
+        for name, extra, want in (("equity:bounded", {}, ("bounded", 200_000)), ("equity:5000", {}, ("exact", 5000)),
+                                  ("equity", {}, ("exact", 200_000)), ("equity:5000", {"max_nodes": 700}, ("exact", 700))):
+            assert ask(s, cmd, **params, ai=name, apply=False, **extra).get("ok")
+            assert (made[-1].endgame_mode, made[-1].endgame_nodes) == want, (cmd, name, extra)
+    assert ask(s, "crossword.ai-move", game=v2, ai="equity:bounded", endgame="exact", apply=False).get("ok")
+    assert made[-1].endgame_mode == "exact"
