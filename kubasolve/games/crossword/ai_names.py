@@ -69,15 +69,14 @@ def parse_ai_name(text: str) -> tuple[str, dict[str, Any]]:
             found = dict(WORD_OPTIONS[arg][0])
         elif arg.endswith("ms") and arg[:-2].isdigit() and arg[:-2].isascii():
             if not 1 <= int(arg[:-2]) <= MAX_NAME_MOVETIME_MS:
-                raise RulesError(f"{text!r}: the time budget {arg!r} is not from 1ms to {MAX_NAME_MOVETIME_MS}ms; {AI_NAME_FORMS}",
-                                 key="ai")
+                raise RulesError(f"{base}:{arg}: the time budget is from 1ms to {MAX_NAME_MOVETIME_MS}ms; {AI_NAME_FORMS}", key="ai")
             found = {"movetime_ms": float(arg[:-2])}
         elif arg.isdigit() and arg.isascii():
             if not 1 <= int(arg) <= MAX_NAME_NODES:
-                raise RulesError(f"{text!r}: the node budget {arg} is not from 1 to {MAX_NAME_NODES}; {AI_NAME_FORMS}", key="ai")
+                raise RulesError(f"{base}:{arg}: the node budget is from 1 to {MAX_NAME_NODES}; {AI_NAME_FORMS}", key="ai")
             found = {"endgame_mode": "exact", "endgame_nodes": int(arg)}
         else:
-            raise RulesError(f"{text!r}: {base} takes no option {arg!r}; {AI_NAME_FORMS}", key="ai")
+            raise RulesError(f"{base}:{arg}: the option is not one {base} takes; {AI_NAME_FORMS}", key="ai")
         if set(found) & set(options):
             raise RulesError(f"{text!r}: {arg!r} sets what an earlier option set; {AI_NAME_FORMS}", key="ai")
         options.update(found)
