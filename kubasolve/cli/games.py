@@ -220,7 +220,7 @@ def seats_of(game: Any, players: list[str] | None, default: list[str], human: bo
             try:
                 game.check_ai(s)
             except KubasolveError as exc:
-                raise UsageError(f"--players: {exc}") from None
+                raise UsageError(f"--players: {str(exc).removeprefix('ai: ')}") from None
     return seats
 
 

@@ -36,6 +36,7 @@ from kubasolve.engine.registry import (
     refuse_with_state,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.games.crossword.ai_names import AI_NAME_FORMS, AI_NAME_PATTERN
 from kubasolve.games.limits import (
     CROSSWORD_MAX_ENDGAME_THREADS,
     CROSSWORD_MAX_LISTED,
@@ -48,7 +49,8 @@ MAX_TOP = CROSSWORD_MAX_LISTED
 """Most placements listed (``top``; 0 = all, up to this many; ``kubasolve.games.limits``, the CLI's bound too)."""
 Row = Annotated[str, Meta(min_length=1, max_length=15, pattern=r"^[.A-Za-z]+$")]
 Rack = Annotated[str, Meta(max_length=15, pattern=r"^[A-Za-z?]*$", description="letters, '?' for a blank, e.g. EKNOW??")]
-AiName = Literal["score", "equity", "sim", "equity2", "sim2"]
+AiName = Annotated[str, Meta(min_length=1, max_length=64, pattern=AI_NAME_PATTERN, description=AI_NAME_FORMS)]
+"""A crossword AI name (kubasolve.games.crossword.ai_names: the pattern is its syntax, ``check_ai`` its ranges)."""
 WithState = Annotated[bool, Meta(description="answer with the whole state (false: only current, turn, scores, over)")]
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``crossword.ai-move`` without a time budget
 # (``movetime_ms`` or an alias) stops ``sim`` and the endgame solver after this long: the defaults take 0.2-1 s, but
@@ -205,7 +207,8 @@ class AiMoveParams(GameParams):
     movetime_ms: MoveTimeMs | UnsetType = UNSET
     max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 200000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
-    endgame: EndgameMode = "exact"
+    endgame: EndgameMode | UnsetType = UNSET
+    """Default: the AI name's (``equity:bounded``), else ``exact``."""
     endgame_nodes: Annotated[EndgameNodes, Meta(description="alias of max_nodes")] | UnsetType = UNSET
     endgame_time: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (equity)")] | UnsetType = UNSET
     threads: Threads | UnsetType = UNSET
@@ -213,18 +216,17 @@ class AiMoveParams(GameParams):
     state: WithState = True
 
 
-def _budget(p: AiMoveParams) -> tuple[int, float]:
+def _budget(p: AiMoveParams) -> tuple[int | None, float]:
     """(endgame nodes, seconds for the move) from ``max_nodes``/``movetime_ms`` or their aliases ``endgame_nodes`` and
-    ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused."""
-    from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES
-
+    ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused. Nodes None when neither
+    is given: the AI name's (``equity:5000``), else the AIs' default (200,000)."""
     if p.max_nodes is not UNSET and p.endgame_nodes is not UNSET:
         raise KubasolveError("params: give max_nodes or its alias endgame_nodes, not both", key="params.endgame_nodes")
     times = [name for name in ("movetime_ms", *TIME_ALIASES) if getattr(p, name) is not UNSET]
     if len(times) > 1:
         raise KubasolveError(f"params: give one time budget, not {' and '.join(times)} (time_limit and endgame_time are "
                              "aliases of movetime_ms in seconds)", key=f"params.{times[-1]}")
-    nodes = p.max_nodes if p.max_nodes is not UNSET else p.endgame_nodes if p.endgame_nodes is not UNSET else DEFAULT_ENDGAME_NODES
+    nodes = p.max_nodes if p.max_nodes is not UNSET else p.endgame_nodes if p.endgame_nodes is not UNSET else None
     if p.movetime_ms is not UNSET:
         seconds = p.movetime_ms / 1000
     elif times:
@@ -304,15 +306,17 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     from kubasolve.budget import Budget
 
     sg = _game(p, session)
+    call(sg.game.check_ai, p.ai)  # the grammar's ranges and which AI takes which option, by name (params.ai)
+    base = p.ai.partition(":")[0]
     nodes, seconds = _budget(p)
-    options: dict[str, Any] = {"endgame": p.endgame}
+    options: dict[str, Any] = {} if p.endgame is UNSET else {"endgame": p.endgame}
     if p.threads is not UNSET:
         options["threads"] = p.threads
     if p.objective is not UNSET:
-        if p.ai != "sim2":
+        if base != "sim2":
             raise KubasolveError("params: objective is a sim2 option", key="params.objective")
         options["objective"] = p.objective
-    if p.ai in ("sim", "sim2"):
+    if base in ("sim", "sim2"):
         options.update({k: v for k, v in (("iterations", p.iterations), ("candidates", p.candidates)) if v is not UNSET})
         if p.plies is not UNSET:
             options["plies"] = p.plies

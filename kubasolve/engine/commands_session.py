@@ -48,8 +48,13 @@ MAX_SEATS = 8
 MAX_TOP = 1000
 Players = (Annotated[int, Meta(ge=1, le=MAX_SEATS, description="a count of seats (player0, player1 ...)")]
            | Annotated[list[Name], Meta(min_length=1, max_length=MAX_SEATS, description="the seat names")])
-AiSpec = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_-]*(:[0-9]{1,6})?$",
-                             description="an AI of the game (games lists them), e.g. planner")]
+AI_SPEC_PATTERN = r"^[a-z][a-z0-9_-]*(:[a-z0-9]{1,12})*$"
+"""The syntax every game's AI names keep (an AI, then options after ``:``: ``planner:3``, ``equity:bounded``,
+``sim2:spread:400ms``); the game says which exist (``Game.check_ai``: crossword's grammar is
+:mod:`kubasolve.games.crossword.ai_names`), refusing the others by name with their forms."""
+AiSpec = Annotated[str, Meta(min_length=1, max_length=64, pattern=AI_SPEC_PATTERN,
+                             description="an AI of the game (games lists them), with the game's options after ':', e.g. "
+                                         "planner, planner:3, equity:bounded, sim2:spread:400ms")]
 WithState = Annotated[bool, Meta(description="also answer with the whole saved state (state)")]
 Progress = Annotated[bool, Meta(description='send {"id", "info": {"nodes", "ms", "best"?}} lines while the search runs')]
 
@@ -628,6 +633,11 @@ def run_simulation(session: Session, kind: str, players: Any, games: int, seed: 
 
     game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
     seats = list(players) if players is not UNSET else [game.default_ai] * max(2, game.min_players)
+    for i, ai in enumerate(seats):  # by the seat's key, as the game's ai-move refuses it (the library names "players")
+        try:
+            game.check_ai(ai)
+        except KubasolveError as exc:
+            raise KubasolveError(f"params.players[{i}]: {str(exc).removeprefix('ai: ')}", key=f"params.players[{i}]") from None
     out = io.StringIO() if records else None
     call(game.warm_up)  # one-time set-up, outside the request's clock (docs/engine.md, "Budgets hold")
     stop = _RequestStop(session.stop, time_limit_ms)

@@ -249,6 +249,10 @@ def validation_error(exc: msgspec.ValidationError, kind: type | None = None, roo
         choices = _literal_choices(kind, path)
         if choices:
             hint = f" (one of {', '.join(repr(c) for c in choices)})"
+    if text.startswith("Expected a string matching regex") and kind is not None:
+        described = _pattern_description(kind, path)
+        if described:
+            hint = f" ({described})"
     message = text.replace("`", "")
     message = message[:1].lower() + message[1:]
     return KubasolveError(f"{key}: {message}{hint}", key=key)
@@ -263,6 +267,32 @@ def _literal_choices(kind: Any, path: str) -> tuple[Any, ...]:
             return ()
         hint = get_type_hints(struct, include_extras=True).get(name)
     return tuple(v for t in _flat(hint) if get_origin(t) is Literal for v in get_args(t))
+
+
+def _pattern_description(kind: Any, path: str) -> str:
+    """The description of the string pattern at ``path`` (``.ai``, ``.players[1]``) of struct ``kind``: what a value
+    failing it should look like; "" if unknown."""
+    hint: Any = kind
+    for name, _ in re.findall(r"\.(\w+)|\[(\d+)\]", path):
+        if name:
+            struct = next((t for t in _flat(hint) if isinstance(t, type) and issubclass(t, msgspec.Struct)), None)
+            hint = None if struct is None else get_type_hints(struct, include_extras=True).get(name)
+        else:
+            hint = next((get_args(t)[0] for t in _flat(hint) if get_origin(t) is list and get_args(t)), None)
+        if hint is None:
+            return ""
+    return next((str(m.description) for m in _metas(hint) if m.pattern and m.description), "")
+
+
+def _metas(hint: Any) -> list[msgspec.Meta]:
+    """The ``Meta`` constraints of a type hint, its union's alternatives and nested Annotated included."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        inner, *extras = get_args(hint)
+        return [m for m in extras if isinstance(m, msgspec.Meta)] + _metas(inner)
+    if origin in (Union, UnionType):
+        return [m for arg in get_args(hint) for m in _metas(arg)]
+    return []
 
 
 def _flat(hint: Any) -> list[Any]:

@@ -309,7 +309,7 @@ def check_ai_names(game: Any, players: Sequence[str], also: Sequence[str] = ()) 
             try:
                 game.check_ai(p)
             except KubasolveError as exc:
-                raise RulesError(str(exc), key="players") from None
+                raise RulesError(str(exc).removeprefix("ai: "), key="players") from None
 
 
 @dataclass(frozen=True)

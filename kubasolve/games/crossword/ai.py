@@ -30,13 +30,13 @@ from typing import Any
 import numpy as np
 
 from kubasolve.errors import RulesError
+from kubasolve.games.crossword.ai_names import AI_NAMES, parse_ai_name
 from kubasolve.games.crossword.game import CrosswordAction, CrosswordState, Referee, rack_value, sort_rack, take_from_rack
 from kubasolve.games.crossword.layout import BLANK
 from kubasolve.games.crossword.leaves import LeaveValues, RackLeaves, rack_leave_values
 
 __all__ = ["AI_NAMES", "ENDGAME_MODES", "EquityPolicy", "LeaveTable", "ScorePolicy", "SimPolicy", "endgame_move", "endgame_search", "make_policy", "policy_names"]
 
-AI_NAMES = ("score", "equity", "sim", "equity2", "sim2")
 ENDGAME_MODES = ("exact", "bounded")
 DEFAULT_ENDGAME_NODES = 200_000
 """Node budget of the exact endgame solver per turn (deterministic, unlike a time budget): 0.1-0.5 s here; it
@@ -450,42 +450,10 @@ def endgame_search(referee: Referee, state: CrosswordState, depth: int = 2, widt
 
 # ------------------------------------------------------------------------------------------------ factory
 def _parse_name(text: str) -> tuple[str, dict[str, Any]]:
-    """(base AI, options) of ``score``, ``equity``, ``sim``, ``equity:bounded``, ``equity:NODES``, ``sim:bounded``, ``sim:NODES``
-    (equity2 and sim2 likewise), ``NAME:MSms``: a time budget per turn (``movetime_ms``; sim2's covers its simulation),
-    ``sim2:win`` / ``sim2:spread``: sim2's objective, ``sim2:2ply`` / ``sim2:3ply``: the plies it simulates, and
-    ``equity2:linear`` / ``sim2:linear``: the linear leave table instead of the learnt one. Options combine: ``sim2:spread:400ms``."""
-    base, _, args = text.strip().lower().partition(":")
-    if base not in AI_NAMES:
-        raise RulesError(f"unknown crossword AI {text!r}; AIs: {', '.join(AI_NAMES)} (equity:bounded or equity:NODES "
-                         "choose the endgame search: the old bounded one or the exact solver's node budget; sim likewise)")
-    if not args:
-        return base, {}
-    if base == "score":
-        raise RulesError(f"the score AI takes no option, got {text!r}")
-    options: dict[str, Any] = {}
-    for arg in args.split(":"):
-        if arg == "bounded":
-            found: dict[str, Any] = {"endgame_mode": "bounded"}
-        elif arg in ("win", "spread") and base == "sim2":
-            found = {"objective": arg}
-        elif arg in ("learnt", "linear") and base in ("equity2", "sim2"):
-            found = {"leave_table": arg}
-        elif arg in ("2ply", "3ply") and base == "sim2":
-            found = {"plies": int(arg[0])}
-        elif arg.endswith("ms") and arg[:-2].isdigit():
-            if not 1 <= int(arg[:-2]) <= 600_000:
-                raise RulesError(f"{base}:{arg}: the time budget is from 1ms to 600000ms")
-            found = {"movetime_ms": float(arg[:-2])}
-        elif arg.isdigit() and 1 <= int(arg) <= 100_000_000:
-            found = {"endgame_mode": "exact", "endgame_nodes": int(arg)}
-        else:
-            raise RulesError(f"{base}:{arg}: the option is 'bounded', an endgame node budget from 1 to 100000000, "
-                             "a time budget per turn such as 100ms" + (", 'learnt' or 'linear' (leaves)" if base in ("equity2", "sim2") else "")
-                             + (", 'win' or 'spread', '2ply' or '3ply'" if base == "sim2" else ""))
-        if set(found) & set(options):
-            raise RulesError(f"{text!r}: {arg!r} sets what an earlier option set")
-        options.update(found)
-    return base, options
+    """(base AI, options) of an AI name in any case, with spaces around it: the grammar of
+    :mod:`kubasolve.games.crossword.ai_names` (``equity:bounded``, ``equity:NODES``, ``sim2:spread:400ms`` ...);
+    a :class:`RulesError` (key ``ai``) listing the forms otherwise."""
+    return parse_ai_name(text.strip().lower())
 
 
 def policy_names(players: Any) -> list[str]:
@@ -497,8 +465,9 @@ def policy_names(players: Any) -> list[str]:
 
 
 def make_policy(name: str, seed: int = 0, **options: Any) -> Any:
-    """An AI by name (``score``, ``equity``, ``sim``; ``equity:bounded`` / ``equity:NODES`` choose the
-    endgame search, see :func:`_parse_name`); ``options`` set the policy's fields."""
+    """An AI by name (``score``, ``equity``, ``sim``, ``equity2``, ``sim2`` and their ``:`` options, e.g.
+    ``equity:bounded``, ``sim2:spread:400ms``: :mod:`kubasolve.games.crossword.ai_names`); ``options`` set the policy's
+    fields."""
     base, parsed = _parse_name(name)
     if base == "score":
         return ScorePolicy()

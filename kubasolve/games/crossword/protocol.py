@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
 from kubasolve.errors import KubasolveError
+from kubasolve.games.crossword.ai_names import AI_NAMES, parse_ai_name
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_SIM_CANDIDATES, CROSSWORD_MAX_SIM_ITERATIONS
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, SavedGame, State, exchange_count, register_game
@@ -48,7 +49,7 @@ class Crossword(Game):
 
     name: ClassVar[str] = "crossword"
     render_module: ClassVar[str] = "kubasolve.games.crossword.render"
-    ai_names: ClassVar[tuple[str, ...]] = ("score", "equity", "sim", "equity2", "sim2")
+    ai_names: ClassVar[tuple[str, ...]] = AI_NAMES
     default_ai: ClassVar[str] = "equity2"
     lexicons: ClassVar[tuple[str, ...]] = ("nl", "en")
     rules_type: ClassVar[type] = CrosswordRules
@@ -92,10 +93,16 @@ class Crossword(Game):
         EndgameSolver(referee).ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
 
     # ---------------------------------------------------------------- hooks
-    def _check_ai_settings(self, name: str) -> None:
-        from kubasolve.games.crossword.ai import _parse_name
-
-        _parse_name(name)  # RulesError naming the setting it does not take
+    def check_ai(self, name: Any) -> None:
+        """Refuse a name outside the grammar of :mod:`kubasolve.games.crossword.ai_names` (an unknown AI, an option
+        it does not take, a value out of range): a bad request keyed ``ai`` whose message lists the forms."""
+        if not isinstance(name, str):
+            super().check_ai(name)
+            return
+        try:
+            parse_ai_name(name)
+        except KubasolveError as exc:
+            raise KubasolveError(f"ai: {exc}", key="ai") from None
 
     def _new(self, seed: int, players: tuple[str, ...]) -> Any:
         return self.referee.new_game(seed, len(players))
