@@ -56,8 +56,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
                         description="The best move of an endgame (the bag empty, both racks known) by the exact solver of "
                                     "docs/crossword.md; 'proven' when it reached the end of the game on every line. --board: a CGP "
                                     "line or file (the player to move's rack first; without a second rack the opponent holds every "
-                                    "unseen tile), or a GCG game stopped when the bag ran out (the racks of #rack1/#rack2, or else "
-                                    "the unseen tiles).")
+                                    "unseen tile), or a GCG game stopped when the bag ran out (#rack1 and/or #rack2: the other player "
+                                    "holds the rest of the unseen tiles).")
     e.add_argument("--board", required=True, metavar="FILE|CGP", help="a CGP string, a file holding one CGP line, or a GCG file")
     add_budget_arguments(e, "the solver", "10 s unless --max-nodes")
     e.add_argument("--time-limit", type=float, default=None, metavar="S", help=argparse.SUPPRESS)  # older: seconds
