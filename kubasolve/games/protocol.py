@@ -39,6 +39,7 @@ __all__ = [
     "STATE_FORMAT",
     "STATE_VERSION",
     "AiMove",
+    "AiNumber",
     "Game",
     "LegalMove",
     "LegalMoves",
@@ -160,6 +161,17 @@ class AiMove:
                 "details": self.details}
 
 
+class AiNumber(NamedTuple):
+    """A number an AI takes after ``:`` in its name (Kubagram's ``planner:3``): :attr:`Game.ai_numbers`."""
+
+    placeholder: str
+    """How the forms write it, e.g. ``DEPTH`` (``planner:DEPTH``)."""
+    what: str
+    """What it sets, e.g. ``the planner's depth``."""
+    low: int
+    high: int
+
+
 R = TypeVar("R")
 
 
@@ -178,6 +190,9 @@ class Game(ABC):
     """Bundled lexicons the game plays with (empty: no lexicon)."""
     rules_type: ClassVar[type]
     """The frozen rules dataclass (``from_dict``, ``to_dict``; ``from_toml`` where the game reads TOML)."""
+    ai_numbers: ClassVar[Mapping[str, AiNumber]] = {}
+    """The AIs that take a number after ``:`` in their name (``planner:3``), with its range; every other AI takes no
+    option in its name. :meth:`check_ai` refuses the rest (a game with a richer grammar, the crossword, overrides it)."""
     ai_options: ClassVar[tuple[str, ...]] = ()
     """Names of the game-specific AI settings :meth:`ai_move` takes in ``options`` (e.g. a simulation's iterations)."""
     seat_prefix: ClassVar[str] = "player"
@@ -352,16 +367,36 @@ class Game(ABC):
             raise IllegalMoveError("the game is over")
         return State(self.name, state.players, self._apply(native, dict(action)))
 
+    @classmethod
+    def ai_name_forms(cls) -> str:
+        """The game's AI names and the options they take after ``:``, for refusals (e.g. ``kubagram AIs: random, greedy,
+        planner, search; planner:DEPTH (the planner's depth, 1 to 30), search:NODES (...)``)."""
+        names = f"{cls.name} AIs: {', '.join(cls.ai_names)}"
+        if not cls.ai_numbers:
+            return f"{names}; they take no option after ':'"
+        numbers = ", ".join(f"{ai}:{n.placeholder} ({n.what}, {n.low} to {n.high})" for ai, n in cls.ai_numbers.items())
+        return f"{names}; {numbers}; the others take no option after ':'"
+
     def check_ai(self, name: Any) -> None:
-        """Refuse an AI this game does not have: an unknown name, or a ``NAME:SETTING`` its AI does not take
-        (:class:`~kubasolve.errors.KubasolveError` with key ``ai``)."""
+        """Refuse an AI this game does not have: an unknown name, or a ``NAME:OPTION`` its AI does not take (not in
+        :attr:`ai_numbers`, or out of its range): :class:`~kubasolve.errors.KubasolveError` (a bad request) with key
+        ``ai``, naming it and listing :meth:`ai_name_forms`."""
+        forms = self.ai_name_forms()
         if not isinstance(name, str) or name.partition(":")[0] not in self.ai_names:
-            raise KubasolveError(f"unknown {self.name} AI {name!r}; choose one of {', '.join(self.ai_names)}", key="ai")
+            raise KubasolveError(f"unknown {self.name} AI {name!r}; {forms}", key="ai")
+        base, colon, arg = name.partition(":")
+        if colon:
+            number = self.ai_numbers.get(base)
+            if number is None:
+                raise KubasolveError(f"{name!r}: the {base} AI takes no option; {forms}", key="ai")
+            if not (arg.isascii() and arg.isdigit() and len(arg) <= 12 and number.low <= int(arg) <= number.high):
+                raise KubasolveError(f"{name!r}: {base}:{number.placeholder} takes {number.what} from {number.low} to "
+                                     f"{number.high}; {forms}", key="ai")
         self._check_ai_settings(name)
 
     def _check_ai_settings(self, name: str) -> None:
-        """Hook: raise :class:`~kubasolve.errors.KubasolveError` for a ``NAME:SETTING`` the game's AI does not take
-        (default: the game's ``_ai_move`` reads the setting)."""
+        """Hook: raise :class:`~kubasolve.errors.KubasolveError` (key ``ai``) for a name :meth:`check_ai`'s grammar
+        passes that the game still does not take (default: none)."""
         return None
 
     def ai_move(self, state: State, ai: str | None = None, budget: Budget | None = None, seed: int = 0,

@@ -165,6 +165,11 @@ def test_make_policy_names() -> None:
         make_policy("wizard")
     with pytest.raises(RulesError, match="depth"):
         make_policy("planner:x")
+    for name in ("greedy:5", "random:1"):  # once ignored: only the planner and the search take a number
+        with pytest.raises(RulesError, match="takes no option"):
+            make_policy(name)
+    with pytest.raises(RulesError, match="depth"):
+        make_policy("planner:")
 
 
 def test_wilson_interval_known_values() -> None:

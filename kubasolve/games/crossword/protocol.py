@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
 from kubasolve.errors import KubasolveError
-from kubasolve.games.crossword.ai_names import AI_NAMES, parse_ai_name
+from kubasolve.games.crossword.ai_names import AI_NAME_FORMS, AI_NAMES, parse_ai_name
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_SIM_CANDIDATES, CROSSWORD_MAX_SIM_ITERATIONS
 from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, SavedGame, State, exchange_count, register_game
@@ -93,6 +93,10 @@ class Crossword(Game):
         EndgameSolver(referee).ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
 
     # ---------------------------------------------------------------- hooks
+    @classmethod
+    def ai_name_forms(cls) -> str:
+        return AI_NAME_FORMS
+
     def check_ai(self, name: Any) -> None:
         """Refuse a name outside the grammar of :mod:`kubasolve.games.crossword.ai_names` (an unknown AI, an option
         it does not take, a value out of range): a bad request keyed ``ai`` whose message lists the forms."""

@@ -533,18 +533,21 @@ def _ai_number(name: str, arg: str, what: str, limit: int) -> int:
 def make_policy(name: str, seed: int = 0) -> Policy:
     """A policy by name: ``random``, ``greedy``, ``planner``, ``planner:DEPTH`` (1-:data:`MAX_PLANNER_DEPTH`),
     ``search`` or ``search:NODES`` (1-:data:`MAX_SEARCH_NODES`)."""
-    base, _, arg = name.partition(":")
+    base, colon, arg = name.partition(":")
     if base not in POLICIES:
         raise RulesError(f"unknown AI {name!r}; use one of {', '.join(POLICIES)} (planner:DEPTH for a deeper planner, search:NODES for a node budget)")
+    if colon and base in ("random", "greedy"):
+        raise RulesError(f"{name[:40]!r}: the {base} AI takes no option (planner:DEPTH sets the planner's depth, "
+                         "search:NODES the search's node budget)")
     if base == "random":
         return RandomPolicy(seed)
     if base == "greedy":
         return GreedyPolicy()
     if base == "search":
-        if not arg:
+        if not colon:
             return SearchPolicy()
         return SearchPolicy(max_nodes=_ai_number(name, arg, "search node budget", MAX_SEARCH_NODES))
-    if arg:
+    if colon:
         return PlannerPolicy(depth=_ai_number(name, arg, "planner depth", MAX_PLANNER_DEPTH))
     return PlannerPolicy()
 

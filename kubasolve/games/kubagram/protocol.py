@@ -18,7 +18,7 @@ from kubasolve.games.kubagram.game_rules import KubagramGameRules
 from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.games.kubagram.terminal import PLAY_HELP
 from kubasolve.games.limits import KUBAGRAM_MAX_CLAIM_FIELD, KUBAGRAM_MAX_PLANNER_DEPTH, KUBAGRAM_MAX_SEARCH_NODES
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, register_game, seat_labels
+from kubasolve.games.protocol import AiMove, AiNumber, Game, LegalMove, LegalMoves, State, register_game, seat_labels
 from kubasolve.games.settings import read_toml_table
 
 __all__ = ["MAX_AI_FIELD", "MAX_PLANNER_DEPTH", "MAX_SEARCH_NODES", "Kubagram", "KubagramPlayRules", "kubagram_policy"]
@@ -83,13 +83,10 @@ class KubagramPlayRules:
 def kubagram_policy(ai: str, seed: int, budget: Budget) -> Any:
     """The AI ``ai`` (``random``, ``greedy``, ``planner[:DEPTH]``, ``search[:NODES]``) with ``budget``: the planner and
     the search AI stop their rollouts and search at ``max_nodes`` (simulated turns) / ``movetime_ms`` or a stop; greedy
-    and random take no budget. A bad name is a bad request naming ``ai``."""
+    and random take no budget. A bad name is a bad request naming ``ai`` (``Kubagram.check_ai`` refuses it first)."""
     from kubasolve.games.kubagram.ai import PlannerPolicy, SearchPolicy, make_policy
 
-    base, _, arg = ai.partition(":")
-    limit = {"planner": MAX_PLANNER_DEPTH, "search": MAX_SEARCH_NODES}.get(base)
-    if arg and (limit is None or not arg.isdigit() or not 1 <= int(arg) <= limit):
-        raise KubasolveError(f"ai: {base}:N takes N from 1 to {limit}" if limit else f"ai: {base} takes no argument", key="ai")
+    arg = ai.partition(":")[2]
     try:
         policy = make_policy(ai, seed)
     except RulesError as exc:
@@ -108,6 +105,10 @@ class Kubagram(Game):
     name: ClassVar[str] = "kubagram"
     render_module: ClassVar[str] = "kubasolve.games.kubagram.render"
     ai_names: ClassVar[tuple[str, ...]] = ("random", "greedy", "planner", "search")
+    ai_numbers: ClassVar[Mapping[str, AiNumber]] = {
+        "planner": AiNumber("DEPTH", "the planner's depth", 1, MAX_PLANNER_DEPTH),
+        "search": AiNumber("NODES", "the search's node budget", 1, MAX_SEARCH_NODES),
+    }
     default_ai: ClassVar[str] = "planner"
     lexicons: ClassVar[tuple[str, ...]] = ("nl",)
     rules_type: ClassVar[type] = KubagramPlayRules
