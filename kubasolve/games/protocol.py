@@ -175,6 +175,13 @@ class AiNumber(NamedTuple):
 R = TypeVar("R")
 
 
+def _check_budget(budget: Any) -> None:
+    """Refuse a budget that is not a :class:`~kubasolve.budget.Budget` (or None) by name, before any search reads it."""
+    if budget is not None and not isinstance(budget, Budget):
+        raise KubasolveError(f"budget must be a kubasolve.Budget (movetime_ms, max_nodes) or None, got {type(budget).__name__}",
+                             key="budget")
+
+
 class Game(ABC):
     """One game kind bound to its ``rules`` (a frozen dataclass) and lexicon. Subclasses implement the
     ``_native`` hooks over the game's own referee, solver and AIs; this class checks what is common (seats,
@@ -351,6 +358,7 @@ class Game(ABC):
         native = self._own(state)
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
             raise KubasolveError(f"top must be a positive integer, got {top!r}", key="top")
+        _check_budget(budget)
         if self._result(native)[3]:
             return LegalMoves([], 0, True, True, 0)
         self.warm_up()
@@ -363,6 +371,9 @@ class Game(ABC):
         if not isinstance(action, Mapping):
             raise IllegalMoveError(f"an action must be a JSON object such as {{\"type\": ...}}, got {type(action).__name__}",
                                    key="action")
+        if "type" in action and not isinstance(action["type"], str):  # (a list or object there reached the games' lookups)
+            raise IllegalMoveError(f"an action's type is a text such as \"pass\", got {type(action['type']).__name__}",
+                                   key="action.type")
         if self._result(native)[3]:
             raise IllegalMoveError("the game is over")
         return State(self.name, state.players, self._apply(native, dict(action)))
@@ -409,6 +420,7 @@ class Game(ABC):
         self.check_ai(name)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
+        _check_budget(budget)
         settings = dict(options or {})
         self.check_ai_options(name, settings)
         if self._result(native)[3]:

@@ -481,6 +481,22 @@ def test_the_buffers_pages_are_mapped_before_the_budgets_clock(nl_referee, big_e
     ws.tt[0, 0] = 0
 
 
+def test_the_games_warm_up_does_an_ai_turns_one_time_work() -> None:
+    """protocol.md: "game.warm_up() | the one-time set-up (lexicon, kernels); budgeted calls do it before their clock
+    starts". For the crossword that is also the endgame solver's pages and the learnt leave table: without them a
+    first sim2 turn of 200 ms took 0.84-1.14 s (0.2-0.3 s later)."""
+    from kubasolve import load_game
+    from kubasolve.games.crossword.leaves import load_learnt_leaves
+
+    game = load_game("crossword")
+    ws = EndgameSolver(game.referee).ws  # the workspace this thread's solves use
+    ws.mapped = False
+    load_learnt_leaves.cache_clear()
+    game.warm_up()
+    assert EndgameSolver(game.referee).ws is ws and ws.mapped
+    assert load_learnt_leaves.cache_info().currsize == 1
+
+
 def test_a_stop_ends_the_solve_between_slices_with_a_legal_unproven_move(nl_referee, big_endgame):
     """Issue 21: "a stop ends the current search with its best answer". ``halted`` (the engine's stop) is read between
     kernel slices like the time limit: with ten million nodes allowed, a stop after the second check ends the solve

@@ -102,7 +102,8 @@ def test_malformed_actions_are_illegal_moves_and_change_nothing(name: str) -> No
     game = _game(name)
     state = game.new_game(seed=1)
     before = game.state_to_json(state)
-    for bad in ({}, {"type": "fly"}, {"type": 7}, {"type": "pass", "extra": [1] * 3}, "pass", None, [1, 2]):
+    for bad in ({}, {"type": "fly"}, {"type": 7}, {"type": "pass", "extra": [1] * 3}, "pass", None, [1, 2],
+                {"type": ["pass"]}, {"type": {"k": 1}}):  # (a list or object as the type once raised a raw TypeError)
         with pytest.raises(KubasolveError):
             game.apply(state, bad)  # type: ignore[arg-type]
     assert game.state_to_json(state) == before
@@ -161,6 +162,11 @@ def test_budgets_are_validated() -> None:
     for bad in ({"movetime_ms": 0}, {"movetime_ms": -1}, {"max_nodes": 1.5}, {"max_nodes": True}, {"movetime_ms": float("nan")}):
         with pytest.raises(KubasolveError):
             Budget(**bad)
+    game = _game("nim")
+    state = game.new_game(seed=1)
+    for call in (lambda: game.ai_move(state, budget="x"), lambda: game.legal_moves(state, budget={"max_nodes": 5})):  # type: ignore[arg-type]
+        with pytest.raises(KubasolveError, match=r"budget must be a kubasolve\.Budget"):
+            call()
     assert Budget(movetime_ms=5) == Budget(movetime_ms=5, stop=threading.Event()) and not Budget().limited
 
 

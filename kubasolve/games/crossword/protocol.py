@@ -90,7 +90,12 @@ class Crossword(Game):
         generate_moves(empty, "".join(referee.tiles.letters[:7]), self.lexicon, layout, referee.tiles, top=1)
         from kubasolve.games.crossword.endgame import EndgameSolver
 
-        EndgameSolver(referee).ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
+        solver = EndgameSolver(referee)
+        solver.ws.warm()  # the exact endgame solver's kernel too (its first load from the cache: ~0.7 s)
+        solver.ws.map_pages()  # and its buffers' pages (0.3-0.5 s of a first AI turn's budget otherwise)
+        from kubasolve.games.crossword.sim import default_leaves
+
+        default_leaves(referee)  # the learnt leave table of equity2 and sim2 (~0.2 s to load once)
 
     # ---------------------------------------------------------------- hooks
     @classmethod
