@@ -97,3 +97,17 @@ def test_cli_table_level_out_of_range_is_a_clear_error(capsys) -> None:
     assert main(["kubagram", "best", "kroegen", "--table", "tocht:1:0:99"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and "OverflowError" not in err and "level 99" in err
+
+
+def test_cli_best_claim_under_a_spent_budget_is_at_least_the_best_word_listed(capsys) -> None:
+    # one budget for words, compounds and claim: the words' search spent it, and the claim search answered
+    # "(nothing)  gain 0" below a listed word worth 292
+    import json
+
+    argv = ["kubagram", "best", "kroegentochtenregenboog", "--joker", "EYGR", "--joker", "PLTOLE", "--choice", "abc",
+            "--table", "kroegen:1", "tocht:2", "regen:1", "--claim", "--max-nodes", "50", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not out["proven_optimal"] and out["words"]
+    best_listed = max([w["score"] for w in out["words"]] + [c["gain"] for c in out["compounds"]])
+    assert out["best_claim"]["gain"] >= best_listed > 0
