@@ -91,6 +91,8 @@ def run_best(args: argparse.Namespace) -> int:
     words = solver.best_words(position, top=top, budget=meter)
     compounds = solver.compound_moves(position, top=top, budget=meter) if position.table else []
     claim = solver.best_move(position, budget=meter) if args.claim else None
+    if claim is not None and meter.exhausted:
+        claim = _at_least_the_best_item(claim, words, compounds)
     if args.json:
         payload: dict[str, Any] = {
             "ok": True,
@@ -155,6 +157,15 @@ def load_rules(path: Path | None) -> tuple[Any, Any]:
     if not isinstance(scoring, dict) or not isinstance(data.get("game", {}), dict):
         raise RulesError("[kubagram] and [game] must be tables of settings")
     return KubagramRules.from_dict(scoring), KubagramGameRules.from_dict(data.get("game", {}))
+
+
+def _at_least_the_best_item(claim: Any, words: list[Any], compounds: list[Any]) -> Any:
+    """The claim, or when the shared budget ran out before the claim search found as much, the best word or compound
+    already listed above it (each alone is a legal claim): a claim worth less than a move shown is no best claim."""
+    from kubasolve.games.kubagram import Claim
+
+    options = [claim, *(Claim(words=(w,)) for w in words[:1]), *(Claim(compounds=(c,)) for c in compounds[:1])]
+    return max(options, key=lambda c: c.gain)  # the first of equals: the claim search's own answer
 
 
 def _tiles_text(move: Any, position: Any) -> str:

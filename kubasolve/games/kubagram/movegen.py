@@ -11,12 +11,12 @@ import threading
 import time
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from kubasolve.budget import Budget, WorkBudget, meter_for
-from kubasolve.errors import PositionError, RulesError
+from kubasolve.errors import LexiconError, PositionError, RulesError
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
 from kubasolve.games.kubagram.position import MAX_CHOICE_TILES, MAX_FIELD_TILES, KubagramPosition, TableWord, Tile
@@ -184,6 +184,9 @@ class KubagramSolver:
         :class:`~kubasolve.budget.Budget` becomes a fresh :class:`SearchBudget` after it; a meter's clock restarts."""
         if isinstance(budget, Budget):
             return meter_for(budget, SearchBudget, self.warm_up)
+        if budget is not None and not isinstance(budget, WorkBudget):
+            raise PositionError(f"budget must be a kubasolve.Budget (movetime_ms, max_nodes), its SearchBudget meter or None, "
+                                f"got {type(budget).__name__}")
         if budget is not None and not self._warm:
             self.warm_up()
             budget.restart_clock()
@@ -334,9 +337,9 @@ class KubagramSolver:
     def word_table(self, position: KubagramPosition, top: int | None = None, budget: Budget | SearchBudget | None = None) -> WordTable:
         """All words (or the ``top`` best) formable from the field, as arrays sorted best first
         (with a ``budget``: those found within it, see :class:`SearchBudget`)."""
+        _check_position(position)
+        _check_top(top)
         budget = self._clock(budget)
-        if top is not None and top < 1:
-            raise PositionError("top must be at least 1")
         pool = self._pool(position)
         return self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
 
@@ -347,9 +350,9 @@ class KubagramSolver:
         ordered by word (alphabet order). ``top=None`` returns all. With a ``budget``: the best of the
         words found within it (the walk goes in alphabet order; ``budget.exhausted``: maybe not the best).
         """
+        _check_position(position)
+        _check_top(top)
         budget = self._clock(budget)
-        if top is not None and top < 1:
-            raise PositionError("top must be at least 1")
         pool = self._pool(position)
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
         moves = []
@@ -395,6 +398,9 @@ class KubagramSolver:
         With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them)."""
         from kubasolve.kernels.compound_search import search_compounds
 
+        _check_position(position)
+        _check_top(top)
+        _check_objective(objective)
         budget = self._clock(budget)
         table = position.table
         if not table:
@@ -457,6 +463,10 @@ class KubagramSolver:
         With a ``budget`` the search stops when it runs out and answers with the best claim found so far
         (at least the best single word found, when there is one; ``budget.exhausted`` says it may not be
         the best). The claim is always legal: every item in it was found and checked in full."""
+        _check_position(position)
+        _check_objective(objective)
+        if max_words is not None and (not isinstance(max_words, int) or isinstance(max_words, bool) or not 1 <= max_words <= 3):
+            raise PositionError(f"max_words must be 1, 2 or 3 (or None: the rules' max_claim_words), got {max_words!r}")
         budget = self._clock(budget)
         limit = max_words or self.rules.max_claim_words
         if not 1 <= limit <= 3:
@@ -969,6 +979,25 @@ def _decode_rows(letters: str, table: WordTable) -> list[str]:
     return chars[codes].view(f"<U{width}").ravel().tolist()
 
 
+def _check_position(position: Any) -> None:
+    """Refuse (:class:`PositionError`) anything but a :class:`KubagramPosition`."""
+    if not isinstance(position, KubagramPosition):
+        raise PositionError(f"position must be a KubagramPosition, e.g. KubagramPosition.from_letters('kroegentoch'), "
+                            f"got {type(position).__name__}")
+
+
+def _check_top(top: Any) -> None:
+    """Refuse (:class:`PositionError`) a ``top`` that is not None or a whole number >= 1."""
+    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+        raise PositionError(f"top must be a whole number >= 1 (or None: all), got {top!r}")
+
+
+def _check_objective(objective: Any) -> None:
+    """Refuse (:class:`PositionError`) an objective other than ``"gain"`` or ``"swing"``."""
+    if objective not in ("gain", "swing") or not isinstance(objective, str):
+        raise PositionError(f'objective must be "gain" or "swing", got {objective!r}')
+
+
 def _value(c: CompoundMove, objective: Objective) -> int:
     return c.gain + (c.taken if objective == "swing" else 0)
 
@@ -993,6 +1022,10 @@ engine, a fuzzer) keeps the most recent ones instead of growing without bound.""
 
 def solver_for(lexicon: Lexicon, rules: KubagramRules | None = None) -> KubagramSolver:
     """The cached solver for (lexicon, rules) (the :data:`_MAX_SOLVERS` most recently used are kept)."""
+    if rules is not None and not isinstance(rules, KubagramRules):
+        raise RulesError(f"rules must be a KubagramRules (or None: the defaults), got {type(rules).__name__}")
+    if not isinstance(lexicon, Lexicon):
+        raise LexiconError(f"lexicon must be a Lexicon, e.g. kubasolve.load_lexicon('nl'), got {type(lexicon).__name__}")
     rules = rules or KubagramRules()
     key = (id(lexicon), rules)
     solver = _SOLVERS.pop(key, None)

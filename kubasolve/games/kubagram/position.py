@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 from kubasolve.errors import PositionError
@@ -18,6 +19,8 @@ from kubasolve.lexicon.alphabet import normalize_word
 
 MAX_FIELD_TILES = 200
 MAX_CHOICE_TILES = 12  # tiles offering a choice (III cubes, jokers): bitset search limit
+MAX_TABLE_LEVEL = 16  # a table word's compound level and joker count: the engine's bound (beyond, values overflow)
+MAX_TABLE_JOKERS = 16
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,10 @@ class KubagramPosition:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(self.tiles))
         object.__setattr__(self, "table", tuple(self.table))
+        if self.last_cube not in (True, False):
+            raise PositionError(f"last_cube must be true or false, got {self.last_cube!r}")
+        if not isinstance(self.mover, Integral) or isinstance(self.mover, bool) or self.mover < 0:
+            raise PositionError(f"mover must be a player index >= 0, got {self.mover!r}")
 
     # ------------------------------------------------------------- construction
     @classmethod
@@ -100,6 +107,21 @@ class KubagramPosition:
 
         Letters are normalised (NFC, lower case); spaces, commas and hyphens in ``letters`` are ignored.
         """
+        if not isinstance(letters, str):
+            raise PositionError(f"letters must be a string of the field's letters, e.g. 'kroegentoch', got {type(letters).__name__}")
+        for name, items in (("jokers", jokers), ("choices", choices)):
+            if isinstance(items, str):
+                raise PositionError(f"{name} must be a list of strings, one per cube, e.g. [{items!r}], got the string {items!r}")
+            items = list(items)
+            for i, x in enumerate(items):
+                if not isinstance(x, str):
+                    raise PositionError(f"{name}[{i}] must be a string of the cube's letters, got {type(x).__name__}")
+            if name == "jokers":
+                jokers = items
+            else:
+                choices = items
+        if isinstance(table, (str, TableWord, Mapping)):
+            raise PositionError(f"table must be a list of table words, e.g. [{table!r}], got one {type(table).__name__}")
         fixed = [c for c in normalize_word(letters) if c not in " ,-_"]
         tiles = [Tile(c) for c in fixed]
         tiles += [Tile(j.lower(), joker=True) for j in jokers]
@@ -135,7 +157,12 @@ class KubagramPosition:
                 if isinstance(t, str):
                     tiles.append(Tile(t.lower()))
                 elif isinstance(t, Mapping) and isinstance(t.get("letters"), str):
-                    tiles.append(Tile(t["letters"].lower(), bool(t.get("joker", False))))
+                    extra = set(t) - {"letters", "joker"}
+                    if extra:
+                        raise PositionError(f"tile has unknown key(s) {', '.join(sorted(extra))}; known: joker, letters")
+                    if not isinstance(t.get("joker", False), bool):
+                        raise PositionError(f'tile {t["letters"]!r}: "joker" must be true or false, got {t["joker"]!r}')
+                    tiles.append(Tile(t["letters"].lower(), t.get("joker", False)))
                 else:
                     raise PositionError(f'bad tile {t!r}: use "a", "abc" or {{"letters": "eygr", "joker": true}}')
             return cls(tuple(tiles), tuple(_table_word(t) for t in table), last_cube, mover)
@@ -165,6 +192,8 @@ class KubagramPosition:
             raise PositionError(f"at most {MAX_FIELD_TILES} tiles in the field, got {len(self.tiles)}")
         n_choice = 0
         for i, t in enumerate(self.tiles):
+            if not isinstance(t, Tile) or not isinstance(t.letters, str):
+                raise PositionError(f"tile {i} must be a Tile of a string of letters, got {t!r}")
             if not t.letters:
                 raise PositionError(f"tile {i} has no letter")
             bad = sorted({c for c in t.letters if c not in alphabet})
@@ -174,11 +203,20 @@ class KubagramPosition:
                 n_choice += 1
         if n_choice > MAX_CHOICE_TILES:
             raise PositionError(f"at most {MAX_CHOICE_TILES} jokers and choice cubes together, got {n_choice}")
-        for w in self.table:
-            if not w.word or any(c not in alphabet for c in w.word):
-                raise PositionError(f"table word {w.word!r} has letters outside the alphabet")
-            if w.jokers < 0 or w.level < 0 or w.owner < 0:
-                raise PositionError(f"table word {w.word!r}: owner, jokers and level must be >= 0")
+        for i, w in enumerate(self.table):
+            if not isinstance(w, TableWord):
+                raise PositionError(f"table[{i}] must be a TableWord, got {type(w).__name__}")
+            if not isinstance(w.word, str) or not w.word:
+                raise PositionError(f"table[{i}]: the word must be a non-empty string, got {w.word!r}")
+            bad = sorted({c for c in w.word if c not in alphabet})
+            if bad:
+                raise PositionError(f"table word {w.word!r} has letter(s) {''.join(bad)!r} outside the alphabet {alphabet!r}")
+            for name, v in (("owner", w.owner), ("jokers", w.jokers), ("level", w.level)):
+                if not isinstance(v, Integral) or isinstance(v, bool) or v < 0:
+                    raise PositionError(f"table word {w.word!r}: {name} must be a whole number >= 0, got {v!r}")
+            if w.jokers > MAX_TABLE_JOKERS or w.level > MAX_TABLE_LEVEL:
+                raise PositionError(f"table word {w.word!r}: jokers and level must be at most {MAX_TABLE_LEVEL}, "
+                                    f"got jokers {w.jokers}, level {w.level}")
 
     def fixed_letters(self) -> str:
         return "".join(t.letters[0] for t in self.tiles if t.fixed)
