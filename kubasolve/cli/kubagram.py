@@ -44,7 +44,9 @@ def add_commands(ksub: argparse._SubParsersAction) -> None:
     b.add_argument("letters", nargs="?", default="", help="fixed letters of the central field, e.g. kroegentoch")
     b.add_argument("--joker", action="append", default=[], metavar="LETTERS", help="a held joker, e.g. EYGR (repeatable)")
     b.add_argument("--choice", action="append", default=[], metavar="LETTERS", help="a cube just taken from a III square, e.g. abc (repeatable)")
-    b.add_argument("--table", nargs="*", default=[], metavar="WORD[:OWNER[:JOKERS[:LEVEL]]]", help="words on the table, for compounds")
+    b.add_argument("--table", nargs="*", default=[], metavar="WORD[:OWNER[:JOKERS[:LEVEL]]]",
+                   help="words on the table, for compounds: OWNER the player index (0-7, default 0), JOKERS how many of its "
+                        "letters are jokers, LEVEL its compound level (default 0 each), e.g. kroegen:1 tocht:2:0:1")
     b.add_argument("--mover", type=count(0, 7), default=0, help="player index of the mover (for compound gains)")
     b.add_argument("--min-length", type=count(1, 64), default=None, help="shortest word (default 5)")
     b.add_argument("--last-cube", action="store_true", help="the mover took the last cube: 2-letter words allowed")

@@ -97,6 +97,10 @@ def test_cli_table_level_out_of_range_is_a_clear_error(capsys) -> None:
     assert main(["kubagram", "best", "kroegen", "--table", "tocht:1:0:99"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and "OverflowError" not in err and "level 99" in err
+    assert main(["kubagram", "best", "kroegen", "--table", "tocht:8"]) == 1  # an owner is a player index, as --mover
+    assert "owner is a player index from 0 to 7, got 8" in capsys.readouterr().err
+    assert main(["kubagram", "best", "kroegen", "--table", "tocht:1:EYGR"]) == 1  # JOKERS is a count
+    assert "jokers how many of its letters are jokers" in capsys.readouterr().err
 
 
 def test_cli_best_claim_under_a_spent_budget_is_at_least_the_best_word_listed(capsys) -> None:

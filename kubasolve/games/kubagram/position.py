@@ -21,6 +21,7 @@ MAX_FIELD_TILES = 200
 MAX_CHOICE_TILES = 12  # tiles offering a choice (III cubes, jokers): bitset search limit
 MAX_TABLE_LEVEL = 16  # a table word's compound level and joker count: the engine's bound (beyond, values overflow)
 MAX_TABLE_JOKERS = 16
+MAX_OWNER = 7  # a table word's owner in the CLI form: a player index, as --mover
 
 
 @dataclass(frozen=True)
@@ -247,8 +248,11 @@ def parse_table_spec(spec: Sequence[str]) -> tuple[TableWord, ...]:
         try:
             nums = [int(p) for p in parts[1:]]
         except ValueError:
-            raise PositionError(f"bad table word {item!r}: use word[:owner[:jokers[:level]]]") from None
+            raise PositionError(f"bad table word {item!r}: use word[:owner[:jokers[:level]]], owner a player index (0-7), jokers "
+                                "how many of its letters are jokers, level its compound level (numbers)") from None
         if len(nums) > 3 or any(n < 0 for n in nums):
             raise PositionError(f"bad table word {item!r}: use word[:owner[:jokers[:level]]]")
+        if nums and nums[0] > MAX_OWNER:
+            raise PositionError(f"table word {item!r}: owner is a player index from 0 to {MAX_OWNER}, got {nums[0]}")
         out.append(TableWord(parts[0], *nums))
     return tuple(out)
