@@ -63,3 +63,15 @@ def test_cli_huge_tile_number_is_a_domain_error() -> None:
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and "bad tile" in r.stderr
+
+
+@pytest.mark.parametrize("move", [{"type": "draw", "table": [["r1", "r2", "r3"]]}, {"type": "draw", "extra": 1},
+                                  {"type": "play", "table": [["r1", "r2", "r3"]], "tiles": ["r1"]}])
+def test_game_refuses_unknown_move_keys(move: dict) -> None:
+    from kubasolve.games.rummikub import RummikubGame
+
+    game = RummikubGame.new(2, seed=1)
+    before = game.to_dict()
+    with pytest.raises(PositionError, match="unknown key"):
+        game.apply(move)  # a draw with a "table" drew silently before
+    assert game.to_dict() == before
