@@ -139,6 +139,18 @@ class Turn:
                 "proven_optimal": self.proven_optimal}
 
 
+def _check_position(position: object) -> None:
+    """PositionError unless ``position`` is a :class:`ColoniiPosition`."""
+    if not isinstance(position, ColoniiPosition):
+        raise PositionError(f"position must be a ColoniiPosition (ColoniiPosition.from_dict reads JSON), got {position!r}")
+
+
+def _check_objective(objective: object) -> None:
+    """PositionError unless ``objective`` is ``"gain"`` or ``"swing"``."""
+    if not isinstance(objective, str) or objective not in ("gain", "swing"):
+        raise PositionError(f"objective must be \"gain\" or \"swing\", got {objective!r}")
+
+
 def move_key(move: ColoniiMove, objective: Objective) -> int:
     """A move's integer ranking key (as :meth:`MoveTable.keys`): the objective first, then the other of gain/taken."""
     tie = int(_TIE)
@@ -377,8 +389,10 @@ class ColoniiSolver:
         """Every legal move, best first by ``objective``: the word moves and the owner's declarations and
         decolonisations (ties: the owner's actions first, then the order of generation, i.e. new words,
         then by target; within one search, alphabet order)."""
-        if top is not None and top < 1:
-            raise PositionError("top must be at least 1")
+        _check_position(position)
+        _check_objective(objective)
+        if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+            raise PositionError(f"top must be an integer >= 1 (or None for all), got {top!r}")
         table = self.move_table(position)
         owner = self.owner_moves(position)
         keys = np.concatenate([np.array([move_key(m, objective) for m in owner], np.int64), table.keys(objective)])
@@ -402,6 +416,8 @@ class ColoniiSolver:
         bound (for tests: same answer)."""
         from kubasolve.kernels import colonii_search as cs
 
+        _check_position(position)
+        _check_objective(objective)
         budget = meter_for(budget, TurnBudget, self.warm_up)
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves
@@ -770,6 +786,10 @@ _SOLVERS: dict[tuple[int, ColoniiRules], ColoniiSolver] = {}
 
 def solver_for(lexicon: Lexicon, rules: ColoniiRules | None = None) -> ColoniiSolver:
     """The cached solver for (lexicon, rules)."""
+    if not isinstance(lexicon, Lexicon):
+        raise PositionError(f"lexicon must be a Lexicon (kubasolve.load_lexicon(\"ro\")), got {lexicon!r}")
+    if rules is not None and not isinstance(rules, ColoniiRules):
+        raise PositionError(f"rules must be ColoniiRules, got {rules!r}")
     rules = rules or ColoniiRules()
     key = (id(lexicon), rules)
     solver = _SOLVERS.get(key)

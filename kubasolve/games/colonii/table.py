@@ -73,6 +73,14 @@ class MoveKind(StrEnum):
         return self not in (MoveKind.SUPERCOLONY, MoveKind.DECOLONISATION)
 
 
+MAX_STAKE = 100_000
+"""The largest stake of a table word (the engine's and the CLI's bound too)."""
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 @dataclass(frozen=True)
 class Group:
     """An individual word (one word) or a colony (a chain of words) on the table.
@@ -89,6 +97,8 @@ class Group:
     supercolony: bool = False
 
     def __post_init__(self) -> None:
+        if isinstance(self.words, str):  # one word, not a tuple of its letters
+            object.__setattr__(self, "words", (self.words,))
         if isinstance(self.words, (tuple, list)):
             object.__setattr__(self, "words", tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words))
 
@@ -123,8 +133,8 @@ class Group:
         owner, stake = data.get("owner"), data.get("stake", 0)
         if not isinstance(owner, int) or isinstance(owner, bool) or owner < 0:
             raise PositionError(f"a table group's owner must be a player number >= 0, got {owner!r}")
-        if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
-            raise PositionError(f"a table group's stake must be an integer >= 0, got {stake!r}")
+        if not isinstance(stake, int) or isinstance(stake, bool) or not 0 <= stake <= MAX_STAKE:
+            raise PositionError(f"a table group's stake must be an integer from 0 to {MAX_STAKE:,}, got {stake!r}")
         flags = {k: data.get(k, False) for k in ("protected", "supercolony")}
         for k, v in flags.items():
             if not isinstance(v, bool):
@@ -152,6 +162,23 @@ class ColoniiPosition:
 
     def validate(self, rules: ColoniiRules, lexicon: Lexicon | None = None) -> None:
         """Raise :class:`PositionError` on a position the rules cannot produce."""
+        for name, v in (("n_players", self.n_players), ("mover", self.mover)):
+            if not _is_int(v):
+                raise PositionError(f"{name} must be an integer, got {v!r}")
+        if not isinstance(self.hand, str):
+            raise PositionError(f"hand must be a string of card letters (e.g. \"oriferânjet\"), got {self.hand!r}")
+        if not isinstance(self.table, (tuple, list)) or not all(isinstance(g, Group) for g in self.table):
+            raise PositionError(f"table must be a tuple of Group values (Group.from_dict reads JSON), got {self.table!r}")
+        for i, g in enumerate(self.table):
+            if not isinstance(g.words, tuple) or not g.words or not all(isinstance(w, str) and w for w in g.words):
+                raise PositionError(f"table group {i}: words must be a non-empty tuple of words, got {g.words!r}")
+            if not _is_int(g.owner):
+                raise PositionError(f"table group {i}: owner must be a player number, got {g.owner!r}")
+            if not _is_int(g.stake) or not 0 <= g.stake <= MAX_STAKE:
+                raise PositionError(f"table group {i}: stake must be an integer from 0 to {MAX_STAKE:,}, got {g.stake!r}")
+            for flag in ("protected", "supercolony"):
+                if not isinstance(getattr(g, flag), bool):
+                    raise PositionError(f"table group {i}: {flag} must be True or False, got {getattr(g, flag)!r}")
         if not 1 <= self.n_players <= 8:
             raise PositionError(f"1 to 8 players, got {self.n_players}")
         if not 0 <= self.mover < self.n_players:

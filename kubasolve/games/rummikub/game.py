@@ -104,6 +104,9 @@ class RummikubGame:
             raise PositionError(
                 'a move is {"type": "play", "table": [[...], ...]}, {"type": "draw"} or {"type": "timeout"}'
             )
+        unknown = sorted(str(k) for k in set(move) - ({"type", "table"} if move["type"] == "play" else {"type"}))
+        if unknown:
+            raise PositionError(f"unknown key(s) in a {move['type']} move: {', '.join(unknown)}")
         if move["type"] != "play":
             return None
         raw = move.get("table")

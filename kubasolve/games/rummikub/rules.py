@@ -76,7 +76,8 @@ class RummikubRules:
         check(self.timeout_draw >= 0, f"timeout_draw must be >= 0, got {self.timeout_draw}")
         letters = self.colour_letters
         check(len(letters) == self.colours, f"colour_letters {letters!r} must have exactly {self.colours} letters")
-        check(letters.isalpha() and letters.islower(), f"colour_letters {letters!r} must be lower-case letters")
+        check(letters.isascii() and letters.isalpha() and letters.islower(),
+              f"colour_letters {letters!r} must be lower-case letters a-z")
         check(len(set(letters)) == len(letters), f"colour_letters {letters!r} repeats a letter")
         check("j" not in letters, "colour_letters may not use 'j' (J is the joker)")
         check(

@@ -148,6 +148,16 @@ class Solution:
         }
 
 
+def _tile_codes(tiles: object, what: str, rules: RummikubRules) -> TileSet:
+    """``tiles`` as a tuple of int tile codes; PositionError naming the value for text, floats, booleans, None."""
+    if not isinstance(tiles, (list, tuple, np.ndarray)):
+        raise PositionError(f"{what} must be a list of tile codes (parse_tiles converts text), got {tiles!r}")
+    for t in tiles:
+        if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
+            raise PositionError(f"bad tile code {t!r} in {what} (expected an integer 0..{rules.kinds - 1})")
+    return tuple(int(t) for t in tiles)
+
+
 def validate_position(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], rules: RummikubRules) -> None:
     """Raise PositionError if a table set is illegal or the tiles exceed the box."""
     for s in table:
@@ -355,10 +365,14 @@ def solve(
 def _solve(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], rules: RummikubRules | None, objective: Objective | str,
            first_meld: bool, minimise_changes: bool, method: str, budget: _Budget) -> Solution:
     """:func:`solve` within the meter ``budget``."""
+    if rules is not None and not isinstance(rules, RummikubRules):
+        raise PositionError(f"rules must be RummikubRules, got {rules!r}")
     rules = rules or RummikubRules()
     objective = Objective.parse(objective)
-    sets: list[TileSet] = [tuple(int(t) for t in s) for s in table]
-    tiles = [int(t) for t in rack]
+    if not isinstance(table, (list, tuple)):
+        raise PositionError(f"table must be a list of sets of tile codes (parse_table converts text), got {table!r}")
+    sets: list[TileSet] = [_tile_codes(s, "a table set", rules) for s in table]
+    tiles = list(_tile_codes(rack, "the rack", rules))
     validate_position(sets, tiles, rules)
     rack_counts = tile_counts(tiles, rules)
     table_counts = tile_counts([t for s in sets for t in s], rules)

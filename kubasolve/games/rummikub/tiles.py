@@ -17,7 +17,7 @@ from kubasolve.games.rummikub.rules import RummikubRules
 Tile = int
 TileSet = tuple[int, ...]
 
-_TOKEN = re.compile(r"^([a-z])(\d+)$")
+_TOKEN = re.compile(r"^([a-z])([0-9]{1,3})$")  # ASCII only: no other script's digits, no 5000-digit numbers
 _JOKER_WORDS = {"j", "joker", "*"}
 
 
@@ -45,7 +45,11 @@ def tile_name(tile: Tile, rules: RummikubRules) -> str:
 
 def parse_tile(token: str, rules: RummikubRules) -> Tile:
     """Parse one tile such as ``r7``, ``K13`` or ``J``; raises PositionError with the reason."""
-    t = token.strip().lower()
+    if not isinstance(token, str):
+        raise PositionError(f"bad tile {token!r}: a tile is text such as r7, or J for a joker")
+    t = token.strip()
+    # lower-case ASCII only: the Kelvin sign K or a dotless/dotted I must not turn into a colour letter
+    t = t.lower() if t.isascii() else t
     if t in _JOKER_WORDS:
         return rules.joker
     m = _TOKEN.match(t)
@@ -65,7 +69,12 @@ def parse_tile(token: str, rules: RummikubRules) -> Tile:
 
 def parse_tiles(text: str | Sequence[str], rules: RummikubRules) -> list[Tile]:
     """Parse tiles separated by spaces or commas (``"r1 r2 r3 b10 J"``) or a list of tokens."""
-    tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else [str(t) for t in text]
+    if isinstance(text, str):
+        tokens = re.split(r"[\s,]+", text.strip())
+    elif isinstance(text, (list, tuple)):
+        tokens = [str(t) for t in text]
+    else:
+        raise PositionError(f"tiles must be text such as \"r1 r2 J\" or a list of tiles, got {text!r}")
     return [parse_tile(t, rules) for t in tokens if t]
 
 
@@ -74,6 +83,8 @@ def parse_table(text: str | Sequence[str] | Sequence[Sequence[str]], rules: Rumm
     if isinstance(text, str):
         chunks = [c for c in re.split(r"[|;]", text) if c.strip()]
         return [tuple(parse_tiles(c, rules)) for c in chunks]
+    if not isinstance(text, (list, tuple)):
+        raise PositionError(f"a table must be text such as \"r1 r2 r3 | b10 o10 k10\" or a list of sets, got {text!r}")
     out: list[TileSet] = []
     for item in text:
         if isinstance(item, str):

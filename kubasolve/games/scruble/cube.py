@@ -254,6 +254,8 @@ def parse_twist(text: str) -> list[Twist]:
 
 def parse_twists(text: str | list[str] | tuple[str, ...]) -> list[Twist]:
     """Parse a space-separated sequence (or a list of tokens) of twists."""
+    if not isinstance(text, (str, list, tuple)):
+        raise NotationError(f"bad twist notation {text!r}: twists are text such as \"R U'\" or a list of such tokens")
     tokens = text.split() if isinstance(text, str) else list(text)
     out: list[Twist] = []
     for tok in tokens:

@@ -44,6 +44,10 @@ class Turn:
     word: str | None = None
     cells: tuple[int, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if isinstance(self.twists, str):  # "R U'" is two twists, not one per character
+            object.__setattr__(self, "twists", tuple(self.twists.split()))
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"twists": list(self.twists)}
         if self.word is not None:
@@ -108,6 +112,8 @@ class ScrubleGame:
         rules = rules or ScrubleRules()
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
             raise StateError("Scruble is played by 1 to 4 players")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise StateError(f"the seed must be a non-negative integer, got {str(seed)[:40]!r}")
         start = cube if cube is not None else Cube.scrambled(rules.pegs, seed)
         return cls(rules, players, seed, start, np.arange(N_CELLS), [0] * players)
 
@@ -133,6 +139,15 @@ class ScrubleGame:
         """Validate a turn; returns twists, cube after, origin and the scored word (or raises)."""
         if self.over:
             raise IllegalMoveError("the game is over")
+        if not isinstance(turn, Turn):
+            raise IllegalMoveError(f"a turn is a Turn (Turn.from_dict reads JSON), got {turn!r}")
+        if not isinstance(turn.twists, (tuple, list)):
+            raise IllegalMoveError(f"twists must be a list of notation strings, got {turn.twists!r}")
+        if turn.word is not None and not isinstance(turn.word, str):
+            raise IllegalMoveError(f"word must be a string, got {turn.word!r}")
+        if turn.cells is not None and (not isinstance(turn.cells, (tuple, list)) or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in turn.cells)):
+            raise IllegalMoveError(f"cells must be a list of cell numbers, got {turn.cells!r}")
         try:
             twists = parse_twists(list(turn.twists))
         except NotationError as exc:

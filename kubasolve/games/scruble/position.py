@@ -76,6 +76,8 @@ class Cube:
                 raise NotationError(f"symbol {c!r} at cell {i} is neither a letter nor one of ? 2 3 + #")
             if pegs is not None and c.lower() not in pegs.alphabet:
                 raise NotationError(f"letter {c!r} at cell {i} is not in the peg set's alphabet {pegs.alphabet!r}")
+            if len(c.upper()) != 1:  # ß would become the two-letter symbol SS
+                raise NotationError(f"letter {c!r} at cell {i} has no one-letter capital form")
             out.append(c.upper())
         return cls(tuple(out))
 
@@ -92,6 +94,8 @@ class Cube:
         """The cube after a twist sequence (notation string, tokens or :class:`Twist` values)."""
         if isinstance(twists, str):
             seq = parse_twists(twists)
+        elif not isinstance(twists, (list, tuple)):
+            raise NotationError(f"twists must be notation text such as \"R U'\" or a list of twists, got {twists!r}")
         else:
             seq = [tw for t in twists for tw in ([t] if isinstance(t, Twist) else parse_twists(t))]
         origin = apply_twists(np.arange(N_CELLS), seq)
@@ -100,6 +104,8 @@ class Cube:
     @classmethod
     def scrambled(cls, pegs: PegSet, seed: int) -> Cube:
         """The pegs placed at random (seeded): how players load a physical cube."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or seed < 0:
+            raise PositionError(f"the seed must be a non-negative integer, got {str(seed)[:40]!r}")
         rng = np.random.default_rng(seed)
         syms = pegs.symbols()
         order = rng.permutation(len(syms))

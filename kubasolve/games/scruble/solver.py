@@ -334,12 +334,17 @@ def best_words(
     ``budget`` (a :class:`~kubasolve.budget.Budget`, or its :class:`StateBudget` meter to read ``nodes`` and
     ``exhausted`` afterwards): the best words found within it.
     """
+    if rules is not None and not isinstance(rules, ScrubleRules):
+        raise PositionError(f"rules must be ScrubleRules, got {rules!r}")
     rules = rules or ScrubleRules()
     if isinstance(cube, str):
-        try:
-            cube = Cube.from_notation(cube, rules.pegs)
-        except PositionError:
-            raise
+        cube = Cube.from_notation(cube, rules.pegs)
+    elif not isinstance(cube, Cube):
+        raise PositionError(f"cube must be a Cube or its 96-character notation, got {cube!r}")
+    if not isinstance(lexicon, Lexicon):
+        raise PositionError(f"lexicon must be a Lexicon (kubasolve.load_lexicon(\"en\")), got {lexicon!r}")
+    if not isinstance(max_states, int) or isinstance(max_states, bool) or max_states < 1:
+        raise LimitError(f"max_states must be an integer >= 1, got {max_states!r}")
     require_twist_for_new_letter(depth, rules)
     moves, stats = search(cube, lexicon, rules, depth, top, earlier, max_states, spent=spent, budget=budget)
     if not stats.complete and budget is None:
