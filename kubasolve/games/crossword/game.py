@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from kubasolve.errors import IllegalMoveError, PositionError, StateError
 from kubasolve.games.crossword.board import Board
-from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet
+from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet, tile_upper
 from kubasolve.games.crossword.movegen import Placement
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.crossword.scoring import score_placement, tile_run
@@ -117,7 +117,7 @@ def action_from_dict(data: CrosswordAction | Mapping[str, Any]) -> CrosswordActi
         if not isinstance(letters, str) or not letters.strip():
             raise IllegalMoveError('an exchange needs "letters": the tiles to give back, e.g. "KQ?"')
         text = normalize_text(letters.strip())
-        odd = sorted({ch for ch in text if len(ch.upper()) != 1 or (ch != ch.upper() and ch.upper().lower() != ch)})
+        odd = sorted({ch for ch in text if tile_upper(ch) is None})
         if odd:  # 'ß' is not two S tiles, nor the dotless 'ı' an I
             raise IllegalMoveError(f"exchange letters {letters!r} hold {''.join(odd)!r}: not tiles (letters, '?' for a blank)")
         return CrosswordAction("exchange", letters=sort_rack(text.upper()))

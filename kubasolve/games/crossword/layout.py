@@ -128,16 +128,23 @@ class TileSet:
         return self.values[tile]
 
 
+def tile_upper(ch: str) -> str | None:
+    """``ch``'s upper case when that is one character that stands for ``ch`` (``ch`` itself, or lower-casing back to
+    it), else None: ``ß`` -> ``SS``, the Turkish dotless ``ı`` -> ``I`` and the ligature ``ﬁ`` -> ``FI`` are no
+    tile's letter, never read as other letters."""
+    up = ch.upper()
+    return up if len(up) == 1 and (ch == up or up.lower() == ch) else None
+
+
 def tile_letters(text: str, tiles: TileSet) -> tuple[str, str]:
-    """(the tiles of ``text`` in upper case, ``?`` a blank; the characters that are not tiles of ``tiles``). Each
-    character is checked as typed: one whose upper case is not itself one letter of the set (``ß`` -> ``SS``, the
-    Turkish dotless ``ı`` -> ``I``, the ligature ``ﬁ`` -> ``FI``) is not a tile, never read as other letters."""
+    """(the tiles of ``text`` in upper case, ``?`` a blank; the characters that are not tiles of ``tiles``), each
+    character checked as typed (:func:`tile_upper`)."""
     tiles_out: list[str] = []
     bad: list[str] = []
     for ch in text:
-        up = ch.upper()
-        if ch == BLANK or (up in tiles.values and up != BLANK and (ch == up or up.lower() == ch)):
-            tiles_out.append(up)
+        up = tile_upper(ch)
+        if ch == BLANK or (up is not None and up != BLANK and up in tiles.values):
+            tiles_out.append(up or BLANK)
         elif ch not in bad:
             bad.append(ch)
     return "".join(tiles_out), "".join(sorted(bad))

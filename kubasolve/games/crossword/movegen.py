@@ -21,7 +21,7 @@ import numpy as np
 
 from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board, grid_geometry
-from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet, tile_letters
+from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet, tile_letters, tile_upper
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_text
 
@@ -176,8 +176,8 @@ def _inputs(board: Board, rack: str, lexicon: Lexicon, layout: BoardLayout, tile
         for ch in rack:
             code = codes.get(ch)
             if code is None:
-                up = ch.upper()
-                code = codes.get(up) if up.lower() == ch else None  # not the dotless ı as an I (parse_rack names it)
+                up = tile_upper(ch)  # not the dotless ı as an I (parse_rack names it)
+                code = None if up is None else codes.get(up)
                 if code is None:
                     break
             if code < 0:
