@@ -20,6 +20,7 @@ import numpy as np
 
 from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import PositionError, RulesError
+from kubasolve.games.arguments import check_gain_objective, check_top
 from kubasolve.games.colonii.rules import MAX_TURN_MOVES, SEARCH_MOVES, ColoniiRules
 from kubasolve.games.colonii.table import (
     ColoniiMove,
@@ -143,12 +144,6 @@ def _check_position(position: object) -> None:
     """PositionError unless ``position`` is a :class:`ColoniiPosition`."""
     if not isinstance(position, ColoniiPosition):
         raise PositionError(f"position must be a ColoniiPosition (ColoniiPosition.from_dict reads JSON), got {position!r}")
-
-
-def _check_objective(objective: object) -> None:
-    """PositionError unless ``objective`` is ``"gain"`` or ``"swing"``."""
-    if not isinstance(objective, str) or objective not in ("gain", "swing"):
-        raise PositionError(f"objective must be \"gain\" or \"swing\", got {objective!r}")
 
 
 def move_key(move: ColoniiMove, objective: Objective) -> int:
@@ -390,9 +385,8 @@ class ColoniiSolver:
         decolonisations (ties: the owner's actions first, then the order of generation, i.e. new words,
         then by target; within one search, alphabet order)."""
         _check_position(position)
-        _check_objective(objective)
-        if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
-            raise PositionError(f"top must be an integer >= 1 (or None for all), got {top!r}")
+        check_gain_objective(objective)
+        check_top(top)
         table = self.move_table(position)
         owner = self.owner_moves(position)
         keys = np.concatenate([np.array([move_key(m, objective) for m in owner], np.int64), table.keys(objective)])
@@ -417,7 +411,7 @@ class ColoniiSolver:
         from kubasolve.kernels import colonii_search as cs
 
         _check_position(position)
-        _check_objective(objective)
+        check_gain_objective(objective)
         budget = meter_for(budget, TurnBudget, self.warm_up)
 
         limit = self.rules.max_turn_moves if max_moves is None else max_moves

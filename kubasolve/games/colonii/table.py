@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from kubasolve.errors import IllegalMoveError, PositionError
+from kubasolve.games.arguments import is_int
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_word
@@ -75,10 +76,6 @@ class MoveKind(StrEnum):
 
 MAX_STAKE = 100_000
 """The largest stake of a table word (the engine's and the CLI's bound too)."""
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True)
@@ -163,7 +160,7 @@ class ColoniiPosition:
     def validate(self, rules: ColoniiRules, lexicon: Lexicon | None = None) -> None:
         """Raise :class:`PositionError` on a position the rules cannot produce."""
         for name, v in (("n_players", self.n_players), ("mover", self.mover)):
-            if not _is_int(v):
+            if not is_int(v):
                 raise PositionError(f"{name} must be an integer, got {v!r}")
         if not isinstance(self.hand, str):
             raise PositionError(f"hand must be a string of card letters (e.g. \"oriferânjet\"), got {self.hand!r}")
@@ -172,9 +169,9 @@ class ColoniiPosition:
         for i, g in enumerate(self.table):
             if not isinstance(g.words, tuple) or not g.words or not all(isinstance(w, str) and w for w in g.words):
                 raise PositionError(f"table group {i}: words must be a non-empty tuple of words, got {g.words!r}")
-            if not _is_int(g.owner):
+            if not is_int(g.owner):
                 raise PositionError(f"table group {i}: owner must be a player number, got {g.owner!r}")
-            if not _is_int(g.stake) or not 0 <= g.stake <= MAX_STAKE:
+            if not is_int(g.stake) or not 0 <= g.stake <= MAX_STAKE:
                 raise PositionError(f"table group {i}: stake must be an integer from 0 to {MAX_STAKE:,}, got {g.stake!r}")
             for flag in ("protected", "supercolony"):
                 if not isinstance(getattr(g, flag), bool):

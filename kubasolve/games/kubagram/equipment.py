@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kubasolve.errors import RulesError
+from kubasolve.games.arguments import is_int
 from kubasolve.lexicon.alphabet import normalize_word
 
 __all__ = [
@@ -84,11 +85,6 @@ def _check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
         raise RulesError(f"unknown key(s) {', '.join(unknown)} in {what}; allowed: {', '.join(sorted(allowed))}")
 
 
-def _is_int(value: object) -> bool:
-    """True for a real int (``True``/``False`` are not counts)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def rotated_shape(rows: int, cols: int, degrees: int) -> tuple[int, int]:
     """Shape of a ``rows`` x ``cols`` board after a clockwise turn: quarter turns swap rows and columns."""
     _check_rotation(degrees)
@@ -109,7 +105,7 @@ def rotate_position(row: int, col: int, rows: int, cols: int, degrees: int) -> t
 
 def _check_rotation(degrees: object) -> None:
     """A board turn must be 0, 90, 180 or 270 degrees clockwise."""
-    if not _is_int(degrees) or degrees not in ROTATIONS:
+    if not is_int(degrees) or degrees not in ROTATIONS:
         raise RulesError(f"a board turn must be one of {ROTATIONS} degrees (clockwise), got {degrees!r}")
 
 
@@ -249,7 +245,7 @@ class CubeSet:
         )
         if "count" in data:
             count = data["count"]
-            if not _is_int(count) or count < 1:
+            if not is_int(count) or count < 1:
                 raise RulesError(f"cube set 'count' must be a positive integer, got {count!r}")
             if count != len(cube_set):
                 raise RulesError(
@@ -346,7 +342,7 @@ class BoardLayout:
     def __post_init__(self) -> None:
         for key in ("rows", "cols"):
             value = getattr(self, key)
-            if not _is_int(value) or value < 1:
+            if not is_int(value) or value < 1:
                 raise RulesError(f"board {key} must be a positive integer, got {value!r}")
         if isinstance(self.markings, str) or not isinstance(self.markings, Iterable):
             raise RulesError("board markings must be a sequence of Square (row-major), not a string")
@@ -382,7 +378,7 @@ class BoardLayout:
     @classmethod
     def uniform(cls, rows: int, cols: int, marking: Square = Square.I) -> BoardLayout:
         """A board of any size with every square marked the same, for custom board sizes."""
-        if not _is_int(rows) or not _is_int(cols) or rows < 1 or cols < 1:
+        if not is_int(rows) or not is_int(cols) or rows < 1 or cols < 1:
             raise RulesError(f"board rows and cols must be positive integers, got {rows!r} x {cols!r}")
         return cls(rows, cols, (Square.parse(marking),) * (rows * cols))
 

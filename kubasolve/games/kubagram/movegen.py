@@ -17,6 +17,7 @@ import numpy as np
 
 from kubasolve.budget import Budget, WorkBudget, meter_for
 from kubasolve.errors import LexiconError, PositionError, RulesError
+from kubasolve.games.arguments import check_gain_objective, check_top
 from kubasolve.games.kubagram.assign import TilePool, assign_words
 from kubasolve.games.kubagram.moves import Claim, CompoundMove, WordMove
 from kubasolve.games.kubagram.position import MAX_CHOICE_TILES, MAX_FIELD_TILES, KubagramPosition, TableWord, Tile
@@ -338,7 +339,7 @@ class KubagramSolver:
         """All words (or the ``top`` best) formable from the field, as arrays sorted best first
         (with a ``budget``: those found within it, see :class:`SearchBudget`)."""
         _check_position(position)
-        _check_top(top)
+        check_top(top)
         budget = self._clock(budget)
         pool = self._pool(position)
         return self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
@@ -351,7 +352,7 @@ class KubagramSolver:
         words found within it (the walk goes in alphabet order; ``budget.exhausted``: maybe not the best).
         """
         _check_position(position)
-        _check_top(top)
+        check_top(top)
         budget = self._clock(budget)
         pool = self._pool(position)
         table = self._search(pool, self.rules.min_word_length(position.last_cube), top or 0, budget=budget)
@@ -399,8 +400,8 @@ class KubagramSolver:
         from kubasolve.kernels.compound_search import search_compounds
 
         _check_position(position)
-        _check_top(top)
-        _check_objective(objective)
+        check_top(top)
+        check_gain_objective(objective)
         budget = self._clock(budget)
         table = position.table
         if not table:
@@ -464,7 +465,7 @@ class KubagramSolver:
         (at least the best single word found, when there is one; ``budget.exhausted`` says it may not be
         the best). The claim is always legal: every item in it was found and checked in full."""
         _check_position(position)
-        _check_objective(objective)
+        check_gain_objective(objective)
         if max_words is not None and (not isinstance(max_words, int) or isinstance(max_words, bool) or not 1 <= max_words <= 3):
             raise PositionError(f"max_words must be 1, 2 or 3 (or None: the rules' max_claim_words), got {max_words!r}")
         budget = self._clock(budget)
@@ -984,18 +985,6 @@ def _check_position(position: Any) -> None:
     if not isinstance(position, KubagramPosition):
         raise PositionError(f"position must be a KubagramPosition, e.g. KubagramPosition.from_letters('kroegentoch'), "
                             f"got {type(position).__name__}")
-
-
-def _check_top(top: Any) -> None:
-    """Refuse (:class:`PositionError`) a ``top`` that is not None or a whole number >= 1."""
-    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
-        raise PositionError(f"top must be a whole number >= 1 (or None: all), got {top!r}")
-
-
-def _check_objective(objective: Any) -> None:
-    """Refuse (:class:`PositionError`) an objective other than ``"gain"`` or ``"swing"``."""
-    if objective not in ("gain", "swing") or not isinstance(objective, str):
-        raise PositionError(f'objective must be "gain" or "swing", got {objective!r}')
 
 
 def _value(c: CompoundMove, objective: Objective) -> int:

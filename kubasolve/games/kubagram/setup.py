@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kubasolve.errors import RulesError
+from kubasolve.games.arguments import is_int
 from kubasolve.games.kubagram.equipment import (
     ROTATIONS,
     BoardLayout,
@@ -197,7 +198,7 @@ class Setup:
 
         order_raw = data["draw_order"]
         if not isinstance(order_raw, list) or not all(
-            isinstance(x, (list, tuple)) and len(x) == 2 and all(_is_int(v) for v in x) for x in order_raw
+            isinstance(x, (list, tuple)) and len(x) == 2 and all(is_int(v) for v in x) for x in order_raw
         ):
             raise RulesError("setup draw_order must be a list of [row, col] pairs")
         order = tuple((int(r), int(c)) for r, c in order_raw)
@@ -209,7 +210,7 @@ class Setup:
             raise RulesError("setup start_draws must be a list of [round, player, cube, letter]")
         draws: list[StartDraw] = []
         for d in draws_raw:
-            if not (isinstance(d, (list, tuple)) and len(d) == 4 and all(_is_int(v) for v in d[:3])
+            if not (isinstance(d, (list, tuple)) and len(d) == 4 and all(is_int(v) for v in d[:3])
                     and isinstance(d[3], str)):
                 raise RulesError(f"setup start draw {d!r} is not [round, player, cube, letter]")
             draws.append(StartDraw(int(d[0]), int(d[1]), int(d[2]), d[3]))
@@ -224,15 +225,10 @@ class _Dims:
     cols: int
 
 
-def _is_int(value: object) -> bool:
-    """True for a real int (not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int(data: Mapping[str, Any], key: str, minimum: int) -> int:
     """An int field of a setup dict, at least ``minimum``."""
     value = data[key]
-    if not _is_int(value) or value < minimum:
+    if not is_int(value) or value < minimum:
         raise RulesError(f"setup {key} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
@@ -245,7 +241,7 @@ def _placed_from_dict(sq: object, k: int, rows: int, cols: int) -> PlacedCube:
     if (sq["row"], sq["col"]) != divmod(k, cols):
         raise RulesError(f"setup square {k} must be at ({k // cols}, {k % cols}) (row-major), got "
                          f"({sq['row']!r}, {sq['col']!r})")
-    if not _is_int(sq["cube"]) or not 0 <= sq["cube"] < rows * cols:
+    if not is_int(sq["cube"]) or not 0 <= sq["cube"] < rows * cols:
         raise RulesError(f"setup square {k}: cube index {sq['cube']!r} out of range")
     if not isinstance(sq["joker"], bool):
         raise RulesError(f"setup square {k}: joker must be true or false")
@@ -266,7 +262,7 @@ def _resolve_rotation(choice: int | str, what: str) -> int:
         if choice not in CORNER_ROTATION:
             raise RulesError(f"{what}: unknown corner {choice!r}; use one of {', '.join(CORNER_ROTATION)}")
         return CORNER_ROTATION[choice]
-    if not _is_int(choice) or choice not in ROTATIONS:
+    if not is_int(choice) or choice not in ROTATIONS:
         raise RulesError(f"{what}: a board turn must be one of {ROTATIONS} degrees clockwise, got {choice!r}")
     return int(choice)
 
@@ -320,7 +316,7 @@ def deal(
             f"the cube set has {n} cubes but the board has {layout.n_squares} squares "
             f"({layout.rows} x {layout.cols}); rows x cols must equal the number of cubes"
         )
-    if not _is_int(n_players) or not 1 <= n_players <= n:
+    if not is_int(n_players) or not 1 <= n_players <= n:
         raise RulesError(f"n_players must be an integer from 1 to {n} (one cube each to draw), got {n_players!r}")
     if rotation is not None and not callable(rotation):
         _resolve_rotation(rotation, "rotation")  # fail before dealing
