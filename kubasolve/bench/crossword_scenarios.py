@@ -346,10 +346,8 @@ def endgame_proofs(time_limit: float = 10.0, legacy: bool = False, cpu_clock: bo
     peer: list[dict[str, Any]] = []
     tmp = Path(tempfile.mkdtemp(prefix="kubasolve-wolges-")) if kit is not None else None
     for cls in solvers.values():  # compile / load the kernels outside the budgets
-        warm = cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {}))
-        warm.solve(state_from_cgp(referee, table[chosen[0]][1]))
-        if isinstance(warm, EndgameSolver):
-            warm.ws.touch()  # and the buffers' pages mapped: the first position's budget would pay for them, the others not
+        # (the compiled solver's first solve also maps its buffers' pages, before its clock: _Workspace.map_pages)
+        cls(referee, node_limit=50, **(new_options if cls is EndgameSolver else {})).solve(state_from_cgp(referee, table[chosen[0]][1]))
     reference = [_calibration_seconds(referee, new_options["jump"])] if calibrate else []
     for round_ in range(1, rounds + 1):
         for i in chosen:
