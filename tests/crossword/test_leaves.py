@@ -537,3 +537,49 @@ def test_ladder_stats_of_paired_records_give_intervals_over_deals():
     assert early["deals"] == 2 and early["unpaired"] == 1 and early["games"] == 5
     mu, half = (1.0 + 0.25) / 2, 1.96 * math.sqrt((1.0 - 0.625) ** 2 + (0.25 - 0.625) ** 2) / math.sqrt(2)
     assert early["paired_win_rate_low"] == pytest.approx(mu - half) and early["paired_win_rate_high"] == pytest.approx(mu + half)
+
+
+def _ladder_records(pairing=("a", "b"), games=2):
+    return [{"game": "crossword", "seed": k // 2, "seats": list(pairing) if k % 2 == 0 else list(pairing[::-1]),
+             "scores": [400, 350 + k], "winners": [0], "actions": [[0, {"type": "place"}], [1, {"type": "exchange"}]]}
+            for k in range(games)]
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file"),
+    ("", "no game records"),
+    ("\n  \n", "no game records"),
+    ('{"game": "crossword"\n', "line 1 is not JSON"),
+    (json.dumps({**_ladder_records()[0], "game": "kubagram"}) + "\n", "'kubagram' game"),
+    (json.dumps({**_ladder_records()[0], "seats": ["a", "b", "c"], "scores": [1, 2, 3]}) + "\n", "3 players"),
+    (json.dumps({"game": "crossword", "foo": 1}) + "\n", "no seats"),
+    ("[1, 2]\n", "not a game record"),
+    ("".join(json.dumps(r) + "\n" for r in _ladder_records() + _ladder_records(("a", "c"))), "one pairing of AIs"),
+])
+def test_ladder_refuses_records_it_cannot_sum_up_by_name(tmp_path, capsys, content, message):
+    """The ladder script on a missing file, an empty one, a corrupt line, another game's records, a multi-player
+    game, games of two pairings of AIs: exit 1 and a message naming the problem, never a traceback or a silent
+    sum (a per-AI sum over different opponents says nothing); with --json the error is JSON on stdout."""
+    from kubasolve.games.crossword.ladder import main
+
+    path = tmp_path / "records.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main([str(path)]) == 1
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err and captured.out == ""
+    assert main([str(path), "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)
+    assert error["ok"] is False and message in error["error"]["message"]
+
+
+def test_ladder_of_one_game_has_no_interval_and_its_json_is_valid(tmp_path, capsys):
+    """One game: no spread interval (null in JSON, said in the text), never an infinity that is not JSON."""
+    from kubasolve.games.crossword.ladder import main
+
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(_ladder_records(games=1)[0]) + "\n", encoding="utf-8")
+    assert main([str(path), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"not JSON: {name}"))
+    assert stats["a"]["spread"] == 50 and stats["a"]["spread_low"] is None and stats["b"]["spread_high"] is None
+    assert main([str(path)]) == 0 and "(one game: no interval)" in capsys.readouterr().out
