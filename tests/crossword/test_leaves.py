@@ -583,3 +583,33 @@ def test_ladder_of_one_game_has_no_interval_and_its_json_is_valid(tmp_path, caps
     stats = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"not JSON: {name}"))
     assert stats["a"]["spread"] == 50 and stats["a"]["spread_low"] is None and stats["b"]["spread_high"] is None
     assert main([str(path)]) == 0 and "(one game: no interval)" in capsys.readouterr().out
+
+
+def test_learn_leaves_refuses_flags_refit_would_ignore_and_tables_of_other_tiles(tmp_path, capsys):
+    """``--refit`` plays no game, so the flags of a run that plays (--games, --generations, --held-out, --workers,
+    --backend, --address, --samples) are usage errors with it, not ignored; a --start table learnt for other tiles,
+    and samples of games played with other tiles or another lexicon, are refused by name (exit 1), not used."""
+    from kubasolve.cli.main import main
+    from kubasolve.games.crossword.learn import samples_setting
+    from kubasolve.games.crossword.leaves import learnt_leaves_path
+
+    out, samples = tmp_path / "t.npz", tmp_path / "s"
+    assert main(["crossword", "learn-leaves", "--games", "2", "--held-out", "1", "--seed", "4", "--out", str(out),
+                 "--samples", str(samples), "--json"]) == 0
+    capsys.readouterr()
+    saved = tmp_path / "s-g1.npz"
+    assert samples_setting(saved) == {"tiles": "nl", "lexicon": "nl"}
+    refit = ["crossword", "learn-leaves", "--refit", str(saved), "--out", str(tmp_path / "r.npz")]
+    for extra in (["--games", "5"], ["--generations", "1"], ["--held-out", "3"], ["--workers", "1"], ["--backend", "local"],
+                  ["--samples", str(tmp_path / "again")]):
+        assert main([*refit, *extra]) == 2, extra
+        assert extra[0] in capsys.readouterr().err
+    assert not (tmp_path / "again-g1.npz").exists() and not (tmp_path / "r.npz").exists()
+    english = str(learnt_leaves_path("en"))
+    for extra, message in ((["--tiles", "en"], "'nl' tiles"), (["--lexicon", "en"], "'nl' lexicon"), (["--start", english], "'en' tiles")):
+        assert main([*refit, *extra]) == 1, extra
+        assert message in capsys.readouterr().err
+    assert main(["crossword", "learn-leaves", "--games", "1", "--held-out", "0", "--out", str(tmp_path / "e.npz"), "--start", english]) == 1
+    assert "learnt for the 'en' tiles" in capsys.readouterr().err and not (tmp_path / "e.npz").exists()
+    assert main([*refit, "--seed", "4"]) == 0  # the same setting: the run's own table
+    assert table_digest(LearntLeaves.from_npz(tmp_path / "r.npz")) == table_digest(LearntLeaves.from_npz(out))
