@@ -79,8 +79,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     lv.add_argument("--games", type=count(1, 10_000_000), default=None, help="training games per generation (required unless --refit)")
     lv.add_argument("--refit", default=None, metavar="SAMPLES.npz",
                     help="fit (and check) a table from the samples a run saved with --samples, without playing; "
-                         "give --start the table those games were played with")
-    lv.add_argument("--generations", type=count(1, 100), default=1,
+                         "give --start the table those games were played with (the flags of a run that plays do not go with it)")
+    lv.add_argument("--generations", type=count(1, 100), default=None,
                     help="rounds of play-then-refit; each plays with the table the previous one made (default 1)")
     lv.add_argument("--held-out", type=count(0, 1_000_000), default=None, metavar="N",
                     help="held-out games per generation for the check (default: a tenth of --games, at most 2000)")
@@ -93,8 +93,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     lv.add_argument("--shrink", type=float, default=None, metavar="SCALE",
                     help="scale of the empirical-Bayes shrinkage constant (below 1 shrinks less; default in docs/crossword.md)")
     lv.add_argument("--seed", type=seed_type, default=0, help="master seed; the same seed gives the same table (default 0)")
-    lv.add_argument("--workers", type=count(1, 256), default=1, help="parallel worker processes or Ray actors (default 1)")
-    lv.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster (same table)")
+    lv.add_argument("--workers", type=count(1, 256), default=None, help="parallel worker processes or Ray actors (default 1)")
+    lv.add_argument("--backend", choices=("local", "ray"), default=None, help="local processes or a Ray cluster (same table; default local)")
     lv.add_argument("--address", default=None, help="Ray cluster to join (auto, HOST:PORT, ray://HOST:PORT)")
     lv.add_argument("--out", required=True, metavar="FILE", help="the table to write (.npz)")
     lv.add_argument("--report", default=None, metavar="FILE", help="also write the per-generation report as JSON")
@@ -289,7 +289,7 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     """Handler of ``crossword learn-leaves``."""
 
     from kubasolve.cli.common import UsageError, backend_options, check_output_path, progress
-    from kubasolve.games.crossword.learn import save_samples
+    from kubasolve.games.crossword.learn import referee_for, save_samples
     from kubasolve.games.crossword.leaves import LearntLeaves
     from kubasolve.scale.learn import learn_leaves
 
@@ -309,9 +309,19 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules, args.tiles).to_dict() if args.rules or args.tiles else None
     lexicon = None if args.lexicon == "nl" else args.lexicon
     if args.refit is not None:
+        playing = [flag for flag, value in (("--games", args.games), ("--generations", args.generations), ("--held-out", args.held_out),
+                                            ("--workers", args.workers), ("--backend", args.backend), ("--address", args.address),
+                                            ("--samples", args.samples)) if value is not None]
+        if playing:  # they would be ignored without a word
+            raise UsageError(f"--refit fits the saved samples without playing: {', '.join(playing)} "
+                             f"{'goes' if len(playing) == 1 else 'go'} with a run that plays games, not with --refit")
         return _refit_leaves(args, out, report_path, start, rules, lexicon, fit_options)
+    args.generations = args.generations or 1
+    args.workers = args.workers or 1
+    args.backend = args.backend or "local"
     if args.games is None:
         raise UsageError("learn-leaves needs --games (or --refit SAMPLES.npz)")
+    setting = {"tiles": referee_for((rules, lexicon)).tiles.name, "lexicon": lexicon or "nl"} if samples else None
     held_out = args.held_out if args.held_out is not None else min(2000, max(1, args.games // 10))
     total = (args.games + held_out) * args.generations
     base = {"done": 0}
@@ -325,7 +335,7 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
         table, reports = learn_leaves([args.games] * args.generations, seed=args.seed, held_out=held_out, workers=args.workers,
                                       **backend_options(args), rules=rules, lexicon=lexicon,
                                       start=start, prune=args.prune, on_progress=on_progress, **fit_options,
-                                      on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test)) if samples else None)
+                                      on_samples=(lambda g, train, test: save_samples(f"{args.samples}-g{g}.npz", train, test, setting)) if samples else None)
     table.info.update(command=_learn_command(), generations=args.generations)
     return _emit_learnt(args, table, reports, out, report_path)
 
@@ -342,16 +352,24 @@ def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None,
     import time
 
     from kubasolve.cli.common import UsageError
-    from kubasolve.games.crossword.learn import load_samples, referee_for, table_from
+    from kubasolve.errors import RulesError
+    from kubasolve.games.crossword.learn import check_table_tiles, load_samples, referee_for, samples_setting, table_from
     from kubasolve.scale.learn import fit_generation
 
     t0 = time.perf_counter()
     try:
         train, test = load_samples(Path(args.refit))
+        saved = samples_setting(Path(args.refit))
     except (OSError, KeyError, ValueError) as exc:
         raise UsageError(f"--refit {args.refit!r}: not a samples file written by --samples ({exc})") from None
     setting = (rules, lexicon)
     tiles = referee_for(setting).tiles.name
+    for key, value in (("tiles", tiles), ("lexicon", lexicon or "nl")):
+        if key in saved and saved[key] != value:  # the tally would pack them in another tile order, the check use other tables
+            raise RulesError(f"--refit {args.refit!r}: its games were played with the {saved[key]!r} {key}, not {value!r}: "
+                             f"give --{key} {saved[key]}")
+    if not isinstance(start, str):
+        check_table_tiles(start, tiles, "the --start table")
     played = start.to_npz() if not isinstance(start, str) else ("none" if start == "none" else tiles)
     label = "learnt table" if not isinstance(start, str) else ("no leaves" if start == "none" else "linear table")
     info = {"tiles": tiles, "lexicon": lexicon or "nl", "seed": args.seed, "generation": 1, "games": train.games, "racks": len(train.racks),

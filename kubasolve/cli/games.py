@@ -73,6 +73,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
+        _add_every_rule_flag(p, names)
+
+
+def _add_every_rule_flag(p: argparse.ArgumentParser, names: list[str]) -> None:
+    """The rule shortcuts of every game that has them (crossword's ``--tiles``, Rummikub's ``--joker-retrieval``) on a
+    generic command, where the game is known only when it runs: ``kubasolve simulate --game crossword --tiles en`` is
+    ``kubasolve crossword simulate --tiles en``; one of another game than ``--game`` is refused then
+    (:func:`game_from_args`)."""
+    owners: dict[str, tuple[str, str]] = {}
+    for name in names:
+        module = cli_module(name)
+        if module is None or not hasattr(module, "add_rule_flags"):
+            continue
+        probe = argparse.ArgumentParser(add_help=False)
+        module.add_rule_flags(probe)
+        flags = [(a.dest, a.option_strings[0]) for a in probe._actions if a.option_strings]
+        if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
+            continue  # the same flag in two games: only the game's own command has it
+        module.add_rule_flags(p)
+        owners.update({dest: (name, flag) for dest, flag in flags})
+    p.set_defaults(flag_owners=owners)
 
 
 def cli_module(name: str) -> ModuleType | None:
@@ -196,6 +217,9 @@ def game_from_args(args: argparse.Namespace, kind: str) -> Any:
     ``--lexicon`` (default: the game's)."""
     from kubasolve.games.protocol import load_game
 
+    for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
+        if owner != kind and getattr(args, dest, None) is not None:
+            raise UsageError(f"{flag} is a rule flag of {owner}, not of {kind}")
     lexicon = getattr(args, "lexicon", None)
     game = load_game(kind, getattr(args, "rules", None), lexicon)
     changes = {k.removeprefix("rule_"): v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}

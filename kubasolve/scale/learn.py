@@ -17,6 +17,7 @@ from kubasolve.games.crossword.learn import (
     GameSamples,
     Setting,
     _play_task,
+    check_table_tiles,
     fit_table,
     heldout_errors,
     learning_seed,
@@ -42,6 +43,8 @@ def learn_leaves(games: Sequence[int], *, seed: int = 0, held_out: int = 0, work
     ``on_samples(generation, train, test)`` receives each generation's samples."""
     setting: Setting = (dict(rules) if rules else None, lexicon)
     referee = referee_for(setting)
+    if isinstance(start, LearntLeaves):
+        check_table_tiles(start, referee.tiles.name)
     current: bytes | str = start.to_npz() if isinstance(start, LearntLeaves) else ("none" if start == "none" else referee.tiles.name)
     if isinstance(current, str) and current != "none" and start != "linear":
         raise RulesError(f"start must be 'linear', 'none' or a leave table, got {start!r}")

@@ -123,3 +123,38 @@ def test_engine_honours_the_name_options(monkeypatch: pytest.MonkeyPatch) -> Non
             assert (made[-1].endgame_mode, made[-1].endgame_nodes) == want, (cmd, name, extra)
     assert ask(s, "crossword.ai-move", game=v2, ai="equity:bounded", endgame="exact", apply=False).get("ok")
     assert made[-1].endgame_mode == "exact"
+
+
+@pytest.mark.parametrize("ai, budget_ms, expected_ms", [
+    ("sim2:400ms", 30, 30.0),        # the budget is lower: it holds (the name's 400 ms won before)
+    ("sim2:400ms", 1000, 400.0),     # the name's own time is lower: it holds too
+    ("sim2", 30, 30.0),
+    ("equity:100ms", 50, 50.0),
+    ("equity2:linear:250ms", 60, 60.0),
+    ("sim:80ms", None, 80.0),        # no budget: the name's time
+])
+def test_a_time_budget_caps_the_time_an_ai_name_sets(monkeypatch, ai, budget_ms, expected_ms):
+    """``simulate --movetime-ms`` / the protocol's budget bounds each AI move, also when the AI's name sets a time of
+    its own (``--players sim2:400ms --movetime-ms 30`` took 190 ms a turn): the lower of the two applies."""
+    from kubasolve import Budget
+    from kubasolve.games import load_game
+    from kubasolve.games.crossword import ai as ai_module
+
+    made: list = []
+
+    class Made(Exception):
+        pass
+
+    real = ai_module.make_policy
+
+    def capture(name, seed=0, **options):
+        made.append(real(name, seed, **options))
+        raise Made
+
+    monkeypatch.setattr(ai_module, "make_policy", capture)
+    game = load_game("crossword")
+    with pytest.raises(Made):
+        game.ai_move(game.new_game(seed=1), ai=ai, budget=Budget(movetime_ms=budget_ms))
+    policy = made[0]  # the turn's time: movetime_ms wins over the older seconds fields (ai._endgame_budget)
+    seconds = getattr(policy, "time_limit", None) if ai.startswith("sim") else policy.endgame_time
+    assert (policy.movetime_ms if policy.movetime_ms is not None else 1000 * seconds) == pytest.approx(expected_ms)

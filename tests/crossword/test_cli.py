@@ -76,3 +76,16 @@ def test_simulate_paired_plays_each_deal_both_ways(capsys, tmp_path):
     assert first["seed"] == second["seed"] and second["seats"] == first["seats"][::-1]
     assert main(["crossword", "simulate", "--games", "3", "--players", "score,score", "--paired"]) == 2
     assert "--paired" in capsys.readouterr().err
+
+
+def test_generic_simulate_takes_the_games_rule_flags(tmp_path, capsys):
+    """``kubasolve simulate --game crossword`` takes "the same flags" as ``kubasolve crossword simulate`` (docs/cli.md),
+    the rule shortcut ``--tiles`` too (it was an unrecognised argument); a rule flag of another game is refused."""
+    records = tmp_path / "en.jsonl"
+    assert main(["simulate", "--game", "crossword", "--games", "2", "--players", "score,score", "--tiles", "en",
+                     "--lexicon", "en", "--records", str(records), "--no-progress"]) == 0
+    first = json.loads(records.read_text(encoding="utf-8").splitlines()[0])
+    assert first["rules"]["tiles"] == "en" and first["lexicon"] == "en"
+    capsys.readouterr()
+    assert main(["simulate", "--game", "crossword", "--games", "2", "--players", "score,score", "--joker-retrieval", "free"]) == 2
+    assert "--joker-retrieval is a rule flag of rummikub" in capsys.readouterr().err

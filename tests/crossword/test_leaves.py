@@ -537,3 +537,79 @@ def test_ladder_stats_of_paired_records_give_intervals_over_deals():
     assert early["deals"] == 2 and early["unpaired"] == 1 and early["games"] == 5
     mu, half = (1.0 + 0.25) / 2, 1.96 * math.sqrt((1.0 - 0.625) ** 2 + (0.25 - 0.625) ** 2) / math.sqrt(2)
     assert early["paired_win_rate_low"] == pytest.approx(mu - half) and early["paired_win_rate_high"] == pytest.approx(mu + half)
+
+
+def _ladder_records(pairing=("a", "b"), games=2):
+    return [{"game": "crossword", "seed": k // 2, "seats": list(pairing) if k % 2 == 0 else list(pairing[::-1]),
+             "scores": [400, 350 + k], "winners": [0], "actions": [[0, {"type": "place"}], [1, {"type": "exchange"}]]}
+            for k in range(games)]
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file"),
+    ("", "no game records"),
+    ("\n  \n", "no game records"),
+    ('{"game": "crossword"\n', "line 1 is not JSON"),
+    (json.dumps({**_ladder_records()[0], "game": "kubagram"}) + "\n", "'kubagram' game"),
+    (json.dumps({**_ladder_records()[0], "seats": ["a", "b", "c"], "scores": [1, 2, 3]}) + "\n", "3 players"),
+    (json.dumps({"game": "crossword", "foo": 1}) + "\n", "no seats"),
+    ("[1, 2]\n", "not a game record"),
+    ("".join(json.dumps(r) + "\n" for r in _ladder_records() + _ladder_records(("a", "c"))), "one pairing of AIs"),
+])
+def test_ladder_refuses_records_it_cannot_sum_up_by_name(tmp_path, capsys, content, message):
+    """The ladder script on a missing file, an empty one, a corrupt line, another game's records, a multi-player
+    game, games of two pairings of AIs: exit 1 and a message naming the problem, never a traceback or a silent
+    sum (a per-AI sum over different opponents says nothing); with --json the error is JSON on stdout."""
+    from kubasolve.games.crossword.ladder import main
+
+    path = tmp_path / "records.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main([str(path)]) == 1
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err and captured.out == ""
+    assert main([str(path), "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)
+    assert error["ok"] is False and message in error["error"]["message"]
+
+
+def test_ladder_of_one_game_has_no_interval_and_its_json_is_valid(tmp_path, capsys):
+    """One game: no spread interval (null in JSON, said in the text), never an infinity that is not JSON."""
+    from kubasolve.games.crossword.ladder import main
+
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(_ladder_records(games=1)[0]) + "\n", encoding="utf-8")
+    assert main([str(path), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"not JSON: {name}"))
+    assert stats["a"]["spread"] == 50 and stats["a"]["spread_low"] is None and stats["b"]["spread_high"] is None
+    assert main([str(path)]) == 0 and "(one game: no interval)" in capsys.readouterr().out
+
+
+def test_learn_leaves_refuses_flags_refit_would_ignore_and_tables_of_other_tiles(tmp_path, capsys):
+    """``--refit`` plays no game, so the flags of a run that plays (--games, --generations, --held-out, --workers,
+    --backend, --address, --samples) are usage errors with it, not ignored; a --start table learnt for other tiles,
+    and samples of games played with other tiles or another lexicon, are refused by name (exit 1), not used."""
+    from kubasolve.cli.main import main
+    from kubasolve.games.crossword.learn import samples_setting
+    from kubasolve.games.crossword.leaves import learnt_leaves_path
+
+    out, samples = tmp_path / "t.npz", tmp_path / "s"
+    assert main(["crossword", "learn-leaves", "--games", "2", "--held-out", "1", "--seed", "4", "--out", str(out),
+                 "--samples", str(samples), "--json"]) == 0
+    capsys.readouterr()
+    saved = tmp_path / "s-g1.npz"
+    assert samples_setting(saved) == {"tiles": "nl", "lexicon": "nl"}
+    refit = ["crossword", "learn-leaves", "--refit", str(saved), "--out", str(tmp_path / "r.npz")]
+    for extra in (["--games", "5"], ["--generations", "1"], ["--held-out", "3"], ["--workers", "1"], ["--backend", "local"],
+                  ["--samples", str(tmp_path / "again")]):
+        assert main([*refit, *extra]) == 2, extra
+        assert extra[0] in capsys.readouterr().err
+    assert not (tmp_path / "again-g1.npz").exists() and not (tmp_path / "r.npz").exists()
+    english = str(learnt_leaves_path("en"))
+    for extra, message in ((["--tiles", "en"], "'nl' tiles"), (["--lexicon", "en"], "'nl' lexicon"), (["--start", english], "'en' tiles")):
+        assert main([*refit, *extra]) == 1, extra
+        assert message in capsys.readouterr().err
+    assert main(["crossword", "learn-leaves", "--games", "1", "--held-out", "0", "--out", str(tmp_path / "e.npz"), "--start", english]) == 1
+    assert "learnt for the 'en' tiles" in capsys.readouterr().err and not (tmp_path / "e.npz").exists()
+    assert main([*refit, "--seed", "4"]) == 0  # the same setting: the run's own table
+    assert table_digest(LearntLeaves.from_npz(tmp_path / "r.npz")) == table_digest(LearntLeaves.from_npz(out))

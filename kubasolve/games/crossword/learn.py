@@ -142,9 +142,15 @@ def _minus(rack: str, kept: str) -> str:
     return canonical("".join(c.elements()))
 
 
-def save_samples(path: Any, train: GameSamples, test: GameSamples) -> None:
-    """Write a generation's samples to ``path`` (``.npz``: racks, values, kept leaves, next scores; train and test)."""
+def save_samples(path: Any, train: GameSamples, test: GameSamples, setting: dict[str, Any] | None = None) -> None:
+    """Write a generation's samples to ``path`` (``.npz``: racks, values, kept leaves, next scores; train and test;
+    ``setting``: what the games were played with, e.g. ``{"tiles": "nl", "lexicon": "nl"}``, kept as ``info``
+    JSON so that ``--refit`` can refuse to fit them for another tile set: :func:`samples_setting`)."""
+    import json
+
     arrays: dict[str, np.ndarray] = {}
+    if setting:
+        arrays["info"] = np.array(json.dumps(setting, sort_keys=True))
     for name, s in (("train", train), ("test", test)):
         arrays[f"{name}_racks"] = np.array(s.racks, dtype="U")
         arrays[f"{name}_values"] = np.array(s.values, np.float64)  # exact: --refit gives the run's own table
@@ -167,6 +173,27 @@ def load_samples(path: Any) -> tuple[GameSamples, GameSamples]:
             out.append(GameSamples(z[f"{name}_racks"].tolist(), z[f"{name}_values"].astype(float).tolist(), z[f"{name}_kept"].tolist(),
                                    z[f"{name}_next"].astype(int).tolist(), extra[0], extra[1], games, turns, exchanges))
     return out[0], out[1]
+
+
+def samples_setting(path: Any) -> dict[str, Any]:
+    """What the games of a samples file were played with (``tiles``, ``lexicon``), ``{}`` for a file written before
+    samples recorded it."""
+    import json
+
+    with np.load(path, allow_pickle=False) as z:
+        if "info" not in z:
+            return {}
+        info = json.loads(str(z["info"]))
+    return info if isinstance(info, dict) else {}
+
+
+def check_table_tiles(table: LearntLeaves, tiles: str, what: str = "the start table") -> None:
+    """Refuse (:class:`RulesError`) a learnt table whose ``info`` says it was learnt for another tile set than
+    ``tiles``: its values would be looked up for the wrong tiles without a word."""
+    learnt_for = table.info.get("tiles")
+    if learnt_for is not None and learnt_for != tiles:
+        raise RulesError(f"{what} was learnt for the {learnt_for!r} tiles; these games use the {tiles!r} tiles "
+                         "(give --tiles to match, or a table of these tiles)")
 
 
 # ------------------------------------------------------------------------------------------------ summarising

@@ -175,6 +175,13 @@ class Crossword(Game):
             settings["endgame_time"] = seconds
         if base in ("sim", "sim2"):
             settings["time_limit"] = seconds
+        if base != "score" and budget.movetime_ms is not None:
+            # a name's own time (sim2:400ms) would otherwise win over the budget: the budget caps it
+            from kubasolve.games.crossword.ai_names import parse_ai_name
+
+            named = parse_ai_name(ai)[1].get("movetime_ms")
+            settings["movetime_ms"] = float(budget.movetime_ms) if named is None else min(float(named), float(budget.movetime_ms))
+        if base in ("sim", "sim2"):
             settings.update({k: options[k] for k in ("iterations", "candidates", "plies", "objective") if k in options})
         policy = make_policy(ai, seed, **settings)
         meter = budget.meter(WorkBudget)
