@@ -138,7 +138,7 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ games
 # The v2 session commands: aliases over the protocol code in commands_session (docs/engine_scruble.md); v3's
 # new-game/legal-moves/apply-move/ai-move are the ones to use.
-declare_rules("scruble", ScrubleRulesSpec)
+declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pegs.name})  # (the library writes the whole peg table)
 
 
 class NewGameParams(Params):

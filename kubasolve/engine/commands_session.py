@@ -67,14 +67,35 @@ class RulesDeclaration:
 
     spec: type[Params]
     check: Callable[[Any], None] | None = None
+    shown: Callable[[Any], dict[str, Any]] | None = None
+    """The settings of a rules object whose form in the library's ``to_dict`` is not the one ``spec`` takes (e.g. a
+    table the request names by its bundled name); ``games`` publishes the defaults through it."""
 
 
 RULES: dict[str, RulesDeclaration] = {}
 
 
-def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | None = None) -> None:
-    """Declare the engine's schema of game ``game``'s rules (its command module does, at import)."""
-    RULES[game] = RulesDeclaration(spec, check)
+def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | None = None,
+                  shown: Callable[[Any], dict[str, Any]] | None = None) -> None:
+    """Declare the engine's schema of game ``game``'s rules (its command module does, at import); ``shown`` gives the
+    settings whose library form differs from the one ``spec`` takes (see :class:`RulesDeclaration`)."""
+    RULES[game] = RulesDeclaration(spec, check, shown)
+
+
+def declared_defaults(game: Any, declared: RulesDeclaration) -> dict[str, Any]:
+    """The default rule settings of ``game`` as ``new-game``'s ``rules`` takes them: every setting the declared schema
+    names, none other (the library's ``to_dict`` may hold settings a request cannot set, e.g. a layout file, or leave
+    one out at its default), so a frontend can send them back as they are."""
+    full = game.rules_to_dict()
+    out: dict[str, Any] = {}
+    for name in declared.spec.__struct_fields__:
+        if name in full:
+            out[name] = full[name]
+        elif hasattr(game.rules, name):
+            out[name] = msgspec.to_builtins(getattr(game.rules, name))
+    if declared.shown is not None:
+        out.update(declared.shown(game.rules))
+    return given(msgspec.convert(out, declared.spec))  # (a default its own schema refuses is a bug: it raises)
 
 
 AI_OPTIONS: dict[str, type[Params]] = {}
@@ -395,9 +416,10 @@ def games(p: NoParams, session: Session) -> dict[str, Any]:
         game = cls()
         declared = RULES.get(name)
         schema = msgspec.json.schema(declared.spec) if declared is not None else cls.rules_schema()
+        defaults = declared_defaults(game, declared) if declared is not None else game.rules_to_dict()
         out.append({"game": name, "min_players": game.min_players, "max_players": game.max_players, "ais": list(cls.ai_names),
                     "default_ai": cls.default_ai, "lexicons": list(cls.lexicons), "default_lexicon": game.lexicon_name,
-                    "rules": {"schema": schema, "defaults": game.rules_to_dict()},
+                    "rules": {"schema": schema, "defaults": defaults},
                     "ai_options": {"schema": msgspec.json.schema(AI_OPTIONS.get(name, NoAiOptions))}})
     return {"games": out}
 

@@ -33,7 +33,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 from xml.sax.saxutils import escape
 
 from kubasolve.budget import Budget
-from kubasolve.errors import IllegalMoveError, KubasolveError, RulesError, StateError
+from kubasolve.errors import IllegalMoveError, KubasolveError, PositionError, RulesError, StateError
 
 __all__ = [
     "STATE_FORMAT",
@@ -376,7 +376,13 @@ class Game(ABC):
                                    key="action.type")
         if self._result(native)[3]:
             raise IllegalMoveError("the game is over")
-        return State(self.name, state.players, self._apply(native, dict(action)))
+        try:
+            applied = self._apply(native, dict(action))
+        except PositionError as exc:  # a game's referee may call an unreadable action a bad position: it is an illegal action
+            if isinstance(exc, StateError):
+                raise
+            raise IllegalMoveError(str(exc), key=exc.key) from None
+        return State(self.name, state.players, applied)
 
     @classmethod
     def ai_name_forms(cls) -> str:

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -111,9 +111,29 @@ class StateBudget(WorkBudget):
     """Time kept per word of ``top`` to decode the words found (measured 0.026-0.04 ms a word for 100-4,096
     words), at most half the time left."""
 
+    MEASURE_MIN_STATES = 500
+    """Searches of fewer states do not measure the kernel's rate (their fixed costs would hide it)."""
+
+    measured: ClassVar[float | None] = None
+    """The kernel's rate in this process, states/ms for a pool of one word: the running mean of the searches of at
+    least :attr:`MEASURE_MIN_STATES` states (None before the first). It depends on the machine, its load and the
+    cube: measured 21-68 states/ms at load 2.5-3.6 on the 2-core machine where 125-180 gave :attr:`STATES_PER_MS`,
+    where a budget of 100 ms then took 260-330 ms."""
+
+    @classmethod
+    def record_rate(cls, states: int, ms: float, top: int) -> None:
+        """Learn from one kernel search: ``states`` expanded in ``ms`` milliseconds keeping ``top`` words."""
+        if states >= cls.MEASURE_MIN_STATES and ms > 0:
+            rate = states / ms * (1 + top / cls.POOL_HALF_RATE)
+            StateBudget.measured = rate if StateBudget.measured is None else (StateBudget.measured + rate) / 2
+
     def states_per_ms(self, top: int) -> float:
-        """The assumed kernel rate when it keeps ``top`` words."""
-        return self.STATES_PER_MS / (1 + top / self.POOL_HALF_RATE)
+        """The assumed kernel rate when it keeps ``top`` words: :attr:`STATES_PER_MS`, or half the rate this process
+        measured (halved for safety like the constant) when that is lower."""
+        rate = float(self.STATES_PER_MS)
+        if StateBudget.measured is not None:
+            rate = min(rate, StateBudget.measured / 2)
+        return rate / (1 + top / self.POOL_HALF_RATE)
 
     def node_limit(self, top: int = 1) -> int:
         """States the next search (keeping ``top`` words) may expand (0, and exhausted, once the budget is
@@ -265,6 +285,7 @@ def search(
     arr = lexicon.compiled
     cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
     spent_premium, spent_rank = spent_arrays(spent, lexicon)
+    kernel_start = time.perf_counter()
     pool_i, pool_score, pool_twists, parent, via, n_states, complete = best_words_search(
         depth, top, max_states,
         code, kind, value, tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer,
@@ -275,6 +296,7 @@ def search(
         cross_cells, cross_belts, cross_points, restrict, _zobrist(), belt_links(), spent_premium, spent_rank,
         int(stop_at),
     )
+    StateBudget.record_rate(int(n_states), (time.perf_counter() - kernel_start) * 1e3, top)
     stopped = (not complete and stop_at >= 0 and len(pool_score) >= top
                and int(pool_score.min()) >= stop_at)
     moves = []
