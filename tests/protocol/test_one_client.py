@@ -60,6 +60,26 @@ def test_an_unreadable_action_is_an_illegal_move_in_every_game(name: str) -> Non
             game.apply(state, {"type": "play", "table": [["zz9", "r1", "r2"]]})
 
 
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_a_refused_action_names_the_part_at_fault_in_every_game(name: str) -> None:
+    """An action of an unknown type, or a listed action with a key added, was refused with the part named only in the
+    message: the answer's ``key`` (what a frontend marks in its form) was missing in all five games. Now
+    ``params.action.type`` / ``params.action.<the key>`` through the engine, ``action.type`` / ``action.<key>`` in the
+    library."""
+    ask = Engine()
+    gid = ask("new-game", game=name, seed=2)["game_id"]
+    listed = ask("legal-moves", game_id=gid, top=2, max_nodes=20_000)["moves"][0]["action"]
+    error = ask.raw("apply-move", game_id=gid, action={"type": "no-such-action"})["error"]
+    assert (error["code"], error.get("key")) == ("illegal-move", "params.action.type"), error
+    error = ask.raw("apply-move", game_id=gid, action={**listed, "zz_extra": 1})["error"]
+    assert (error["code"], error.get("key")) == ("illegal-move", "params.action.zz_extra"), error
+    game = load_game(name)
+    state = game.new_game(2)
+    with pytest.raises(IllegalMoveError) as caught:
+        game.apply(state, {**listed, "zz_extra": 1})
+    assert caught.value.key == "action.zz_extra"
+
+
 def _top_level(text: str) -> list[str]:
     """``text`` split at the commas and semicolons outside parentheses."""
     pieces, depth, current = [], 0, ""

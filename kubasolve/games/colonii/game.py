@@ -94,10 +94,10 @@ def action_from_dict(data: TurnAction | Mapping[str, Any]) -> TurnAction:
     kind = data.get("type")
     allowed = {"turn": {"type", "moves"}, "exchange": {"type", "cards"}, "pass": {"type"}}
     if kind not in allowed:
-        raise IllegalMoveError(f"unknown action type {kind!r}; types: turn, exchange, pass")
+        raise IllegalMoveError(f"unknown action type {kind!r}; types: turn, exchange, pass", key="action.type")
     unknown = set(data) - allowed[kind]
     if unknown:
-        raise IllegalMoveError(f"unknown key(s) in a {kind} action: {', '.join(sorted(unknown))}")
+        raise IllegalMoveError(f"unknown key(s) in a {kind} action: {', '.join(sorted(unknown))}", key=f"action.{min(unknown)}")
     if kind == "pass":
         return TurnAction("pass")
     if kind == "exchange":
@@ -116,7 +116,7 @@ def action_from_dict(data: TurnAction | Mapping[str, Any]) -> TurnAction:
             raise IllegalMoveError(f"move {k} must be an object such as {{\"play\": \"new\", \"word\": \"ziar\"}}")
         unknown = set(m) - {"play", "word", "target"}
         if unknown:
-            raise IllegalMoveError(f"unknown key(s) in move {k}: {', '.join(sorted(unknown))}")
+            raise IllegalMoveError(f"unknown key(s) in move {k}: {', '.join(sorted(unknown))}", key=f"action.moves[{k}].{min(unknown)}")
         play, word, target = m.get("play"), m.get("word"), m.get("target")
         if play not in PLAYS:
             raise IllegalMoveError(f"move {k}: play must be one of {', '.join(PLAYS)}, got {play!r}")

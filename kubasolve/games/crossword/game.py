@@ -106,10 +106,10 @@ def action_from_dict(data: CrosswordAction | Mapping[str, Any]) -> CrosswordActi
     kind = data.get("type")
     allowed = {"place": {"type", "tiles", "move"}, "exchange": {"type", "letters"}, "pass": {"type"}, "challenge": {"type"}}
     if kind not in allowed:
-        raise IllegalMoveError(f"unknown action type {kind!r}; types: {', '.join(ACTION_TYPES)}")
+        raise IllegalMoveError(f"unknown action type {kind!r}; types: {', '.join(ACTION_TYPES)}", key="action.type")
     unknown = set(data) - allowed[kind]
     if unknown:
-        raise IllegalMoveError(f"unknown key(s) in a {kind} action: {', '.join(sorted(unknown))}")
+        raise IllegalMoveError(f"unknown key(s) in a {kind} action: {', '.join(sorted(unknown))}", key=f"action.{min(unknown)}")
     if kind in ("pass", "challenge"):
         return CrosswordAction(kind)
     if kind == "exchange":

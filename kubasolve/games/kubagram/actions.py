@@ -145,10 +145,10 @@ def action_from_dict(data: Mapping[str, Any] | Action) -> Action:
     allowed = {"take": {"letter", "keep"}, "place-zero": {"letter"}, "claim": {"word", "tiles", "parts"},
                "skip": set(), "end": set()}
     if kind not in allowed:
-        raise IllegalMoveError(f"unknown action type {kind!r}; use one of {', '.join(allowed)}")
+        raise IllegalMoveError(f"unknown action type {kind!r}; use one of {', '.join(allowed)}", key="action.type")
     extra = set(data) - allowed[kind] - {"type"}
     if extra:
-        raise IllegalMoveError(f"action {kind!r} has unknown key(s) {', '.join(sorted(extra))}")
+        raise IllegalMoveError(f"action {kind!r} has unknown key(s) {', '.join(sorted(extra))}", key=f"action.{min(extra)}")
     letter = data.get("letter")
     if isinstance(letter, str):
         letter = normalize_word(letter)

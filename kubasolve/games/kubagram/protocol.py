@@ -179,15 +179,18 @@ class Kubagram(Game):
         if action.get("type") != TURN:
             return referee.apply(native, action)
         if set(action) != {"type", "actions"} or not isinstance(action["actions"], list) or not action["actions"]:
-            raise IllegalMoveError('a turn action is {"type": "turn", "actions": [<action>, ...]} (at least one)')
+            extra = set(action) - {"type", "actions"}
+            raise IllegalMoveError('a turn action is {"type": "turn", "actions": [<action>, ...]} (at least one)',
+                                   key=f"action.{min(extra)}" if extra else "action.actions")
         state = native
         for k, step in enumerate(action["actions"]):
             if state.current != native.current or state.over:
                 raise IllegalMoveError(f"actions[{k}]: the turn is already over")
             try:
                 state = referee.apply(state, step)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"actions[{k}]: {exc}") from None
+            except IllegalMoveError as exc:  # its key (action.type ...) names a part of this step
+                key = f"action.actions[{k}]{exc.key.removeprefix('action')}" if exc.key and exc.key.startswith("action") else None
+                raise IllegalMoveError(f"actions[{k}]: {exc}", key=key) from None
         return state
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:

@@ -102,11 +102,12 @@ class RummikubGame:
             raise IllegalMoveError("the game is over")
         if not isinstance(move, dict) or move.get("type") not in ("play", "draw", "timeout"):
             raise PositionError(
-                'a move is {"type": "play", "table": [[...], ...]}, {"type": "draw"} or {"type": "timeout"}'
+                'a move is {"type": "play", "table": [[...], ...]}, {"type": "draw"} or {"type": "timeout"}',
+                key="action.type" if isinstance(move, dict) else "action",
             )
         unknown = sorted(str(k) for k in set(move) - ({"type", "table"} if move["type"] == "play" else {"type"}))
         if unknown:
-            raise PositionError(f"unknown key(s) in a {move['type']} move: {', '.join(unknown)}")
+            raise PositionError(f"unknown key(s) in a {move['type']} move: {', '.join(unknown)}", key=f"action.{unknown[0]}")
         if move["type"] != "play":
             return None
         raw = move.get("table")

@@ -60,7 +60,7 @@ class Turn:
     def from_dict(cls, d: Mapping[str, Any]) -> Turn:
         unknown = sorted(set(d) - {"twists", "word", "cells"})
         if unknown:
-            raise IllegalMoveError(f"unknown turn key(s) {', '.join(unknown)} (twists, word, cells)")
+            raise IllegalMoveError(f"unknown turn key(s) {', '.join(unknown)} (twists, word, cells)", key=f"action.{unknown[0]}")
         tw = d.get("twists", [])
         if isinstance(tw, str):
             tw = tw.split()

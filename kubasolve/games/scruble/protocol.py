@@ -88,7 +88,8 @@ class Scruble(Game):
         from kubasolve.games.scruble.game import Turn
 
         if action.get("type", "turn") != "turn":
-            raise IllegalMoveError(f"a Scruble action is a turn ({{\"type\": \"turn\", \"twists\": [...]}}), got type {action.get('type')!r}")
+            raise IllegalMoveError(f"a Scruble action is a turn ({{\"type\": \"turn\", \"twists\": [...]}}), got type {action.get('type')!r}",
+                                   key="action.type")
         action.pop("type", None)
         game = copy.copy(native)  # the lists the game changes in place are copied; the cube and rules are values
         game.scores, game.history, game.words, game.spent = (list(native.scores), list(native.history), list(native.words),
