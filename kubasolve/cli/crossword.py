@@ -354,14 +354,15 @@ def _refit_leaves(args: argparse.Namespace, out: Path, report_path: Path | None,
     from kubasolve.cli.common import UsageError
     from kubasolve.errors import RulesError
     from kubasolve.games.crossword.learn import check_table_tiles, load_samples, referee_for, samples_setting, table_from
+    from kubasolve.games.crossword.leaves import NPZ_ERRORS, npz_problem
     from kubasolve.scale.learn import fit_generation
 
     t0 = time.perf_counter()
     try:
         train, test = load_samples(Path(args.refit))
         saved = samples_setting(Path(args.refit))
-    except (OSError, KeyError, ValueError) as exc:
-        raise UsageError(f"--refit {args.refit!r}: not a samples file written by --samples ({exc})") from None
+    except NPZ_ERRORS as exc:
+        raise UsageError(f"--refit {args.refit!r}: not a samples file written by --samples ({npz_problem(exc)})") from None
     setting = (rules, lexicon)
     tiles = referee_for(setting).tiles.name
     for key, value in (("tiles", tiles), ("lexicon", lexicon or "nl")):

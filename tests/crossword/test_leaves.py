@@ -100,6 +100,14 @@ def test_table_round_trips_through_npz(tmp_path):
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(RulesError, match="not a crossword leave table"):
         LearntLeaves.from_npz(tmp_path / "bad.npz")
+    # a zip header and no archive raised zipfile.BadZipFile (a traceback in the CLI); the others named no file and
+    # passed on numpy's advice on loading pickled data
+    (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04" + bytes(range(60)))
+    (tmp_path / "other.npz").write_bytes(t.to_npz().replace(b"keys", b"kezs"))
+    for name, reason in (("broken.npz", "not an .npz archive"), ("bad.npz", "not an .npz archive"), ("other.npz", "without 'keys'")):
+        with pytest.raises(RulesError, match=f"{name} is not a crossword leave table .*{reason}") as caught:
+            LearntLeaves.from_npz(tmp_path / name)
+        assert "pickle" not in str(caught.value)
     with pytest.raises(RulesError, match="same leave twice"):
         LearntLeaves(np.array([b"E", b"E"]), np.array([1.0, 2.0]))
 
@@ -613,3 +621,23 @@ def test_learn_leaves_refuses_flags_refit_would_ignore_and_tables_of_other_tiles
     assert "learnt for the 'en' tiles" in capsys.readouterr().err and not (tmp_path / "e.npz").exists()
     assert main([*refit, "--seed", "4"]) == 0  # the same setting: the run's own table
     assert table_digest(LearntLeaves.from_npz(tmp_path / "r.npz")) == table_digest(LearntLeaves.from_npz(out))
+
+
+def test_learn_leaves_names_a_start_or_refit_file_that_is_no_npz_archive(tmp_path, capsys):
+    """``--start`` / ``--refit`` with a file whose zip header leads nowhere printed a ``zipfile.BadZipFile`` traceback;
+    a text file gave numpy's advice on loading pickled data. Now the file is named and said to be no .npz archive:
+    exit 1 for the table (a domain error, as a table of other tiles), 2 for ``--refit`` (as before)."""
+    from kubasolve.cli.main import main
+
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04" + bytes(range(60)))
+    text = tmp_path / "notes.npz"
+    text.write_text("leaves, maybe\n", encoding="utf-8")
+    for bad in (broken, text):
+        assert main(["crossword", "learn-leaves", "--games", "1", "--out", str(tmp_path / "t.npz"), "--start", str(bad)]) == 1
+        err = capsys.readouterr().err
+        assert f"{bad} is not a crossword leave table" in err and "not an .npz archive" in err and "pickle" not in err
+        assert main(["crossword", "learn-leaves", "--refit", str(bad), "--out", str(tmp_path / "t.npz")]) == 2
+        err = capsys.readouterr().err
+        assert "--refit" in err and "not an .npz archive" in err and "Traceback" not in err
+    assert not (tmp_path / "t.npz").exists()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -113,16 +114,41 @@ class LearntLeaves:
 
     @classmethod
     def from_npz(cls, source: str | Path | bytes) -> LearntLeaves:
-        """A table from an ``.npz`` file (or its bytes) written by :meth:`save`."""
+        """A table from an ``.npz`` file (or its bytes) written by :meth:`save`; anything else is a :class:`RulesError`
+        naming the file and what is wrong with it in words (not numpy's advice on pickled data)."""
+        what = "the table's bytes" if isinstance(source, bytes) else str(source)
         try:
             raw = source if isinstance(source, bytes) else Path(source).read_bytes()
+        except OSError as exc:
+            raise RulesError(f"{what}: cannot read it ({exc.strerror or exc})") from None
+        try:
             with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+                missing = [name for name in ("keys", "values", "info") if name not in z]
+                if missing:
+                    raise RulesError(f"{what} is not a crossword leave table ({LEAVES_FORMAT}): an .npz archive without "
+                                     f"{', '.join(repr(m) for m in missing)}")
                 keys, values, info = z["keys"], z["values"], json.loads(str(z["info"]))
-        except (OSError, KeyError, ValueError) as exc:
-            raise RulesError(f"not a crossword leave table ({LEAVES_FORMAT}): {exc}") from None
+        except NPZ_ERRORS as exc:
+            raise RulesError(f"{what} is not a crossword leave table ({LEAVES_FORMAT}): {npz_problem(exc)}") from None
         if not isinstance(info, dict) or info.get("format") != LEAVES_FORMAT:
-            raise RulesError(f"not a crossword leave table: format {LEAVES_FORMAT!r} expected")
+            raise RulesError(f"{what} is not a crossword leave table: format {LEAVES_FORMAT!r} expected")
         return cls(keys, values, {k: v for k, v in info.items() if k != "format"})
+
+
+NPZ_ERRORS = (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile)
+"""What ``np.load`` of a file that is not the ``.npz`` expected raises (``BadZipFile``: a zip header and no archive)."""
+
+
+def npz_problem(exc: BaseException) -> str:
+    """One of :data:`NPZ_ERRORS` in words: numpy's advice on loading pickled data, an empty file or a broken zip mean
+    the file is not an ``.npz`` archive at all."""
+    if isinstance(exc, (zipfile.BadZipFile, EOFError)) or "pickle" in str(exc):
+        return "not an .npz archive"
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])  # (numpy's "NAME is not a file in the archive", without the quotes of a KeyError)
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
 
 
 PACK_BITS = 5
