@@ -17,7 +17,7 @@ import numpy as np
 
 from kubasolve.errors import LexiconError
 from kubasolve.lexicon import cache
-from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.alphabet import LATIN, Alphabet, word_alphabet
 from kubasolve.lexicon.compiled import CompiledLexicon, compile_lexicon
 from kubasolve.lexicon.layout import LETTER_BITS, LETTER_MASK
 from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text
@@ -75,7 +75,7 @@ class Lexicon:
     @classmethod
     def from_words(cls, words: list[str] | tuple[str, ...] | set[str], alphabet: Alphabet | str = LATIN, name: str = "custom") -> Lexicon:
         """Build in memory (no cache) from an iterable of words; bad words are counted in ``report``."""
-        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+        alpha = word_alphabet(alphabet)
         clean, report = parse_words(list(words), alpha, source=name)
         trie, rtrie, compiled = _build(clean, alpha)
         return cls(name, alpha, trie, rtrie, compiled, report)
@@ -95,7 +95,7 @@ class Lexicon:
         Lines with letters outside ``alphabet`` are skipped and counted (see ``report``); a missing
         file, non-UTF-8 bytes or an empty list raise :class:`LexiconError`.
         """
-        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+        alpha = word_alphabet(alphabet, lowercase)
         p = Path(path)
         name = name or p.name.split(".")[0]
         try:
@@ -270,9 +270,9 @@ def load_lexicon(name: str = "nl", alphabet: Alphabet | str | None = None) -> Le
         return _LOADED[memo]
     if name in BUNDLED:
         entry, path = bundled_path(name)
-        lex = Lexicon.from_wordlist(path, alpha_text or entry.alphabet, name=name)
+        lex = Lexicon.from_wordlist(path, entry.alphabet if alpha_text is None else alpha_text, name=name)
     elif Path(name).exists() or "/" in name or "." in name:
-        lex = Lexicon.from_wordlist(name, alpha_text or LATIN)
+        lex = Lexicon.from_wordlist(name, LATIN if alpha_text is None else alpha_text)
     else:
         bundled_path(name)  # raises the "no bundled lexicon" error
         raise AssertionError("unreachable")

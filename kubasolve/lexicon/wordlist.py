@@ -10,12 +10,13 @@ from __future__ import annotations
 import gzip
 import lzma
 import unicodedata
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kubasolve.errors import LexiconError
-from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.alphabet import LATIN, Alphabet, normalize_text
 from kubasolve.lexicon.layout import MAX_WORD_LENGTH
 
 
@@ -82,7 +83,7 @@ def read_text(path: str | Path) -> str:
             data = gzip.decompress(p.read_bytes())
         else:
             data = p.read_bytes()
-    except (OSError, lzma.LZMAError) as exc:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:  # a truncated .gz is an EOFError, bad deflate data zlib.error
         raise LexiconError(f"cannot read word list {str(p)!r}: {exc}") from None
     try:
         return data.decode("utf-8-sig")
@@ -100,7 +101,7 @@ def parse_words(lines: Iterable[str], alphabet: Alphabet, source: str, lowercase
     seen: set[str] = set()
     for raw in lines:
         report.lines += 1
-        word = alphabet.normalize(raw) if lowercase else unicodedata.normalize("NFC", raw.strip())
+        word = alphabet.normalize(raw) if lowercase else normalize_text(raw.strip())
         if not word:
             report.blank += 1
             continue
