@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description="Print a document, or list the topics when none is given.")
     p.add_argument("topic", nargs="?", default=None, metavar="TOPIC", help="a topic name such as cli, engine, kubagram")
     p.add_argument("--path", action="store_true", help="print the file's path instead of its text")
-    add_json_argument(p, "list the topics as one JSON document")
+    add_json_argument(p, "one JSON document: the topics, or with TOPIC its title, path and text")
     p.set_defaults(func=run)
 
 
@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         close = [t for t in found if name.lower() in t.lower()]
         hint = f"; did you mean {', '.join(close)}?" if close else f"; topics: {', '.join(found)}"
         raise KubasolveError(f"no documentation topic {args.topic!r}{hint}")
+    if args.json:
+        document = {"ok": True, "topic": name, "title": title(path), "path": str(path)}
+        emit_json(document if args.path else {**document, "text": path.read_text(encoding="utf-8")})
+        return 0
     if args.path:
         print(path)
         return 0
