@@ -280,10 +280,10 @@ def cmd_make_nl(args: argparse.Namespace) -> int:
     """``lexicon make-nl``: OpenTaal source -> the bundled game list (see wordlists/nl/README.md)."""
     from kubasolve.cli.output import emit_json
     from kubasolve.lexicon.bundled import BUNDLED, wordlist_dir
-    from kubasolve.lexicon.wordlist import opentaal_game_words, read_text, write_wordlist
+    from kubasolve.lexicon.wordlist import opentaal_game_words, read_text, wordlist_lines, write_wordlist
 
     out = check_output_path(args.output, "the word list") if args.output else wordlist_dir() / BUNDLED["nl"].file
-    lines = read_text(args.source).splitlines()
+    lines = wordlist_lines(read_text(args.source))
     words = opentaal_game_words(lines)
     if not words:
         raise LexiconError(f"{args.source!r} holds no game word (is it the OpenTaal list?)")

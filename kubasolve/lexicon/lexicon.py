@@ -20,7 +20,7 @@ from kubasolve.lexicon import cache
 from kubasolve.lexicon.alphabet import LATIN, Alphabet, word_alphabet
 from kubasolve.lexicon.compiled import CompiledLexicon, compile_lexicon
 from kubasolve.lexicon.layout import LETTER_BITS, LETTER_MASK
-from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text
+from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text, wordlist_lines
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class Lexicon:
                 meta, trie, rtrie, compiled = hit
                 return cls(name, alpha, trie, rtrie, compiled, meta.get("report"), str(p), folder, from_cache=True)
         text = read_text(p)
-        words, report = parse_words(text.splitlines(), alpha, source=str(p), lowercase=lowercase)
+        words, report = parse_words(wordlist_lines(text), alpha, source=str(p), lowercase=lowercase)
         trie, rtrie, compiled = _build(words, alpha)
         saved = False
         if folder is not None:

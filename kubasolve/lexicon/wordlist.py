@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import re
 import unicodedata
 import zlib
 from collections.abc import Iterable
@@ -95,6 +96,20 @@ def read_text(path: str | Path) -> str:
         ) from None
 
 
+_LINE_END = re.compile("\r\n|\r|\n")
+
+
+def wordlist_lines(text: str) -> list[str]:
+    """The lines of a word list, at the line ends of text files (``\n``, ``\r\n``, or ``\r`` alone), as Python's
+    universal newlines read them. ``str.splitlines`` also splits at U+2028, U+0085, form feeds and other
+    separators, so ``ho\u2028nd`` became the two words ``ho`` and ``nd``; now such a line is one line, skipped as
+    foreign (and counted), and line numbers match the UTF-8 error's."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def parse_words(lines: Iterable[str], alphabet: Alphabet, source: str, lowercase: bool = True) -> tuple[list[str], WordListReport]:
     """Validate lines against ``alphabet``; returns the sorted unique words and the report."""
     report = WordListReport(source=source)
@@ -166,5 +181,6 @@ __all__ = [
     "opentaal_game_words",
     "parse_words",
     "read_text",
+    "wordlist_lines",
     "write_wordlist",
 ]

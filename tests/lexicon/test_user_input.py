@@ -92,3 +92,15 @@ def test_prefix_or_suffix_with_letters_outside_the_alphabet_is_refused_by_name(t
     assert main(["lexicon", kind, "--lexicon", str(words), "k1", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad-lexicon"
     assert main(["lexicon", kind, "--lexicon", str(words), "" if kind == "prefix" else "at"]) == 0
+
+
+def test_a_word_list_is_split_at_line_ends_only(tmp_path: Path, capsys: Capsys) -> None:
+    """``str.splitlines`` cut ``ho\\u2028nd`` into the words ``ho`` and ``nd`` (a form feed and U+0085 too), and
+    counted 7 lines in a file of 4."""
+    words = tmp_path / "w.txt"
+    words.write_bytes("kat\r\nho\u2028nd\nvo\x0cgel\rvis\x85je\n".encode())
+    lex = Lexicon.from_wordlist(words, use_cache=False)
+    assert list(lex) == ["kat"]
+    assert (lex.report["lines"], lex.report["skipped_foreign"]) == (4, 3)
+    assert main(["lexicon", "check", "--lexicon", str(words), "ho", "nd", "kat"]) == 1
+    assert capsys.readouterr().out.splitlines() == ["ho: no (not in w)", "nd: no (not in w)", "kat: yes"]
