@@ -197,3 +197,24 @@ def test_lines_are_read_as_strictly_as_engine_requests(capsys: pytest.CaptureFix
     assert errors[4]["key"] == "max_nodes"  # a budget is a request parameter, not a position
     engine = list(analyse_lines(['{"table": "r1 r2 r3", "rack": "r4 r5 b7", "top": NaN}'], "rummikub"))
     assert engine[0]["error"]["message"] == "line 1 is not JSON: NaN is not a JSON value"
+
+
+def test_cli_output_and_workers_follow_the_shared_conventions(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-o -`` wrote a file named "-" (docs/cli.md: ``-`` = stdout); ``-o FOLDER`` was a bare "[Errno 21]";
+    ``--workers 2000`` was a domain error (exit 1) where ``simulate --workers 2000`` is a usage error (exit 2)."""
+    from kubasolve.games.protocol import import_game_modules, load_game
+
+    import_game_modules([NIM])
+    path = tmp_path / "states.jsonl"
+    path.write_text(json.dumps(load_game("nim").state_to_json(load_game("nim").new_game(3, 2))) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "-o", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True and not (tmp_path / "-").exists()
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "-o", str(tmp_path)]) == 1
+    assert "it is a folder; give a file name" in capsys.readouterr().err
+    assert main(["analyse", str(tmp_path), "--game", "nim", "--game-module", NIM]) == 1
+    assert "is a folder, not a JSON-lines file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["analyse", str(path), "--game", "nim", "--workers", "2000"])
+    assert exit_.value.code == 2 and "--workers" in capsys.readouterr().err
