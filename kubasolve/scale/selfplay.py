@@ -249,7 +249,15 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(f"{name} must be a whole number from {low} to {high:,}, got {str(value)[:40]}", key=name)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {str(seed)[:40]}", key="seed")
+        raise RulesError(f"seed must be a non-negative integer, got {repr(seed)[:40]}", key="seed")
+    if budget is not None and not isinstance(budget, Budget):
+        raise RulesError(f"budget must be a kubasolve.Budget (movetime_ms, max_nodes) or None, got {type(budget).__name__}",
+                         key="budget")
+    if records is not None and not callable(getattr(records, "write", None)):
+        raise RulesError(f"records must be a text stream to write JSON lines to (e.g. open(path, 'w')) or None, got "
+                         f"{type(records).__name__}", key="records")
+    if on_game is not None and not callable(on_game):
+        raise RulesError(f"on_game must be a function on_game(done, total) or None, got {type(on_game).__name__}", key="on_game")
     if game_modules:
         import_game_modules(list(game_modules))
     kind = load_game(game, rules, lexicon)  # unknown game, bad rules, an unknown lexicon: here, once
