@@ -206,6 +206,9 @@ def analyse_lines(
     answer, even when a worker process dies on it."""
     from kubasolve.games.protocol import game_names, import_game_modules
 
+    if isinstance(lines, (str, bytes, bytearray)):  # iterating it would make every character a line
+        raise KubasolveError(f"lines must be the lines (an iterable of str or bytes), not one {type(lines).__name__}: split it "
+                             "first (kubasolve.scale.analyse.split_lines for a file's bytes)", key="lines")
     if game_modules:
         import_game_modules(list(game_modules))
     if game not in game_names():

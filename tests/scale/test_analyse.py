@@ -218,3 +218,13 @@ def test_cli_output_and_workers_follow_the_shared_conventions(tmp_path: Path, ca
     with pytest.raises(SystemExit) as exit_:
         main(["analyse", str(path), "--game", "nim", "--workers", "2000"])
     assert exit_.value.code == 2 and "--workers" in capsys.readouterr().err
+
+
+def test_one_string_is_refused_not_read_per_character() -> None:
+    """``analyse_lines(file_text, game)`` answered every character as a line of its own."""
+    from kubasolve.errors import KubasolveError
+    from kubasolve.scale.analyse import analyse_lines as library_analyse
+
+    for whole in ('{"state": 1}\n{"state": 2}\n', b'{"state": 1}\n'):
+        with pytest.raises(KubasolveError, match="split it first"):
+            list(library_analyse(whole, "rummikub"))
