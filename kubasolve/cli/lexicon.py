@@ -81,7 +81,7 @@ def _resolve(spec: str, alphabet: str | None) -> tuple[Path, Alphabet, str | Non
         entry, path = bundled_path(spec)
         return path, word_alphabet(entry.alphabet if alphabet is None else alphabet), spec
     p = Path(spec)
-    if not (p.exists() or "/" in spec or "." in spec):
+    if not spec or not (p.exists() or "/" in spec or "." in spec):  # Path("") is the current folder
         bundled_path(spec)  # raises: no bundled lexicon of that name
     return p, word_alphabet(LATIN if alphabet is None else alphabet), None
 

@@ -7,6 +7,7 @@ the :class:`~kubasolve.lexicon.compiled.CompiledLexicon` arrays. Word ids are ma
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,8 +76,14 @@ class Lexicon:
     @classmethod
     def from_words(cls, words: list[str] | tuple[str, ...] | set[str], alphabet: Alphabet | str = LATIN, name: str = "custom") -> Lexicon:
         """Build in memory (no cache) from an iterable of words; bad words are counted in ``report``."""
+        if isinstance(words, (str, bytes, bytearray)):  # iterating it would make every character a word
+            raise LexiconError(f"words must be a list (or set, tuple) of words, not one {type(words).__name__}")
+        items = list(words)
+        for i, word in enumerate(items):
+            if not isinstance(word, str):
+                raise LexiconError(f"words[{i}] must be a str, got {type(word).__name__}")
         alpha = word_alphabet(alphabet)
-        clean, report = parse_words(list(words), alpha, source=name)
+        clean, report = parse_words(items, alpha, source=name)
         trie, rtrie, compiled = _build(clean, alpha)
         return cls(name, alpha, trie, rtrie, compiled, report)
 
@@ -95,6 +102,8 @@ class Lexicon:
         Lines with letters outside ``alphabet`` are skipped and counted (see ``report``); a missing
         file, non-UTF-8 bytes or an empty list raise :class:`LexiconError`.
         """
+        if not isinstance(path, (str, os.PathLike)) or str(path) == "":
+            raise LexiconError(f"a word list is a file path (str or Path), got {path!r:.40}")
         alpha = word_alphabet(alphabet, lowercase)
         p = Path(path)
         name = name or p.name.split(".")[0]
@@ -264,6 +273,10 @@ def load_lexicon(name: str = "nl", alphabet: Alphabet | str | None = None) -> Le
     """A bundled lexicon by name (``"nl"``) or a word-list file by path; loaded once per process."""
     from kubasolve.lexicon.bundled import BUNDLED, bundled_path
 
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str) or not name:
+        raise LexiconError(f"a lexicon is a bundled name ({', '.join(sorted(BUNDLED))}) or a word-list path, got {name!r:.40}")
     alpha_text = alphabet.letters if isinstance(alphabet, Alphabet) else alphabet
     memo = (name, alpha_text or "")
     if memo in _LOADED:

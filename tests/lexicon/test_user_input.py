@@ -104,3 +104,21 @@ def test_a_word_list_is_split_at_line_ends_only(tmp_path: Path, capsys: Capsys) 
     assert (lex.report["lines"], lex.report["skipped_foreign"]) == (4, 3)
     assert main(["lexicon", "check", "--lexicon", str(words), "ho", "nd", "kat"]) == 1
     assert capsys.readouterr().out.splitlines() == ["ho: no (not in w)", "nd: no (not in w)", "kat: yes"]
+
+
+def test_library_arguments_of_the_wrong_kind_are_refused_by_name(capsys: Capsys) -> None:
+    """``from_words("kat")`` built the lexicon {a, k, t}; a non-str word, a path that is a number and an empty name
+    were AttributeError/TypeError tracebacks or "word list '.' is a directory"."""
+    from kubasolve.lexicon.lexicon import load_lexicon
+
+    with pytest.raises(LexiconError, match="not one str"):
+        Lexicon.from_words("kat")
+    with pytest.raises(LexiconError, match=r"words\[1\] must be a str, got int"):
+        Lexicon.from_words(["kat", 5])  # type: ignore[list-item]
+    with pytest.raises(LexiconError, match="a word list is a file path"):
+        Lexicon.from_wordlist(5)  # type: ignore[arg-type]
+    for name in ("", 5):
+        with pytest.raises(LexiconError, match="a lexicon is a bundled name"):
+            load_lexicon(name)  # type: ignore[arg-type]
+    assert main(["lexicon", "info", ""]) == 1
+    assert "no bundled lexicon ''" in capsys.readouterr().err
