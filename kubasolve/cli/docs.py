@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("docs", help="read the documentation shipped with kubasolve (e.g. `kubasolve docs cli`)",
                        description="Print a document, or list the topics when none is given.")
     p.add_argument("topic", nargs="?", default=None, metavar="TOPIC", help="a topic name such as cli, engine, kubagram")
-    p.add_argument("--path", action="store_true", help="print the file's path instead of its text")
+    p.add_argument("--path", action="store_true", help="print the file's path instead of its text (no TOPIC: the folder's)")
     add_json_argument(p, "one JSON document: the topics, or with TOPIC its title, path and text")
     p.set_defaults(func=run)
 
@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
 
     found = topics()
     if args.topic is None:
+        if args.path and not args.json:  # the folder the topics are in (it was ignored: the table came out)
+            print(docs_dir())
+            return 0
         if args.json:
             emit_json({"ok": True, "folder": str(docs_dir()),
                        "topics": [{"topic": t, "title": title(p), "path": str(p)} for t, p in found.items()]})

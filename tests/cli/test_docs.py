@@ -46,3 +46,9 @@ def test_a_topic_with_json_is_one_json_document(capsys: Capsys) -> None:
     assert main(["docs", "engine.md", "--path", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert Path(doc["path"]) == topics()["engine"] and "text" not in doc
+
+
+def test_path_without_a_topic_is_the_folder(capsys: Capsys) -> None:
+    """``docs --path`` ignored --path and printed the table of topics."""
+    assert main(["docs", "--path"]) == 0
+    assert Path(capsys.readouterr().out.strip()) == docs_dir()
