@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from kubasolve.cli.common import EXIT_DOMAIN, backend_options, count, open_output
+from kubasolve.cli.common import EXIT_DOMAIN, backend_options, count, open_output, progress
 from kubasolve.scale.runner import BACKENDS
 
 
@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="local", help="where to run (default local)")
     p.add_argument("--address", help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
     p.add_argument("-o", "--output", help="write the answers to this file instead of stdout ('-' = stdout)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr (there is one only on a terminal)")
     p.add_argument("--json", action="store_true", help="errors as JSON (the answers are JSON lines anyway)")
     p.set_defaults(func=run)
 
@@ -56,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     lines = split_lines(data)
     ok = failed = 0
     start = time.perf_counter()
-    with open_output("-" if args.output is None else args.output, "the answers") as out:  # "-": stdout; a folder is refused
+    total = sum(1 for line in lines if line.strip())  # blank lines get no answer
+    with (open_output("-" if args.output is None else args.output, "the answers") as out,  # "-": stdout; a folder is refused
+          progress(args, total, unit="position") as on_answer):
         assert out is not None
         for answer in analyse_lines(lines, args.game, workers=args.workers, game_modules=args.game_module, **where):
             out.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 ok += 1
             else:
                 failed += 1
+            on_answer(ok + failed, total)
     wall = time.perf_counter() - start
     rate = (ok + failed) / wall if wall > 0 else 0.0
     sys.stderr.write(f"analysed {ok + failed} positions ({ok} ok, {failed} errors) in {wall:.1f} s, {rate:.1f}/s\n")

@@ -228,3 +228,23 @@ def test_one_string_is_refused_not_read_per_character() -> None:
     for whole in ('{"state": 1}\n{"state": 2}\n', b'{"state": 1}\n'):
         with pytest.raises(KubasolveError, match="split it first"):
             list(library_analyse(whole, "rummikub"))
+
+
+def test_cli_shows_progress_on_a_terminal_and_not_with_no_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``analyse`` showed nothing at all while it ran (no bar on a terminal, no --no-progress), unlike simulate and
+    bench; its answers stay alone on stdout."""
+    from kubasolve.cli import common
+    from kubasolve.games.protocol import import_game_modules, load_game
+
+    import_game_modules([NIM])
+    saved = json.dumps(load_game("nim").state_to_json(load_game("nim").new_game(3, 2)))
+    path = tmp_path / "states.jsonl"
+    path.write_text(f"{saved}\n\n{saved}\n{saved}\n", encoding="utf-8")
+    monkeypatch.setattr(common, "progress_enabled", lambda args=None, stream=None: not getattr(args, "no_progress", False))
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM]) == 0
+    captured = capsys.readouterr()
+    assert "/3 [" in captured.err and "position" in captured.err  # a bar over the non-blank lines
+    assert [json.loads(line)["line"] for line in captured.out.splitlines()] == [1, 3, 4]
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "--no-progress"]) == 0
+    assert capsys.readouterr().err.startswith("analysed 3 positions")
