@@ -121,7 +121,10 @@ class Lexicon:
             hit = cache.load(folder, key, len(alpha))
             if hit is not None:
                 meta, trie, rtrie, compiled = hit
-                return cls(name, alpha, trie, rtrie, compiled, meta.get("report"), str(p), folder, from_cache=True)
+                report = meta.get("report")
+                if isinstance(report, dict):  # the cache is keyed by content: it may have been built from a copy elsewhere
+                    report = {**report, "source": str(p)}
+                return cls(name, alpha, trie, rtrie, compiled, report, str(p), folder, from_cache=True)
         text = read_text(p)
         words, report = parse_words(wordlist_lines(text), alpha, source=str(p), lowercase=lowercase)
         trie, rtrie, compiled = _build(words, alpha)

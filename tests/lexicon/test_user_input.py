@@ -122,3 +122,14 @@ def test_library_arguments_of_the_wrong_kind_are_refused_by_name(capsys: Capsys)
             load_lexicon(name)  # type: ignore[arg-type]
     assert main(["lexicon", "info", ""]) == 1
     assert "no bundled lexicon ''" in capsys.readouterr().err
+
+
+def test_a_cached_report_names_the_file_read_not_the_first_copy_built(tmp_path: Path) -> None:
+    """The cache is keyed by content, so a copy of a list loads the first one's cache; its report said
+    ``"source": <the first file>`` next to ``source: <this file>``."""
+    first, copy = tmp_path / "first.txt", tmp_path / "copy.txt"
+    for p in (first, copy):
+        p.write_text("kat\nhond\n", encoding="utf-8")
+    assert Lexicon.from_wordlist(first).report["source"] == str(first)
+    again = Lexicon.from_wordlist(copy)
+    assert again.from_cache and again.source == again.report["source"] == str(copy)
