@@ -142,13 +142,18 @@ def replay_record(record: Mapping[str, Any], lexicon: Any = None) -> Any:
     for the record's lexicon name (default: loaded by name)."""
     from kubasolve.games.protocol import load_game
 
+    if not isinstance(record, Mapping):
+        raise StateError(f"not a simulate record: a JSON object (mapping) is expected, got {type(record).__name__}")
     missing = [k for k in ("game", "seed", "players", "rules", "actions", "scores") if k not in record]
     if missing:
         raise StateError(f"not a simulate record: {missing[0]} missing")
+    for key in ("players", "actions", "scores"):
+        if not isinstance(record[key], (list, tuple)):
+            raise StateError(f"not a simulate record: {key} must be a list, got {type(record[key]).__name__}")
     game = load_game(record["game"], record["rules"], lexicon if lexicon is not None else record.get("lexicon"))
     state = game.new_game(record["seed"], record["players"])
     for i, item in enumerate(record["actions"]):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+        if not (isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], int) and not isinstance(item[0], bool)):
             raise StateError(f"actions[{i}]: a [player, action] pair is expected")
         player, action = item
         current = game.result(state).current

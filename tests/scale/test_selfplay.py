@@ -107,6 +107,11 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
         replay_record({**rec, "actions": [[1 - rec["actions"][0][0], rec["actions"][0][1]], *rec["actions"][1:]]})
     with pytest.raises(StateError, match="not a simulate record: seed missing"):
         replay_record({k: v for k, v in rec.items() if k != "seed"})
+    # these were TypeError tracebacks ("game seed players rules actions scores" passed the key check as a str)
+    for bad, message in ((None, "a JSON object"), ("game seed players rules actions scores", "a JSON object"),
+                         ({**rec, "actions": 5}, "actions must be a list"), ({**rec, "players": 2}, "players must be a list")):
+        with pytest.raises(StateError, match=message):
+            replay_record(bad)  # type: ignore[arg-type]
 
 
 def test_the_old_kubagram_simulate_still_works() -> None:
