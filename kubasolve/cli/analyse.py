@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from kubasolve.cli.common import EXIT_DOMAIN, UsageError
+from kubasolve.cli.common import EXIT_DOMAIN, backend_options, count, open_output, progress
 from kubasolve.scale.runner import BACKENDS
 
 
@@ -28,18 +28,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", required=True, metavar="KIND", help="the game kind of the positions (kubagram, crossword, ...)")
     p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                    help="import a module that registers more games (a dotted name or a .py path; repeatable)")
-    p.add_argument("--workers", type=_positive, default=1, help="local processes or Ray actors (default 1)")
+    p.add_argument("--workers", type=count(1, 256), default=1, help="local processes or Ray actors (default 1)")
     p.add_argument("--backend", choices=BACKENDS, default="local", help="where to run (default local)")
     p.add_argument("--address", help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT); with --backend ray")
-    p.add_argument("-o", "--output", help="write the answers to this file instead of stdout")
+    p.add_argument("-o", "--output", help="write the answers to this file instead of stdout ('-' = stdout)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr (there is one only on a terminal)")
     p.add_argument("--json", action="store_true", help="errors as JSON (the answers are JSON lines anyway)")
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,33 +43,31 @@ def run(args: argparse.Namespace) -> int:
     from kubasolve.errors import KubasolveError
     from kubasolve.scale.analyse import split_lines
 
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address goes with --backend ray")
+    where = backend_options(args)  # --address without --backend ray is a usage error
     kind_of(args)  # an unknown game kind is a usage error naming the known ones
     if args.file == "-":
         data = sys.stdin.buffer.read()
     else:
         path = Path(args.file)
+        if path.is_dir():
+            raise KubasolveError(f"{args.file} is a folder, not a JSON-lines file")
         if not path.is_file():
             raise KubasolveError(f"no such file: {args.file}")
         data = path.read_bytes()
     lines = split_lines(data)
-    if args.output is not None and not Path(args.output).resolve().parent.is_dir():
-        raise KubasolveError(f"the folder of {args.output} does not exist")
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     ok = failed = 0
     start = time.perf_counter()
-    try:
-        for answer in analyse_lines(lines, args.game, workers=args.workers, backend=args.backend, address=args.address,
-                                    game_modules=args.game_module):
+    total = sum(1 for line in lines if line.strip())  # blank lines get no answer
+    with (open_output("-" if args.output is None else args.output, "the answers") as out,  # "-": stdout; a folder is refused
+          progress(args, total, unit="position") as on_answer):
+        assert out is not None
+        for answer in analyse_lines(lines, args.game, workers=args.workers, game_modules=args.game_module, **where):
             out.write(json.dumps(answer, ensure_ascii=False) + "\n")
             if answer.get("ok"):
                 ok += 1
             else:
                 failed += 1
-    finally:
-        if out is not sys.stdout:
-            out.close()
+            on_answer(ok + failed, total)
     wall = time.perf_counter() - start
     rate = (ok + failed) / wall if wall > 0 else 0.0
     sys.stderr.write(f"analysed {ok + failed} positions ({ok} ok, {failed} errors) in {wall:.1f} s, {rate:.1f}/s\n")

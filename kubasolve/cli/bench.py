@@ -40,9 +40,11 @@ def run(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in SUITES]
     if unknown:
         raise UsageError(f"unknown suite(s) {', '.join(unknown)}; choose from {', '.join(SUITES)}")
-    scenarios = [sc for n in names for sc in load_suite(n) if not args.filter or args.filter in sc.name]
-    if not scenarios:
-        raise KubasolveError("no scenario matches")
+    every = [sc for n in names for sc in load_suite(n)]
+    scenarios = [sc for sc in every if args.filter is None or args.filter in sc.name]
+    if not scenarios:  # a value outside the closed set of scenario names: a usage error naming the flag
+        known = "; ".join(dict.fromkeys(sc.name for sc in every))
+        raise UsageError(f"--filter {args.filter!r} matches no scenario of {', '.join(names)} (a scenario's name must contain it): {known}")
     bar = progress_enabled(args)
     plain = not bar and not args.no_progress  # stderr is not a terminal (a log, CI): one line per scenario
 

@@ -477,7 +477,10 @@ class CompileNotice:
         if self.compilations == 1:
             from kubasolve.kernels import numba_cache_dir
 
-            self._say(f"compiling kernels, once (cached in {numba_cache_dir()})")
+            if _kernels_in_memory_only():  # the folder was found unusable (its warning is above): no "cached in" it
+                self._say(f"compiling kernels, kept in memory for this run only ({numba_cache_dir()} is not usable)")
+            else:
+                self._say(f"compiling kernels, once (cached in {numba_cache_dir()})")
 
     def on_compiled(self) -> None:
         """A kernel compilation ended (successfully or not)."""

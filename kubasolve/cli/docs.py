@@ -40,8 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("docs", help="read the documentation shipped with kubasolve (e.g. `kubasolve docs cli`)",
                        description="Print a document, or list the topics when none is given.")
     p.add_argument("topic", nargs="?", default=None, metavar="TOPIC", help="a topic name such as cli, engine, kubagram")
-    p.add_argument("--path", action="store_true", help="print the file's path instead of its text")
-    add_json_argument(p, "list the topics as one JSON document")
+    p.add_argument("--path", action="store_true", help="print the file's path instead of its text (no TOPIC: the folder's)")
+    add_json_argument(p, "one JSON document: the topics, or with TOPIC its title, path and text")
     p.set_defaults(func=run)
 
 
@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
 
     found = topics()
     if args.topic is None:
+        if args.path and not args.json:  # the folder the topics are in (it was ignored: the table came out)
+            print(docs_dir())
+            return 0
         if args.json:
             emit_json({"ok": True, "folder": str(docs_dir()),
                        "topics": [{"topic": t, "title": title(p), "path": str(p)} for t, p in found.items()]})
@@ -63,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         close = [t for t in found if name.lower() in t.lower()]
         hint = f"; did you mean {', '.join(close)}?" if close else f"; topics: {', '.join(found)}"
         raise KubasolveError(f"no documentation topic {args.topic!r}{hint}")
+    if args.json:
+        document = {"ok": True, "topic": name, "title": title(path), "path": str(path)}
+        emit_json(document if args.path else {**document, "text": path.read_text(encoding="utf-8")})
+        return 0
     if args.path:
         print(path)
         return 0

@@ -74,16 +74,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------- loading
 def _resolve(spec: str, alphabet: str | None) -> tuple[Path, Alphabet, str | None]:
     """Path, alphabet and lexicon name for a bundled name or a file path."""
-    from kubasolve.lexicon import LATIN, Alphabet
+    from kubasolve.lexicon import LATIN, word_alphabet
     from kubasolve.lexicon.bundled import BUNDLED, bundled_path
 
     if spec in BUNDLED:
         entry, path = bundled_path(spec)
-        return path, Alphabet(alphabet or entry.alphabet), spec
+        return path, word_alphabet(entry.alphabet if alphabet is None else alphabet), spec
     p = Path(spec)
-    if not (p.exists() or "/" in spec or "." in spec):
+    if not spec or not (p.exists() or "/" in spec or "." in spec):  # Path("") is the current folder
         bundled_path(spec)  # raises: no bundled lexicon of that name
-    return p, Alphabet(alphabet or LATIN), None
+    return p, word_alphabet(LATIN if alphabet is None else alphabet), None
 
 
 def _is_cached(path: Path, alpha: Alphabet) -> bool:
@@ -248,6 +248,11 @@ def _affix(args: argparse.Namespace, kind: str) -> int:
 
     lex, _ = _open(args.lexicon, args.alphabet)
     text = lex.alphabet.normalize(args.text)
+    foreign = "".join(sorted({c for c in text if c not in lex.alphabet}))
+    if foreign:  # no word can have it: say why, rather than "0 words"
+        many = len(foreign) > 1
+        raise LexiconError(f"{kind} {text!r}: {'letters' if many else 'letter'} {foreign!r} {'are' if many else 'is'} not in the "
+                           f"alphabet of {lex.name} ({lex.alphabet.letters})")
     found = lex.words_with_prefix(text) if kind == "prefix" else lex.words_with_suffix(text)
     shown = found if args.limit == 0 else found[: args.limit]
     if args.json:
@@ -275,10 +280,10 @@ def cmd_make_nl(args: argparse.Namespace) -> int:
     """``lexicon make-nl``: OpenTaal source -> the bundled game list (see wordlists/nl/README.md)."""
     from kubasolve.cli.output import emit_json
     from kubasolve.lexicon.bundled import BUNDLED, wordlist_dir
-    from kubasolve.lexicon.wordlist import opentaal_game_words, read_text, write_wordlist
+    from kubasolve.lexicon.wordlist import opentaal_game_words, read_text, wordlist_lines, write_wordlist
 
     out = check_output_path(args.output, "the word list") if args.output else wordlist_dir() / BUNDLED["nl"].file
-    lines = read_text(args.source).splitlines()
+    lines = wordlist_lines(read_text(args.source))
     words = opentaal_game_words(lines)
     if not words:
         raise LexiconError(f"{args.source!r} holds no game word (is it the OpenTaal list?)")

@@ -35,8 +35,9 @@ def normalize_word(text: str) -> str:
 class Alphabet:
     """An ordered set of single-character letters; letter ``letters[i]`` has code ``i``.
 
-    Letters are stored in Unicode NFC form, so Romanian ``ă`` or Spanish ``ñ`` are letters of their
-    own, distinct from ``a`` and ``n``.
+    Letters are stored as :func:`normalize_text` gives them (Unicode NFC, the cedilla ``ş ţ`` as the comma-below
+    ``ș ț``), the form every word is read in, so Romanian ``ă`` or Spanish ``ñ`` are letters of their own, distinct
+    from ``a`` and ``n``, and an alphabet typed with ``ş`` holds the ``ș`` of the words.
     """
 
     letters: str = LATIN
@@ -44,7 +45,9 @@ class Alphabet:
     _unicode_ordered: bool = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        letters = unicodedata.normalize("NFC", self.letters)
+        if not isinstance(self.letters, str):
+            raise LexiconError(f"the alphabet must be a string of letters, got {type(self.letters).__name__}")
+        letters = normalize_text(self.letters)  # NFC, and the Romanian cedilla letters as the comma-below ones words get
         object.__setattr__(self, "letters", letters)
         if not letters:
             raise LexiconError("the alphabet is empty")
@@ -101,3 +104,13 @@ class Alphabet:
         """Canonical form of user input: :func:`normalize_text` (NFC, cedilla to comma-below), lower case,
         surrounding white space removed."""
         return normalize_text(text.strip()).lower()
+
+
+def word_alphabet(alphabet: Alphabet | str, lowercase: bool = True) -> Alphabet:
+    """The alphabet a lexicon of ``alphabet`` uses when its words are read in lower case (``lowercase``, the default
+    everywhere): its letters in lower case too, so ``ABC...`` is the alphabet of ``abc...`` words rather than one no
+    lower-case word can be spelt in."""
+    alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+    if lowercase and alpha.letters != alpha.letters.lower():
+        return Alphabet(alpha.letters.lower())
+    return alpha

@@ -7,6 +7,7 @@ the :class:`~kubasolve.lexicon.compiled.CompiledLexicon` arrays. Word ids are ma
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +18,10 @@ import numpy as np
 
 from kubasolve.errors import LexiconError
 from kubasolve.lexicon import cache
-from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.alphabet import LATIN, Alphabet, word_alphabet
 from kubasolve.lexicon.compiled import CompiledLexicon, compile_lexicon
 from kubasolve.lexicon.layout import LETTER_BITS, LETTER_MASK
-from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text
+from kubasolve.lexicon.wordlist import WordListReport, parse_words, read_text, wordlist_lines
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,14 @@ class Lexicon:
     @classmethod
     def from_words(cls, words: list[str] | tuple[str, ...] | set[str], alphabet: Alphabet | str = LATIN, name: str = "custom") -> Lexicon:
         """Build in memory (no cache) from an iterable of words; bad words are counted in ``report``."""
-        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
-        clean, report = parse_words(list(words), alpha, source=name)
+        if isinstance(words, (str, bytes, bytearray)):  # iterating it would make every character a word
+            raise LexiconError(f"words must be a list (or set, tuple) of words, not one {type(words).__name__}")
+        items = list(words)
+        for i, word in enumerate(items):
+            if not isinstance(word, str):
+                raise LexiconError(f"words[{i}] must be a str, got {type(word).__name__}")
+        alpha = word_alphabet(alphabet)
+        clean, report = parse_words(items, alpha, source=name)
         trie, rtrie, compiled = _build(clean, alpha)
         return cls(name, alpha, trie, rtrie, compiled, report)
 
@@ -95,7 +102,9 @@ class Lexicon:
         Lines with letters outside ``alphabet`` are skipped and counted (see ``report``); a missing
         file, non-UTF-8 bytes or an empty list raise :class:`LexiconError`.
         """
-        alpha = alphabet if isinstance(alphabet, Alphabet) else Alphabet(alphabet)
+        if not isinstance(path, (str, os.PathLike)) or str(path) == "":
+            raise LexiconError(f"a word list is a file path (str or Path), got {path!r:.40}")
+        alpha = word_alphabet(alphabet, lowercase)
         p = Path(path)
         name = name or p.name.split(".")[0]
         try:
@@ -112,9 +121,12 @@ class Lexicon:
             hit = cache.load(folder, key, len(alpha))
             if hit is not None:
                 meta, trie, rtrie, compiled = hit
-                return cls(name, alpha, trie, rtrie, compiled, meta.get("report"), str(p), folder, from_cache=True)
+                report = meta.get("report")
+                if isinstance(report, dict):  # the cache is keyed by content: it may have been built from a copy elsewhere
+                    report = {**report, "source": str(p)}
+                return cls(name, alpha, trie, rtrie, compiled, report, str(p), folder, from_cache=True)
         text = read_text(p)
-        words, report = parse_words(text.splitlines(), alpha, source=str(p), lowercase=lowercase)
+        words, report = parse_words(wordlist_lines(text), alpha, source=str(p), lowercase=lowercase)
         trie, rtrie, compiled = _build(words, alpha)
         saved = False
         if folder is not None:
@@ -264,15 +276,19 @@ def load_lexicon(name: str = "nl", alphabet: Alphabet | str | None = None) -> Le
     """A bundled lexicon by name (``"nl"``) or a word-list file by path; loaded once per process."""
     from kubasolve.lexicon.bundled import BUNDLED, bundled_path
 
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str) or not name:
+        raise LexiconError(f"a lexicon is a bundled name ({', '.join(sorted(BUNDLED))}) or a word-list path, got {name!r:.40}")
     alpha_text = alphabet.letters if isinstance(alphabet, Alphabet) else alphabet
     memo = (name, alpha_text or "")
     if memo in _LOADED:
         return _LOADED[memo]
     if name in BUNDLED:
         entry, path = bundled_path(name)
-        lex = Lexicon.from_wordlist(path, alpha_text or entry.alphabet, name=name)
+        lex = Lexicon.from_wordlist(path, entry.alphabet if alpha_text is None else alpha_text, name=name)
     elif Path(name).exists() or "/" in name or "." in name:
-        lex = Lexicon.from_wordlist(name, alpha_text or LATIN)
+        lex = Lexicon.from_wordlist(name, LATIN if alpha_text is None else alpha_text)
     else:
         bundled_path(name)  # raises the "no bundled lexicon" error
         raise AssertionError("unreachable")

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import re
 import unicodedata
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kubasolve.errors import LexiconError
-from kubasolve.lexicon.alphabet import LATIN, Alphabet
+from kubasolve.lexicon.alphabet import LATIN, Alphabet, normalize_text
 from kubasolve.lexicon.layout import MAX_WORD_LENGTH
 
 
@@ -82,7 +84,7 @@ def read_text(path: str | Path) -> str:
             data = gzip.decompress(p.read_bytes())
         else:
             data = p.read_bytes()
-    except (OSError, lzma.LZMAError) as exc:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:  # a truncated .gz is an EOFError, bad deflate data zlib.error
         raise LexiconError(f"cannot read word list {str(p)!r}: {exc}") from None
     try:
         return data.decode("utf-8-sig")
@@ -94,13 +96,27 @@ def read_text(path: str | Path) -> str:
         ) from None
 
 
+_LINE_END = re.compile("\r\n|\r|\n")
+
+
+def wordlist_lines(text: str) -> list[str]:
+    """The lines of a word list, at the line ends of text files (``\n``, ``\r\n``, or ``\r`` alone), as Python's
+    universal newlines read them. ``str.splitlines`` also splits at U+2028, U+0085, form feeds and other
+    separators, so ``ho\u2028nd`` became the two words ``ho`` and ``nd``; now such a line is one line, skipped as
+    foreign (and counted), and line numbers match the UTF-8 error's."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def parse_words(lines: Iterable[str], alphabet: Alphabet, source: str, lowercase: bool = True) -> tuple[list[str], WordListReport]:
     """Validate lines against ``alphabet``; returns the sorted unique words and the report."""
     report = WordListReport(source=source)
     seen: set[str] = set()
     for raw in lines:
         report.lines += 1
-        word = alphabet.normalize(raw) if lowercase else unicodedata.normalize("NFC", raw.strip())
+        word = alphabet.normalize(raw) if lowercase else normalize_text(raw.strip())
         if not word:
             report.blank += 1
             continue
@@ -165,5 +181,6 @@ __all__ = [
     "opentaal_game_words",
     "parse_words",
     "read_text",
+    "wordlist_lines",
     "write_wordlist",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,14 +35,46 @@ BATCH_LINES = 32
 log = logging.getLogger("kubasolve.scale")
 
 
+class _NotStrictJSON(ValueError):
+    """What Python's ``json`` module accepts but JSON (RFC 8259) and the engine do not."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotStrictJSON(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotStrictJSON(f"number {text[:40]} is out of range")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _NotStrictJSON(f"key {key[:40]!r} appears twice in one object (a key may appear once)")
+        seen.add(key)
+    return dict(pairs)
+
+
 def parse_line(number: int, text: str | bytes) -> Any:
-    """The JSON value of line ``number``; a :class:`KubasolveError` (``bad-request``) saying why it is none."""
+    """The JSON value of line ``number``; a :class:`KubasolveError` (``bad-request``) saying why it is none.
+
+    As strict as the engine's requests: ``NaN``/``Infinity``, a number out of the float range, a key twice in one
+    object (Python would keep the last silently) and a string holding a lone UTF-16 surrogate (``"\\ud800"``, which
+    no answer could be written with) are refused, whichever way the line is then answered."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        return json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique_keys)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # a lone surrogate fails here
+        return value
     except UnicodeDecodeError as exc:
         raise KubasolveError(f"line {number} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except UnicodeEncodeError:
+        raise KubasolveError(f"line {number}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)") from None
     except RecursionError:
         raise KubasolveError(f"line {number} is nested too deeply") from None
     except ValueError as exc:
@@ -63,7 +96,6 @@ _GAMES: dict[str, Any] = {}
 
 def answer_state_line(game: str, number: int, text: str | bytes) -> dict[str, Any]:
     """Worker: the legal moves of the saved state on line ``number`` (a game of kind ``game``), or its error answer."""
-    from kubasolve.budget import Budget
     from kubasolve.games.protocol import STATE_FORMAT, load_game
 
     try:
@@ -83,11 +115,25 @@ def answer_state_line(game: str, number: int, text: str | bytes) -> dict[str, An
         if kind is None:
             kind = _GAMES[key] = load_game(game, saved.get("rules"), saved.get("lexicon"))
         state = kind.state_from_json(saved)
-        budget = Budget(params.get("movetime_ms"), params.get("max_nodes"))
+        budget = _line_budget(params.get("movetime_ms"), params.get("max_nodes"))
         found = kind.legal_moves(state, params.get("top", DEFAULT_TOP), budget)
     except KubasolveError as exc:
         return failed(number, exc.code, str(exc), exc.key)
     return {"line": number, "ok": True, "result": {"game": game, **kind.result(state).to_dict(), **found.to_dict()}}
+
+
+def _line_budget(movetime_ms: Any, max_nodes: Any) -> Any:
+    """The :class:`~kubasolve.budget.Budget` of a state line: a bad value is a ``bad-request`` naming its key, as
+    every other out-of-range parameter (docs/engine.md), not a ``bad-position``."""
+    from kubasolve.budget import Budget, check_work_budget
+    from kubasolve.errors import PositionError
+
+    for name, nodes, ms in (("max_nodes", max_nodes, None), ("movetime_ms", None, movetime_ms)):
+        try:
+            check_work_budget(nodes, ms)
+        except PositionError as exc:
+            raise KubasolveError(str(exc), key=name) from None
+    return Budget(movetime_ms, max_nodes)
 
 
 @dataclass(frozen=True)
@@ -160,6 +206,9 @@ def analyse_lines(
     answer, even when a worker process dies on it."""
     from kubasolve.games.protocol import game_names, import_game_modules
 
+    if isinstance(lines, (str, bytes, bytearray)):  # iterating it would make every character a line
+        raise KubasolveError(f"lines must be the lines (an iterable of str or bytes), not one {type(lines).__name__}: split it "
+                             "first (kubasolve.scale.analyse.split_lines for a file's bytes)", key="lines")
     if game_modules:
         import_game_modules(list(game_modules))
     if game not in game_names():

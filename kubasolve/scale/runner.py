@@ -316,6 +316,8 @@ def _connect(ray: Any, address: str | None, workers: int) -> bool:
     """Start a local Ray instance (``address`` None) or join a cluster; True when this call started Ray."""
     if ray.is_initialized():
         return False
+    if address is not None:
+        _check_reachable(address)
     start = time.perf_counter()
     try:
         if address is None:
@@ -325,6 +327,27 @@ def _connect(ray: Any, address: str | None, workers: int) -> bool:
     except Exception as exc:  # noqa: BLE001 -- Ray raises ConnectionError, RuntimeError, ValueError ... for a bad address
         raise ScaleError(f"cannot start or reach the Ray cluster ({address or 'local'}): {exc}{_auth_hint(address, start)}") from None
     return True
+
+
+REACH_TIMEOUT_S = 10.0
+"""How long :func:`_check_reachable` waits for the cluster's port to accept a connection."""
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse a ``HOST:PORT`` (or ``ray://HOST:PORT``) nothing listens on, before ``ray.init``: Ray itself retries such
+    an address for minutes (over 200 s measured with Ray 2.60), printing a connection warning every few seconds.
+    ``auto`` and addresses without a port are left to Ray."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ScaleError(f"cannot reach the Ray cluster at {address}: {reason} (is `ray start --head` running there, "
+                         "with that port open to this machine?)") from None
 
 
 def _auth_token_available() -> bool:

@@ -142,13 +142,18 @@ def replay_record(record: Mapping[str, Any], lexicon: Any = None) -> Any:
     for the record's lexicon name (default: loaded by name)."""
     from kubasolve.games.protocol import load_game
 
+    if not isinstance(record, Mapping):
+        raise StateError(f"not a simulate record: a JSON object (mapping) is expected, got {type(record).__name__}")
     missing = [k for k in ("game", "seed", "players", "rules", "actions", "scores") if k not in record]
     if missing:
         raise StateError(f"not a simulate record: {missing[0]} missing")
+    for key in ("players", "actions", "scores"):
+        if not isinstance(record[key], (list, tuple)):
+            raise StateError(f"not a simulate record: {key} must be a list, got {type(record[key]).__name__}")
     game = load_game(record["game"], record["rules"], lexicon if lexicon is not None else record.get("lexicon"))
     state = game.new_game(record["seed"], record["players"])
     for i, item in enumerate(record["actions"]):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)):
+        if not (isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], int) and not isinstance(item[0], bool)):
             raise StateError(f"actions[{i}]: a [player, action] pair is expected")
         player, action = item
         current = game.result(state).current
@@ -249,7 +254,15 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(f"{name} must be a whole number from {low} to {high:,}, got {str(value)[:40]}", key=name)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {str(seed)[:40]}", key="seed")
+        raise RulesError(f"seed must be a non-negative integer, got {repr(seed)[:40]}", key="seed")
+    if budget is not None and not isinstance(budget, Budget):
+        raise RulesError(f"budget must be a kubasolve.Budget (movetime_ms, max_nodes) or None, got {type(budget).__name__}",
+                         key="budget")
+    if records is not None and not callable(getattr(records, "write", None)):
+        raise RulesError(f"records must be a text stream to write JSON lines to (e.g. open(path, 'w')) or None, got "
+                         f"{type(records).__name__}", key="records")
+    if on_game is not None and not callable(on_game):
+        raise RulesError(f"on_game must be a function on_game(done, total) or None, got {type(on_game).__name__}", key="on_game")
     if game_modules:
         import_game_modules(list(game_modules))
     kind = load_game(game, rules, lexicon)  # unknown game, bad rules, an unknown lexicon: here, once

@@ -27,3 +27,12 @@ def test_plain_progress_lines_when_stderr_is_not_a_terminal(capsys: pytest.Captu
     assert setup["first"] >= 0.05 > setup["second"]
     assert main(["bench", "lexicon", "--min-time", "0.01", "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_filter_that_matches_nothing_is_a_usage_error_naming_the_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    """It was exit 1 with "no scenario matches": no flag named, nothing to choose from."""
+    assert main(["bench", "lexicon", "--filter", "no such scenario"]) == 2
+    err = capsys.readouterr().err
+    assert "--filter 'no such scenario' matches no scenario of lexicon" in err and "python set: 1000 lookups" in err
+    assert main(["bench", "lexicon", "--filter", "zzz", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad-request"

@@ -35,3 +35,20 @@ def test_unknown_topic_suggests(capsys: Capsys) -> None:
     assert main(["docs", "kubagr"]) == 1
     err = capsys.readouterr().err
     assert "did you mean" in err and "kubagram" in err
+
+
+def test_a_topic_with_json_is_one_json_document(capsys: Capsys) -> None:
+    """``docs cli --json`` printed the Markdown text: not JSON."""
+    assert main(["docs", "cli", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ok"] is True and doc["topic"] == "cli" and doc["title"] == "The `kubasolve` command line"
+    assert doc["text"] == (docs_dir() / "cli.md").read_text(encoding="utf-8") and Path(doc["path"]) == topics()["cli"]
+    assert main(["docs", "engine.md", "--path", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert Path(doc["path"]) == topics()["engine"] and "text" not in doc
+
+
+def test_path_without_a_topic_is_the_folder(capsys: Capsys) -> None:
+    """``docs --path`` ignored --path and printed the table of topics."""
+    assert main(["docs", "--path"]) == 0
+    assert Path(capsys.readouterr().out.strip()) == docs_dir()

@@ -83,3 +83,21 @@ def test_compile_notice_on_the_first_run_only(tmp_path: Path) -> None:
     assert any((tmp_path / "cache" / "numba").rglob("*.nbi"))
     second = _python(code, env, cwd=tmp_path)
     assert second.returncode == 0 and second.stdout.strip() == "5.5" and second.stderr == ""
+
+
+def test_compile_notice_does_not_promise_a_cache_folder_that_is_not_usable(monkeypatch) -> None:
+    """With an unusable cache folder (a file in its place) the notice said "compiling kernels, once (cached in
+    <that folder>)" right after the warning that nothing would be cached there."""
+    import io
+
+    from kubasolve.cli import common
+
+    monkeypatch.setattr(common, "_kernels_in_memory_only", lambda: True)
+    out = io.StringIO()
+    notice = common.CompileNotice(out, clock=iter([0.0, 1.5]).__next__)
+    notice.on_compile()
+    notice.on_compiled()
+    notice.finish()
+    first, last = out.getvalue().splitlines()
+    assert first.startswith("kubasolve: compiling kernels, kept in memory for this run only (") and "cached in" not in first
+    assert last == "kubasolve: kernels compiled in 1.5 s (1 compilation), kept in memory only (see the warning above)"

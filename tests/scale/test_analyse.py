@@ -163,3 +163,88 @@ def test_saved_states_of_any_game_are_analysed_by_the_library(capsys: pytest.Cap
     state = json.dumps(rummikub.state_to_json(rummikub.new_game(1, 2)))
     answers = list(analyse_lines([state], "rummikub"))  # the engine hands a saved state to the library too
     assert answers[0]["ok"] and answers[0]["result"]["moves"][-1]["action"] == {"type": "timeout"}
+
+
+def test_lines_are_read_as_strictly_as_engine_requests(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Python's json took NaN, Infinity, 1e999, a key twice (the last kept silently) and a lone surrogate escape; the
+    last one then stopped the whole run with a UnicodeEncodeError traceback when its answer echoed the key, and a
+    NaN in engine params was blamed on a byte of an envelope the user never wrote."""
+    from kubasolve.games.protocol import import_game_modules, load_game
+
+    import_game_modules([NIM])
+    saved = json.dumps(load_game("nim").state_to_json(load_game("nim").new_game(3, 2)))
+    lines = [
+        saved,
+        '{"state": %s, "\\ud800": 1}' % saved,  # noqa: UP031 - the JSON text is the point
+        '{"state": %s, "top": 1, "top": 2}' % saved,  # noqa: UP031
+        '{"state": %s, "top": NaN}' % saved,  # noqa: UP031
+        '{"state": %s, "movetime_ms": 1e999}' % saved,  # noqa: UP031
+        '{"state": %s, "max_nodes": 0}' % saved,  # noqa: UP031
+    ]
+    path = tmp_path / "strict.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    answers = [json.loads(line) for line in captured.out.splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, False, False, False, False]
+    errors = [a["error"] for a in answers[1:]]
+    assert all(e["code"] == "bad-request" for e in errors), errors
+    assert "lone UTF-16 surrogate" in errors[0]["message"]
+    assert "'top' appears twice" in errors[1]["message"]
+    assert "NaN is not a JSON value" in errors[2]["message"]
+    assert "1e999 is out of range" in errors[3]["message"]
+    assert errors[4]["key"] == "max_nodes"  # a budget is a request parameter, not a position
+    engine = list(analyse_lines(['{"table": "r1 r2 r3", "rack": "r4 r5 b7", "top": NaN}'], "rummikub"))
+    assert engine[0]["error"]["message"] == "line 1 is not JSON: NaN is not a JSON value"
+
+
+def test_cli_output_and_workers_follow_the_shared_conventions(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-o -`` wrote a file named "-" (docs/cli.md: ``-`` = stdout); ``-o FOLDER`` was a bare "[Errno 21]";
+    ``--workers 2000`` was a domain error (exit 1) where ``simulate --workers 2000`` is a usage error (exit 2)."""
+    from kubasolve.games.protocol import import_game_modules, load_game
+
+    import_game_modules([NIM])
+    path = tmp_path / "states.jsonl"
+    path.write_text(json.dumps(load_game("nim").state_to_json(load_game("nim").new_game(3, 2))) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "-o", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True and not (tmp_path / "-").exists()
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "-o", str(tmp_path)]) == 1
+    assert "it is a folder; give a file name" in capsys.readouterr().err
+    assert main(["analyse", str(tmp_path), "--game", "nim", "--game-module", NIM]) == 1
+    assert "is a folder, not a JSON-lines file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["analyse", str(path), "--game", "nim", "--workers", "2000"])
+    assert exit_.value.code == 2 and "--workers" in capsys.readouterr().err
+
+
+def test_one_string_is_refused_not_read_per_character() -> None:
+    """``analyse_lines(file_text, game)`` answered every character as a line of its own."""
+    from kubasolve.errors import KubasolveError
+    from kubasolve.scale.analyse import analyse_lines as library_analyse
+
+    for whole in ('{"state": 1}\n{"state": 2}\n', b'{"state": 1}\n'):
+        with pytest.raises(KubasolveError, match="split it first"):
+            list(library_analyse(whole, "rummikub"))
+
+
+def test_cli_shows_progress_on_a_terminal_and_not_with_no_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``analyse`` showed nothing at all while it ran (no bar on a terminal, no --no-progress), unlike simulate and
+    bench; its answers stay alone on stdout."""
+    from kubasolve.cli import common
+    from kubasolve.games.protocol import import_game_modules, load_game
+
+    import_game_modules([NIM])
+    saved = json.dumps(load_game("nim").state_to_json(load_game("nim").new_game(3, 2)))
+    path = tmp_path / "states.jsonl"
+    path.write_text(f"{saved}\n\n{saved}\n{saved}\n", encoding="utf-8")
+    monkeypatch.setattr(common, "progress_enabled", lambda args=None, stream=None: not getattr(args, "no_progress", False))
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM]) == 0
+    captured = capsys.readouterr()
+    assert "/3 [" in captured.err and "position" in captured.err  # a bar over the non-blank lines
+    assert [json.loads(line)["line"] for line in captured.out.splitlines()] == [1, 3, 4]
+    assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "--no-progress"]) == 0
+    assert capsys.readouterr().err.startswith("analysed 3 positions")

@@ -175,3 +175,32 @@ def test_joining_a_cluster_by_address_with_token_auth(tmp_path: Path) -> None:
         os.killpg(head.pid, signal.SIGTERM)
         head.wait(timeout=60)
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_an_address_nothing_listens_on_is_refused_at_once(tmp_path: Path) -> None:
+    """Ray retried ``--address 127.0.0.1:1`` for minutes (over 200 s), printing a GCS warning every few seconds;
+    now the run fails with one error naming the address. In a fresh process: a Ray already running in this one
+    would be used instead of the address."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    repo = Path(__file__).resolve().parents[2]
+    code = ("from kubasolve.scale import run_ordered\nfrom kubasolve.scale.runner import ScaleError\n"
+            "from tests.scale.helpers import seeded_draws\n"
+            f"for address in ('127.0.0.1:{port}', 'ray://127.0.0.1:{port}'):\n"
+            "    try:\n"
+            "        list(run_ordered(seeded_draws, [(11, 0)], backend='ray', address=address))\n"
+            "    except ScaleError as exc:\n"
+            "        print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [f"cannot reach the Ray cluster at {a}: Connection refused (is `ray start --head` "
+                                        "running there, with that port open to this machine?)"
+                                        for a in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}")]

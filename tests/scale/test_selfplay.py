@@ -72,6 +72,11 @@ def test_a_repeated_ai_gets_its_own_label_and_ties_are_shared() -> None:
     ({"seed": -1}, "seed must be a non-negative integer"),
     ({"players": ["greedy"]}, "rummikub is played by 2 to"),
     ({"ai_options": {"depth": 3}}, "depth: unknown rummikub AI setting"),
+    # these three were an AttributeError traceback (records: after the first game had been played)
+    ({"budget": 500}, "budget must be a kubasolve.Budget"),
+    ({"records": "games.jsonl"}, "records must be a text stream"),
+    ({"on_game": "yes"}, "on_game must be a function"),
+    ({"seed": "1"}, r"seed must be a non-negative integer, got '1'"),
 ])
 def test_bad_arguments_are_refused_before_any_game(kwargs: dict, message: str) -> None:
     args = {"players": ["greedy", "holdback"], "games": 1} | kwargs
@@ -102,6 +107,11 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
         replay_record({**rec, "actions": [[1 - rec["actions"][0][0], rec["actions"][0][1]], *rec["actions"][1:]]})
     with pytest.raises(StateError, match="not a simulate record: seed missing"):
         replay_record({k: v for k, v in rec.items() if k != "seed"})
+    # these were TypeError tracebacks ("game seed players rules actions scores" passed the key check as a str)
+    for bad, message in ((None, "a JSON object"), ("game seed players rules actions scores", "a JSON object"),
+                         ({**rec, "actions": 5}, "actions must be a list"), ({**rec, "players": 2}, "players must be a list")):
+        with pytest.raises(StateError, match=message):
+            replay_record(bad)  # type: ignore[arg-type]
 
 
 def test_the_old_kubagram_simulate_still_works() -> None:
