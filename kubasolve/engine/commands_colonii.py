@@ -126,7 +126,7 @@ def _solver_and_position(p: PositionParams) -> tuple[Any, Any]:
     from kubasolve.games.colonii.table import ColoniiPosition, Group
 
     rules = _rules(p.rules)
-    lexicon = resolve_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon, alphabet=rules.alphabet)  # an operator's list in the game's letters
     table = tuple(Group(tuple(w.lower() for w in g.words), g.owner, g.stake, g.protected, g.supercolony) for g in p.table)
     position = ColoniiPosition(table, p.hand.lower(), p.mover, p.players)
     return solver_for(lexicon, rules), position

@@ -128,7 +128,7 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
     rules = _rules(p.rules)
     cube = require_cube(p.state, rules)
     require_twist_for_new_letter(p.depth, rules, key="params.depth")
-    lexicon = resolve_lexicon(p.lexicon)
+    lexicon = resolve_lexicon(p.lexicon, alphabet=rules.pegs.alphabet)  # an operator's list in the pegs' letters
     warm_up(cube, lexicon, rules)  # one-time loading does not count against the budget
     budget = _budget(p, session)
     moves, stats = search(cube, lexicon, rules, p.depth, p.top, budget=budget)

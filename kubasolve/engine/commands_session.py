@@ -112,12 +112,13 @@ def declare_ai_options(game: str, spec: type[Params]) -> None:
     AI_OPTIONS[game] = spec
 
 
-def lexicon_for(name: str, key: str = "params.lexicon") -> Any:
+def lexicon_for(name: str, key: str = "params.lexicon", alphabet: Any = None) -> Any:
     """The one place the session commands (and the v2 game commands) load a lexicon by name: a name the engine
-    serves (``kubasolve.engine.lexicons.resolve_lexicon``, docs/engine.md "Lexicons"), never a file."""
+    serves (``kubasolve.engine.lexicons.resolve_lexicon``, docs/engine.md "Lexicons"), never a file; an operator's
+    list read with ``alphabet`` (the game's :meth:`~kubasolve.games.protocol.Game.wordlist_alphabet`)."""
     from kubasolve.engine.lexicons import resolve_lexicon
 
-    return resolve_lexicon(name, key=key)
+    return resolve_lexicon(name, key=key, alphabet=alphabet)
 
 
 def rekeyed(exc: KubasolveError, root: str = "params") -> KubasolveError:
@@ -191,8 +192,9 @@ def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params
         if lexicon is not None:
             raise KubasolveError(f"{root}.lexicon: {kind} uses no lexicon", key=f"{root}.lexicon")
         return cls(parsed)
-    name = lexicon if lexicon is not None else cls(parsed).default_lexicon()
-    return cls(parsed, lexicon_for(name, f"{root}.lexicon"))
+    probe = cls(parsed)
+    name = lexicon if lexicon is not None else probe.default_lexicon()
+    return cls(parsed, lexicon_for(name, f"{root}.lexicon", probe.wordlist_alphabet()))
 
 
 def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,

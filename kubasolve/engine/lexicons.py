@@ -89,10 +89,11 @@ def served_names() -> list[str]:
     return sorted(names)
 
 
-def resolve_lexicon(name: str, key: str = "params.lexicon") -> Any:
+def resolve_lexicon(name: str, key: str = "params.lexicon", alphabet: Any = None) -> Any:
     """The :class:`~kubasolve.lexicon.Lexicon` a request's ``lexicon`` names: a bundled one, or a list the
-    engine's operator named. Anything else, and a named list that does not load, is ``bad-lexicon``
-    (``key``: where the name was, default ``params.lexicon``) without a word of any file's contents."""
+    engine's operator named, read with ``alphabet`` (the game's, e.g. the Romanian letters of Word colonies; None:
+    a-z), as the CLI reads a word-list file for that game. Anything else, and a named list that does not load, is
+    ``bad-lexicon`` (``key``: where the name was, default ``params.lexicon``) without a word of any file's contents."""
     from kubasolve.lexicon import load_lexicon
     from kubasolve.lexicon.bundled import BUNDLED
 
@@ -107,7 +108,7 @@ def resolve_lexicon(name: str, key: str = "params.lexicon") -> Any:
                            "file (the operator adds lists with kubasolve engine --lexicon NAME=PATH or --lexicon-dir DIR)",
                            key=key)
     try:
-        return load_lexicon(str(path))
+        return load_lexicon(str(path), alphabet=alphabet)
     except LexiconError as exc:
         log.error("lexicon %r (%s) does not load: %s", name, path, exc)
         raise LexiconError(f"lexicon {name!r} cannot be loaded (the engine's stderr says why)", key=key) from None

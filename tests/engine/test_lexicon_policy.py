@@ -109,3 +109,23 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     answer = handle_request(json.dumps({"id": 1, "cmd": "kubagram.best-words",
                                         "params": {"position": {"field": "zebra"}, "lexicon": "small"}}), Session())
     assert [w["word"] for w in answer["result"]["words"]] == ["zebra"]
+
+
+def test_an_operators_list_is_read_in_the_letters_of_the_game_that_asks(tmp_path: Path, restore: None) -> None:
+    """``kubasolve engine --lexicon myro=ro.txt`` read every named list with the letters a-z, whatever the game: a
+    Word colonies request naming it was ``bad-rules`` ("the rules' alphabet ... differs from the lexicon's"), while
+    ``colonii best --lexicon ro.txt`` worked. The list is now read in the alphabet of the game that asks (the rules'
+    alphabet, as the CLI and the library read a word-list file for that game)."""
+    (tmp_path / "ro.txt").write_text("știință\nțară\ncal\nziar\ncalorifer\nrânjet\nmăr\n", encoding="utf-8")
+    lexicons.configure({"myro": tmp_path / "ro.txt"})
+    table = [{"words": ["cal"], "owner": 1, "stake": 4}]
+    best = handle_request(json.dumps({"id": 1, "cmd": "colonii.best-turn",
+                                      "params": {"hand": "oriferțară", "table": table, "lexicon": "myro"}}), Session())
+    assert best["ok"] is True, best
+    assert {m["word"] for m in best["result"]["moves"]} >= {"calorifer"}
+    session = Session()
+    started = handle_request(json.dumps({"id": 2, "cmd": "new-game", "params": {"game": "colonii", "lexicon": "myro", "seed": 3}}),
+                             session)
+    assert started["ok"] is True, started
+    moves = handle_request(json.dumps({"id": 3, "cmd": "legal-moves", "params": {"game_id": started["result"]["game_id"]}}), session)
+    assert moves["ok"] is True, moves
