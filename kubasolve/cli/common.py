@@ -306,23 +306,17 @@ def read_text_file(path: str, what: str) -> str:
     """The UTF-8 text of ``path`` (a ``what``; a GCG game may be in ISO-8859-1), or a :class:`~kubasolve.errors.StateError` saying why it cannot be
     read."""
     from kubasolve.errors import StateError
+    from kubasolve.files import read_user_text
 
-    try:
-        data = Path(path).read_bytes()
+    def decode(data: bytes) -> str:
         if re.search(rb"^#(player1|character-encoding)\s", data, re.MULTILINE):
             # a GCG game: read as --board reads it (the encoding it names, else UTF-8, else ISO-8859-1)
             from kubasolve.games.crossword.notation import decode_gcg
 
             return decode_gcg(data)
         return data.decode("utf-8")
-    except FileNotFoundError:
-        raise StateError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise StateError(f"{path} is a folder, not a {what}") from None
-    except UnicodeDecodeError as exc:
-        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+    return read_user_text(path, what, StateError, decode)
 
 
 def read_state_file(path: str, what: str) -> Any:

@@ -153,25 +153,17 @@ def main(argv: list[str] | None = None) -> int:
 def _read_records(paths: list[str]) -> list[Any]:
     """The records of the JSON-lines files ``paths`` (blank lines skipped); a file that cannot be read, a line that
     is not JSON or no record at all: :class:`LadderError` naming the file and line."""
+    from kubasolve.files import read_user_text
+
     recs: list[Any] = []
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                for number, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        recs.append(json.loads(line))
-                    except (ValueError, RecursionError) as exc:
-                        raise LadderError(f"{path} line {number} is not JSON ({getattr(exc, 'msg', exc)}): not a records file of crossword simulate") from None
-        except FileNotFoundError:
-            raise LadderError(f"no such file: {path}") from None
-        except IsADirectoryError:
-            raise LadderError(f"{path} is a folder, not a records file") from None
-        except UnicodeDecodeError as exc:
-            raise LadderError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        except OSError as exc:
-            raise LadderError(f"cannot read {path}: {exc.strerror or exc}") from None
+        for number, line in enumerate(read_user_text(path, "records file", LadderError).split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                recs.append(json.loads(line))
+            except (ValueError, RecursionError) as exc:
+                raise LadderError(f"{path} line {number} is not JSON ({getattr(exc, 'msg', exc)}): not a records file of crossword simulate") from None
     if not recs:
         raise LadderError(f"no game records in {', '.join(paths)}")
     return recs
