@@ -73,7 +73,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
-        _add_every_rule_flag(p, names)
+        if command != "show":  # show draws a saved game under the rules it holds: no rule flags (as `GAME show`)
+            _add_every_rule_flag(p, names)
 
 
 def _add_every_rule_flag(p: argparse.ArgumentParser, names: list[str]) -> None:
@@ -158,7 +159,7 @@ def add_play_arguments(p: argparse.ArgumentParser, name: str | None, module: Mod
     add_budget_arguments(p, "each AI move", "the AIs' own settings")
     p.add_argument("--resume", metavar="FILE", default=None,
                    help="go on with a saved game (a file of --save or 'w FILE', an engine state, or the game's own form)")
-    p.add_argument("--save", metavar="FILE", default=None, help="save the game to FILE when you quit (q) or the input ends")
+    p.add_argument("--save", metavar="FILE", default=None, help="save the game to FILE when it ends, you quit (q) or the input ends")
     p.add_argument("--no-board", action="store_true", help="do not draw the position at every turn ('b' draws it)")
     _common(p, name, module)
     if module is not None and hasattr(module, "add_play_flags"):
@@ -393,6 +394,11 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     if args.resume:
         if deal:
             raise UsageError("--resume goes on with a saved deal: leave out the deal settings")
+        rule_flags = (["--rules"] if getattr(args, "rules", None) is not None else []) + [
+            "--" + k.removeprefix("rule_").replace("_", "-") for k, v in vars(args).items()
+            if k.startswith("rule_") and v is not None]
+        if rule_flags:
+            raise UsageError(f"--resume goes on with a saved game under the rules it holds: leave out {', '.join(rule_flags)}")
         game, state = load_saved_file(args, kind, args.resume)
         names = list(state.players)
         default = [n.partition("#")[0] if n.partition("#")[0] in (HUMAN, *game.ai_names) else HUMAN for n in names]
@@ -485,6 +491,9 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         listed = []
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
+    if args.save:
+        save_game(game, state, args.save)
+        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {args.save}")
     return EXIT_OK
 
 

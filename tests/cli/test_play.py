@@ -108,3 +108,38 @@ def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
 def test_exit_codes_are_those_of_the_docs(capsys: Capsys, argv: list[str], code: int, message: str) -> None:
     got, out, err = run(capsys, *argv)
     assert got == code and message in err and out == "" and "Traceback" not in err
+
+
+def test_a_game_that_ends_is_saved_to_save_file(tmp_path: Path, capsys: Capsys) -> None:
+    """``--save FILE`` keeps the finished game too (before, only ``q`` or the end of the input saved it: a game played
+    to its end was lost), and ``show`` draws it."""
+    saved = tmp_path / "nim.json"
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--players", "greedy,greedy", "--seed", "0",
+                 "--save", str(saved)], "")
+    assert "final scores:" in text and f"game saved to {saved}" in text
+    data = json.loads(saved.read_text())
+    assert data["format"] == "kubasolve-state" and data["native"]["taken"] and sum(data["native"]["taken"]) == 15
+    code, out, err = run(capsys, "show", "--game", "nim", "--game-module", NIM, str(saved))
+    assert code == 0 and "pile:  (0)" in out and "Traceback" not in err
+
+
+def test_resume_refuses_rules_it_would_ignore(tmp_path: Path, capsys: Capsys) -> None:
+    """A saved game goes on under the rules it holds: ``--resume`` with ``--rules`` or a rule flag is refused by name
+    (exit 2), not silently ignored."""
+    saved = tmp_path / "nim.json"
+    play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--save", str(saved)], "q\n")
+    rules = tmp_path / "rules.toml"
+    rules.write_text("stones = 40\n")
+    code, out, err = run(capsys, "play", "--game", "nim", "--game-module", NIM, "--resume", str(saved), "--rules", str(rules))
+    assert code == 2 and "leave out --rules" in err and out == "" and "Traceback" not in err
+    code, out, err = run(capsys, "play", "--game", "rummikub", "--resume", str(saved), "--joker-retrieval", "free")
+    assert code == 2 and "leave out --joker-retrieval" in err and out == ""
+
+
+@pytest.mark.parametrize("flag", [["--tiles", "en"], ["--joker-retrieval", "free"]])
+def test_show_takes_no_rule_flag_it_would_ignore(tmp_path: Path, capsys: Capsys, flag: list[str]) -> None:
+    """``show`` draws a saved game under the rules it holds: ``kubasolve show --game KIND`` takes no rule flag, like
+    ``kubasolve KIND show`` (before, ``--tiles en`` or ``--joker-retrieval free`` was taken and ignored)."""
+    for argv in (["show", "--game", "crossword"], ["show", "--game", "rummikub"], ["crossword", "show"], ["rummikub", "show"]):
+        code, out, err = run(capsys, *argv, str(tmp_path / "any.json"), *flag)
+        assert code == 2 and f"unrecognized arguments: {flag[0]}" in err and out == ""
