@@ -207,9 +207,12 @@ def kind_of(args: argparse.Namespace) -> str:
         except KubasolveError as exc:
             raise UsageError(str(exc)) from None
     try:
-        game_class(kind)
+        cls = game_class(kind)
     except KubasolveError as exc:
         raise UsageError(f"--game: {exc}") from None
+    if getattr(args, "lexicon", None) is not None and not cls.lexicons:
+        # as 'kubasolve rummikub play --lexicon nl' (no such flag there): a usage error, exit 2, not a domain error
+        raise UsageError(f"--lexicon: {kind} uses no lexicon")
     return str(kind)
 
 

@@ -101,6 +101,10 @@ def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
     (["rummikub", "simulate", "--games", "1", "--address", "auto"], 2, "--address goes with --backend ray"),
     (["rummikub", "simulate", "--games", "0"], 2, "expected a whole number from 1"),
     (["rummikub", "play", "--lexicon", "nl"], 2, "unrecognized arguments: --lexicon"),
+    # the same mistake in the --game forms is the same usage error (exit 1 before)
+    (["play", "--game", "rummikub", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
+    (["show", "--game", "rummikub", "/no/such/file.json", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
+    (["simulate", "--game", "rummikub", "--games", "1", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
     (["rummikub", "show", "/no/such/file.json"], 1, "no such file: /no/such/file.json"),
     (["rummikub", "simulate", "--games", "1", "--players", "greedy"], 1, "rummikub is played by 2 to"),
     (["rummikub", "simulate", "--games", "1", "--records", "/no/such/folder/r.jsonl"], 1, "does not exist"),
