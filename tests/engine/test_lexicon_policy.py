@@ -109,3 +109,15 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     answer = handle_request(json.dumps({"id": 1, "cmd": "kubagram.best-words",
                                         "params": {"position": {"field": "zebra"}, "lexicon": "small"}}), Session())
     assert [w["word"] for w in answer["result"]["words"]] == ["zebra"]
+
+
+def test_a_bad_flag_is_named_for_what_it_is(tmp_path: Path, restore: None) -> None:
+    """``--lexicon-dir FILE`` said the folder "does not exist" though the file does; ``--lexicon NAME=FOLDER`` said "no
+    word-list file". Each message now says what is wrong with the path given."""
+    (tmp_path / "words.txt").write_text("zebra\n")
+    with pytest.raises(lexicons.LexiconError, match=r"'.*words\.txt' is a file, not a folder"):
+        lexicons.configure(dirs=[tmp_path / "words.txt"])
+    with pytest.raises(lexicons.LexiconError, match="is a folder, not a word-list file"):
+        lexicons.configure({"mine": tmp_path})
+    with pytest.raises(lexicons.LexiconError, match=r"'.*nowhere' does not exist"):
+        lexicons.configure(dirs=[tmp_path / "nowhere"])
