@@ -433,65 +433,71 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     view = game.result(state)
     term.say(f"{title}, {origin}: {', '.join(names)}; {names[view.current] if view.current is not None else 'nobody'} "
              "to move. Type ? for help.")
-    while not view.over:
-        p = view.current
-        assert p is not None
-        if seats[p] != HUMAN:
-            before = view.scores
-            move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, moves_made))
-            state = game.apply(state, move.action)
-            moves_made += 1
-            view = game.result(state)
-            term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
-            continue
-        if shown != view.turn:
-            if not args.no_board:
+    try:
+        while not view.over:
+            p = view.current
+            assert p is not None
+            if seats[p] != HUMAN:
+                before = view.scores
+                move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, moves_made))
+                state = game.apply(state, move.action)
+                moves_made += 1
+                view = game.result(state)
+                term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
+                continue
+            if shown != view.turn:
+                if not args.no_board:
+                    term.say(game.render_text(state))
+                shown = view.turn
+                listed = []
+            line = term.ask(f"{names[p]}> ")
+            if line is None:
+                return leave("\n(end of input: game stopped)")
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("?", "help"):
+                term.say(GENERIC_HELP + (game.play_help or "(this game has no typed commands: choose a move by its number)"))
+                continue
+            if text == "q":
+                return leave("bye")
+            if text == "b":
                 term.say(game.render_text(state))
-            shown = view.turn
-            listed = []
-        line = term.ask(f"{names[p]}> ")
-        if line is None:
-            return leave("\n(end of input: game stopped)")
-        text = line.strip()
-        if not text:
-            continue
-        if text in ("?", "help"):
-            term.say(GENERIC_HELP + (game.play_help or "(this game has no typed commands: choose a move by its number)"))
-            continue
-        if text == "q":
-            return leave("bye")
-        if text == "b":
-            term.say(game.render_text(state))
-            continue
-        if text == "h":
-            listed = hints(game, state, budget, term)
-            continue
-        if text.split()[0] == "w":
-            target = text[1:].strip() or args.save
-            if not target:
-                term.say("say where: w FILE")
+                continue
+            if text == "h":
+                listed = hints(game, state, budget, term)
+                continue
+            if text.split()[0] == "w":
+                target = text[1:].strip() or args.save
+                if not target:
+                    term.say("say where: w FILE")
+                    continue
+                try:
+                    save_game(game, state, target)
+                except KubasolveError as exc:
+                    term.say(f"not saved: {exc}")
+                    continue
+                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
                 continue
             try:
-                save_game(game, state, target)
+                action = typed_action(game, state, text, listed)
+                if isinstance(action, str):
+                    term.say(action)
+                    continue
+                before = view.scores
+                state = game.apply(state, action)
             except KubasolveError as exc:
-                term.say(f"not saved: {exc}")
+                term.say(f"not allowed: {exc}")
                 continue
-            term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
-            continue
-        try:
-            action = typed_action(game, state, text, listed)
-            if isinstance(action, str):
-                term.say(action)
-                continue
-            before = view.scores
-            state = game.apply(state, action)
-        except KubasolveError as exc:
-            term.say(f"not allowed: {exc}")
-            continue
-        moves_made += 1
-        view = game.result(state)
-        term.say(f"ok{_gains(names, before, view.scores)}")
-        listed = []
+            moves_made += 1
+            view = game.result(state)
+            term.say(f"ok{_gains(names, before, view.scores)}")
+            listed = []
+    except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
+        if args.save:
+            save_game(game, state, args.save)
+            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+        raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
     if args.save:

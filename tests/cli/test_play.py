@@ -147,3 +147,26 @@ def test_show_takes_no_rule_flag_it_would_ignore(tmp_path: Path, capsys: Capsys,
     for argv in (["show", "--game", "crossword"], ["show", "--game", "rummikub"], ["crossword", "show"], ["rummikub", "show"]):
         code, out, err = run(capsys, *argv, str(tmp_path / "any.json"), *flag)
         assert code == 2 and f"unrecognized arguments: {flag[0]}" in err and out == ""
+
+
+class _CtrlC(io.StringIO):
+    """Input that is interrupted (Ctrl-C) after its lines."""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_keeps_the_game_in_save_file(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt stops the game (exit 130 in kubasolve.cli.main) but, like ``q`` and the end of the input,
+    writes the game to ``--save`` first; before, the game was lost."""
+    saved = tmp_path / "nim.json"
+    args = build_parser().parse_args(["play", "--game", "nim", "--game-module", NIM, "--players", "human,greedy", "--seed",
+                                      "0", "--save", str(saved)])
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        args.func(args, stdin=_CtrlC('{"type": "take", "stones": 2}\n'), out=out)
+    assert f"(interrupted) game saved to {saved}" in out.getvalue()
+    assert json.loads(saved.read_text())["native"]["taken"] == [2, 3]
