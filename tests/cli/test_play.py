@@ -170,3 +170,11 @@ def test_ctrl_c_keeps_the_game_in_save_file(tmp_path: Path) -> None:
         args.func(args, stdin=_CtrlC('{"type": "take", "stones": 2}\n'), out=out)
     assert f"(interrupted) game saved to {saved}" in out.getvalue()
     assert json.loads(saved.read_text())["native"]["taken"] == [2, 3]
+
+
+def test_scruble_help_says_how_to_type_the_slice_twist_b_that_the_b_command_shadows() -> None:
+    """Lower-case ``b`` is a Scruble twist (the inner slice 2B, docs/scruble.md) but ``b`` alone at the prompt draws
+    the position (the generic command wins): the game's help says to type ``2B``, and ``2B`` plays that twist."""
+    text = play(["scruble", "play", "--players", "human,random", "--seed", "4", "--no-board"], "?\nb\n2B\nq\n")
+    assert "the slice twist b is typed 2B" in text
+    assert "Scruble | turn 1" in text and "human> ok" in text
