@@ -73,27 +73,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
-        if command != "show":  # show draws a saved game under the rules it holds: no rule flags (as `GAME show`)
-            _add_every_rule_flag(p, names)
+        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`); play takes the deal
+        # settings too (Kubagram's --rotation, as `kubagram play`)
+        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",)}.get(command, ())
+        _add_every_game_flag(p, names, hooks)
 
 
-def _add_every_rule_flag(p: argparse.ArgumentParser, names: list[str]) -> None:
-    """The rule shortcuts of every game that has them (crossword's ``--tiles``, Rummikub's ``--joker-retrieval``) on a
-    generic command, where the game is known only when it runs: ``kubasolve simulate --game crossword --tiles en`` is
-    ``kubasolve crossword simulate --tiles en``; one of another game than ``--game`` is refused then
-    (:func:`game_from_args`)."""
+def _add_every_game_flag(p: argparse.ArgumentParser, names: list[str], hooks: tuple[str, ...]) -> None:
+    """The flags of every game that has them on a generic command, where the game is known only when it runs: the rule
+    shortcuts (``add_rule_flags``: crossword's ``--tiles``, Rummikub's ``--joker-retrieval``) and, in ``play``, the deal
+    settings (``add_play_flags``: Kubagram's ``--rotation``). ``kubasolve simulate --game crossword --tiles en`` is
+    ``kubasolve crossword simulate --tiles en``; a rule or deal flag of another game than ``--game`` is refused then
+    (:func:`kind_of`)."""
     owners: dict[str, tuple[str, str]] = {}
     for name in names:
         module = cli_module(name)
-        if module is None or not hasattr(module, "add_rule_flags"):
-            continue
-        probe = argparse.ArgumentParser(add_help=False)
-        module.add_rule_flags(probe)
-        flags = [(a.dest, a.option_strings[0]) for a in probe._actions if a.option_strings]
-        if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
-            continue  # the same flag in two games: only the game's own command has it
-        module.add_rule_flags(p)
-        owners.update({dest: (name, flag) for dest, flag in flags})
+        for hook in hooks:
+            if module is None or not hasattr(module, hook):
+                continue
+            probe = argparse.ArgumentParser(add_help=False)
+            getattr(module, hook)(probe)
+            flags = [(a.dest, a.option_strings[0]) for a in probe._actions if a.option_strings]
+            if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
+                continue  # the same flag in two games: only the game's own command has it
+            getattr(module, hook)(p)
+            # a rule or deal setting belongs to its game; an alias of a shared flag (crossword's --gcg: --resume) does not
+            owners.update({dest: (name, flag) for dest, flag in flags if dest.startswith(("rule_", "deal_"))})
     p.set_defaults(flag_owners=owners)
 
 
@@ -210,6 +215,9 @@ def kind_of(args: argparse.Namespace) -> str:
         cls = game_class(kind)
     except KubasolveError as exc:
         raise UsageError(f"--game: {exc}") from None
+    for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
+        if owner != kind and getattr(args, dest, None) is not None:
+            raise UsageError(f"{flag} is a {'rule' if dest.startswith('rule_') else 'deal'} flag of {owner}, not of {kind}")
     if getattr(args, "lexicon", None) is not None and not cls.lexicons:
         # as 'kubasolve rummikub play --lexicon nl' (no such flag there): a usage error, exit 2, not a domain error
         raise UsageError(f"--lexicon: {kind} uses no lexicon")
@@ -221,9 +229,6 @@ def game_from_args(args: argparse.Namespace, kind: str) -> Any:
     ``--lexicon`` (default: the game's)."""
     from kubasolve.games.protocol import load_game
 
-    for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
-        if owner != kind and getattr(args, dest, None) is not None:
-            raise UsageError(f"{flag} is a rule flag of {owner}, not of {kind}")
     lexicon = getattr(args, "lexicon", None)
     game = load_game(kind, getattr(args, "rules", None), lexicon)
     changes = {k.removeprefix("rule_"): v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}

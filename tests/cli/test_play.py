@@ -178,3 +178,19 @@ def test_scruble_help_says_how_to_type_the_slice_twist_b_that_the_b_command_shad
     text = play(["scruble", "play", "--players", "human,random", "--seed", "4", "--no-board"], "?\nb\n2B\nq\n")
     assert "the slice twist b is typed 2B" in text
     assert "Scruble | turn 1" in text and "human> ok" in text
+
+
+def test_generic_play_takes_the_games_deal_flags(capsys: Capsys) -> None:
+    """``kubasolve play --game kubagram`` takes "the same flags" as ``kubasolve kubagram play`` (docs/cli.md): the deal
+    setting ``--rotation`` too (it was an unrecognised argument, exit 2), with the same deal; one of another game than
+    ``--game`` is refused by name. The crossword's old ``--gcg`` (= ``--resume``) is no flag of another game."""
+    argv = ["--seed", "3", "--rotation", "90", "--players", "human,greedy", "--no-board"]
+    own = play(["kubagram", "play", *argv], "b\nq\n")
+    generic = play(["play", "--game", "kubagram", *argv], "b\nq\n")
+    assert generic == own and "Kubagram | turn " in generic
+    assert generic != play(["play", "--game", "kubagram", *argv[:3], "0", *argv[4:]], "b\nq\n")  # the flag is used
+    code, out, err = run(capsys, "play", "--game", "rummikub", "--rotation", "90")
+    assert code == 2 and "--rotation is a deal flag of kubagram, not of rummikub" in err and out == ""
+    gcg = str(Path(__file__).resolve().parents[1] / "crossword" / "data" / "gcg" / "woogles_unfinished.gcg")
+    text = play(["play", "--game", "crossword", "--gcg", gcg, "--players", "human,score", "--no-board"], "q\n")
+    assert f"resumed from {gcg}" in text
