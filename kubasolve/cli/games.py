@@ -543,6 +543,8 @@ def typed_action(game: Any, state: Any, text: str, listed: list[Any]) -> dict[st
     if text.startswith("{"):
         try:
             action = json.loads(text)
+        except RecursionError:  # json decodes nested arrays and objects recursively
+            raise IllegalMoveError("not a JSON action: nested too deeply") from None
         except ValueError as exc:
             raise IllegalMoveError(f"not a JSON action: {exc}") from None
         if not isinstance(action, dict):

@@ -194,3 +194,21 @@ def test_generic_play_takes_the_games_deal_flags(capsys: Capsys) -> None:
     gcg = str(Path(__file__).resolve().parents[1] / "crossword" / "data" / "gcg" / "woogles_unfinished.gcg")
     text = play(["play", "--game", "crossword", "--gcg", gcg, "--players", "human,score", "--no-board"], "q\n")
     assert f"resumed from {gcg}" in text
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # JSON that Python's json decodes recursively: a RecursionError, not a ValueError
+
+
+def test_json_nested_too_deeply_is_refused_not_a_traceback(tmp_path: Path, capsys: Capsys) -> None:
+    """A line typed (or piped) at the prompt, a file given to ``show`` or ``--resume``: JSON nested too deeply is a bad
+    action or a bad saved game like any other text that is no JSON (a RecursionError traceback before)."""
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"],
+                '{"type": ' + DEEP + "}\nq\n")
+    assert "not allowed: not a JSON action: nested too deeply" in text and "bye" in text
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": ' + DEEP + "}")
+    for argv in (["rummikub", "show", str(deep)], ["show", "--game", "crossword", str(deep)],
+                 ["kubagram", "play", "--resume", str(deep)], ["show", "--game", "nim", "--game-module", NIM, str(deep)],
+                 ["kubagram", "analyse", str(deep)]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and "nested too deeply" in err and out == "" and "Traceback" not in err, argv
