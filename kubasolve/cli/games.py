@@ -360,7 +360,8 @@ class Terminal:
         self.out.write(prompt)
         self.out.flush()
         line = self.stdin.readline()
-        return line.rstrip("\n") if line else None
+        # a moves file saved with a byte-order mark (Windows editors) starts with U+FEFF: not part of the command
+        return line.rstrip("\n").removeprefix("\ufeff") if line else None
 
 
 def _isatty(stream: Any) -> bool:

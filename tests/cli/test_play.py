@@ -212,3 +212,10 @@ def test_json_nested_too_deeply_is_refused_not_a_traceback(tmp_path: Path, capsy
                  ["kubagram", "analyse", str(deep)]):
         code, out, err = run(capsys, *argv)
         assert code == 1 and "nested too deeply" in err and out == "" and "Traceback" not in err, argv
+
+
+def test_a_moves_file_with_a_byte_order_mark_is_read_as_its_commands() -> None:
+    """Moves piped from a file an editor saved with a UTF-8 byte-order mark: the first command is the command, not
+    ``'\\ufeff?' is not a command``."""
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"], "\ufeff?\nq\n")
+    assert "commands (one per line):" in text and "is not a command" not in text
