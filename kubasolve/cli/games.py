@@ -410,7 +410,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             raise UsageError(f"--resume goes on with a saved game under the rules it holds: leave out {', '.join(rule_flags)}")
         game, state = load_saved_file(args, kind, args.resume)
         names = list(state.players)
-        default = [n.partition("#")[0] if n.partition("#")[0] in (HUMAN, *game.ai_names) else HUMAN for n in names]
+        default = [_seat_of_label(game, n) for n in names]
         seats = seats_of(game, args.players, default, human=True)
         if len(seats) != len(names):
             raise UsageError(f"--players: the saved game has {len(names)} seats ({', '.join(names)}), got {len(seats)}")
@@ -510,6 +510,19 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         save_game(game, state, args.save)
         term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {args.save}")
     return EXIT_OK
+
+
+def _seat_of_label(game: Any, label: str) -> str:
+    """Who plays a saved seat by default on ``--resume``: the AI its label names, with its options (``planner:2#2`` is
+    ``planner:2``, ``equity:bounded`` itself), else a person (``human#2``, a GCG nickname)."""
+    base = label.partition("#")[0]
+    if base == HUMAN or base.partition(":")[0] not in game.ai_names:
+        return HUMAN
+    try:
+        game.check_ai(base)
+    except KubasolveError:
+        return HUMAN
+    return base
 
 
 def _gains(names: list[str], before: list[int], after: list[int]) -> str:

@@ -219,3 +219,19 @@ def test_a_moves_file_with_a_byte_order_mark_is_read_as_its_commands() -> None:
     ``'\\ufeff?' is not a command``."""
     text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"], "\ufeff?\nq\n")
     assert "commands (one per line):" in text and "is not a command" not in text
+
+
+def test_a_resumed_game_keeps_an_ai_seat_that_had_options(tmp_path: Path) -> None:
+    """``--resume`` without ``--players`` seats the AIs the saved labels name; a label with the AI's options
+    (``planner:2``, ``planner:2#2``) was taken for a person, so the AI's seat waited at a prompt."""
+    saved = tmp_path / "game.json"
+    play(["kubagram", "play", "--players", "human,planner:2", "--seed", "3", "--no-board", "--save", str(saved)], "q\n")
+    assert json.loads(saved.read_text())["players"] == ["human", "planner:2"]
+    text = play(["kubagram", "play", "--resume", str(saved), "--no-board"], "t\ne\nq\n")
+    assert "planner:2> " not in text and "\nplanner:2: " in text  # the AI moved after the human's turn
+    from kubasolve.cli.games import _seat_of_label
+    from kubasolve.games import load_game
+
+    game = load_game("kubagram")
+    assert [_seat_of_label(game, n) for n in ("planner:2#2", "human#2", "ann", "greedy", "planner:99")] == [
+        "planner:2", "human", "human", "greedy", "human"]
