@@ -327,6 +327,8 @@ def read_state_file(path: str, what: str) -> Any:
     text = read_text_file(path, f"saved {what} game")
     try:
         data = json.loads(text)
+    except RecursionError:  # json decodes nested arrays and objects recursively
+        raise StateError(f"{path} is not a saved {what} game: JSON nested too deeply") from None
     except ValueError as exc:
         raise StateError(f"{path} is not a saved {what} game: not valid JSON ({exc})") from None
     if not isinstance(data, dict):

@@ -73,26 +73,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
-        _add_every_rule_flag(p, names)
+        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`); play takes the deal
+        # settings too (Kubagram's --rotation, as `kubagram play`)
+        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",)}.get(command, ())
+        _add_every_game_flag(p, names, hooks)
 
 
-def _add_every_rule_flag(p: argparse.ArgumentParser, names: list[str]) -> None:
-    """The rule shortcuts of every game that has them (crossword's ``--tiles``, Rummikub's ``--joker-retrieval``) on a
-    generic command, where the game is known only when it runs: ``kubasolve simulate --game crossword --tiles en`` is
-    ``kubasolve crossword simulate --tiles en``; one of another game than ``--game`` is refused then
-    (:func:`game_from_args`)."""
+def _add_every_game_flag(p: argparse.ArgumentParser, names: list[str], hooks: tuple[str, ...]) -> None:
+    """The flags of every game that has them on a generic command, where the game is known only when it runs: the rule
+    shortcuts (``add_rule_flags``: crossword's ``--tiles``, Rummikub's ``--joker-retrieval``) and, in ``play``, the deal
+    settings (``add_play_flags``: Kubagram's ``--rotation``). ``kubasolve simulate --game crossword --tiles en`` is
+    ``kubasolve crossword simulate --tiles en``; a rule or deal flag of another game than ``--game`` is refused then
+    (:func:`kind_of`)."""
     owners: dict[str, tuple[str, str]] = {}
     for name in names:
         module = cli_module(name)
-        if module is None or not hasattr(module, "add_rule_flags"):
-            continue
-        probe = argparse.ArgumentParser(add_help=False)
-        module.add_rule_flags(probe)
-        flags = [(a.dest, a.option_strings[0]) for a in probe._actions if a.option_strings]
-        if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
-            continue  # the same flag in two games: only the game's own command has it
-        module.add_rule_flags(p)
-        owners.update({dest: (name, flag) for dest, flag in flags})
+        for hook in hooks:
+            if module is None or not hasattr(module, hook):
+                continue
+            probe = argparse.ArgumentParser(add_help=False)
+            getattr(module, hook)(probe)
+            flags = [(a.dest, a.option_strings[0]) for a in probe._actions if a.option_strings]
+            if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
+                continue  # the same flag in two games: only the game's own command has it
+            getattr(module, hook)(p)
+            # a rule or deal setting belongs to its game; an alias of a shared flag (crossword's --gcg: --resume) does not
+            owners.update({dest: (name, flag) for dest, flag in flags if dest.startswith(("rule_", "deal_"))})
     p.set_defaults(flag_owners=owners)
 
 
@@ -158,7 +164,7 @@ def add_play_arguments(p: argparse.ArgumentParser, name: str | None, module: Mod
     add_budget_arguments(p, "each AI move", "the AIs' own settings")
     p.add_argument("--resume", metavar="FILE", default=None,
                    help="go on with a saved game (a file of --save or 'w FILE', an engine state, or the game's own form)")
-    p.add_argument("--save", metavar="FILE", default=None, help="save the game to FILE when you quit (q) or the input ends")
+    p.add_argument("--save", metavar="FILE", default=None, help="save the game to FILE when it ends, you quit (q) or the input ends")
     p.add_argument("--no-board", action="store_true", help="do not draw the position at every turn ('b' draws it)")
     _common(p, name, module)
     if module is not None and hasattr(module, "add_play_flags"):
@@ -206,9 +212,15 @@ def kind_of(args: argparse.Namespace) -> str:
         except KubasolveError as exc:
             raise UsageError(str(exc)) from None
     try:
-        game_class(kind)
+        cls = game_class(kind)
     except KubasolveError as exc:
         raise UsageError(f"--game: {exc}") from None
+    for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
+        if owner != kind and getattr(args, dest, None) is not None:
+            raise UsageError(f"{flag} is a {'rule' if dest.startswith('rule_') else 'deal'} flag of {owner}, not of {kind}")
+    if getattr(args, "lexicon", None) is not None and not cls.lexicons:
+        # as 'kubasolve rummikub play --lexicon nl' (no such flag there): a usage error, exit 2, not a domain error
+        raise UsageError(f"--lexicon: {kind} uses no lexicon")
     return str(kind)
 
 
@@ -217,9 +229,6 @@ def game_from_args(args: argparse.Namespace, kind: str) -> Any:
     ``--lexicon`` (default: the game's)."""
     from kubasolve.games.protocol import load_game
 
-    for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
-        if owner != kind and getattr(args, dest, None) is not None:
-            raise UsageError(f"{flag} is a rule flag of {owner}, not of {kind}")
     lexicon = getattr(args, "lexicon", None)
     game = load_game(kind, getattr(args, "rules", None), lexicon)
     changes = {k.removeprefix("rule_"): v for k, v in vars(args).items() if k.startswith("rule_") and v is not None}
@@ -351,7 +360,8 @@ class Terminal:
         self.out.write(prompt)
         self.out.flush()
         line = self.stdin.readline()
-        return line.rstrip("\n") if line else None
+        # a moves file saved with a byte-order mark (Windows editors) starts with U+FEFF: not part of the command
+        return line.rstrip("\n").removeprefix("\ufeff") if line else None
 
 
 def _isatty(stream: Any) -> bool:
@@ -393,9 +403,14 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     if args.resume:
         if deal:
             raise UsageError("--resume goes on with a saved deal: leave out the deal settings")
+        rule_flags = (["--rules"] if getattr(args, "rules", None) is not None else []) + [
+            "--" + k.removeprefix("rule_").replace("_", "-") for k, v in vars(args).items()
+            if k.startswith("rule_") and v is not None]
+        if rule_flags:
+            raise UsageError(f"--resume goes on with a saved game under the rules it holds: leave out {', '.join(rule_flags)}")
         game, state = load_saved_file(args, kind, args.resume)
         names = list(state.players)
-        default = [n.partition("#")[0] if n.partition("#")[0] in (HUMAN, *game.ai_names) else HUMAN for n in names]
+        default = [_seat_of_label(game, n) for n in names]
         seats = seats_of(game, args.players, default, human=True)
         if len(seats) != len(names):
             raise UsageError(f"--players: the saved game has {len(names)} seats ({', '.join(names)}), got {len(seats)}")
@@ -424,68 +439,90 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     view = game.result(state)
     term.say(f"{title}, {origin}: {', '.join(names)}; {names[view.current] if view.current is not None else 'nobody'} "
              "to move. Type ? for help.")
-    while not view.over:
-        p = view.current
-        assert p is not None
-        if seats[p] != HUMAN:
-            before = view.scores
-            move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, moves_made))
-            state = game.apply(state, move.action)
-            moves_made += 1
-            view = game.result(state)
-            term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
-            continue
-        if shown != view.turn:
-            if not args.no_board:
+    try:
+        while not view.over:
+            p = view.current
+            assert p is not None
+            if seats[p] != HUMAN:
+                before = view.scores
+                move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, moves_made))
+                state = game.apply(state, move.action)
+                moves_made += 1
+                view = game.result(state)
+                term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
+                continue
+            if shown != view.turn:
+                if not args.no_board:
+                    term.say(game.render_text(state))
+                shown = view.turn
+                listed = []
+            line = term.ask(f"{names[p]}> ")
+            if line is None:
+                return leave("\n(end of input: game stopped)")
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("?", "help"):
+                term.say(GENERIC_HELP + (game.play_help or "(this game has no typed commands: choose a move by its number)"))
+                continue
+            if text == "q":
+                return leave("bye")
+            if text == "b":
                 term.say(game.render_text(state))
-            shown = view.turn
-            listed = []
-        line = term.ask(f"{names[p]}> ")
-        if line is None:
-            return leave("\n(end of input: game stopped)")
-        text = line.strip()
-        if not text:
-            continue
-        if text in ("?", "help"):
-            term.say(GENERIC_HELP + (game.play_help or "(this game has no typed commands: choose a move by its number)"))
-            continue
-        if text == "q":
-            return leave("bye")
-        if text == "b":
-            term.say(game.render_text(state))
-            continue
-        if text == "h":
-            listed = hints(game, state, budget, term)
-            continue
-        if text.split()[0] == "w":
-            target = text[1:].strip() or args.save
-            if not target:
-                term.say("say where: w FILE")
+                continue
+            if text == "h":
+                listed = hints(game, state, budget, term)
+                continue
+            if text.split()[0] == "w":
+                target = text[1:].strip() or args.save
+                if not target:
+                    term.say("say where: w FILE")
+                    continue
+                try:
+                    save_game(game, state, target)
+                except KubasolveError as exc:
+                    term.say(f"not saved: {exc}")
+                    continue
+                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
                 continue
             try:
-                save_game(game, state, target)
+                action = typed_action(game, state, text, listed)
+                if isinstance(action, str):
+                    term.say(action)
+                    continue
+                before = view.scores
+                state = game.apply(state, action)
             except KubasolveError as exc:
-                term.say(f"not saved: {exc}")
+                term.say(f"not allowed: {exc}")
                 continue
-            term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
-            continue
-        try:
-            action = typed_action(game, state, text, listed)
-            if isinstance(action, str):
-                term.say(action)
-                continue
-            before = view.scores
-            state = game.apply(state, action)
-        except KubasolveError as exc:
-            term.say(f"not allowed: {exc}")
-            continue
-        moves_made += 1
-        view = game.result(state)
-        term.say(f"ok{_gains(names, before, view.scores)}")
-        listed = []
+            moves_made += 1
+            view = game.result(state)
+            term.say(f"ok{_gains(names, before, view.scores)}")
+            listed = []
+    except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
+        if args.save:
+            save_game(game, state, args.save)
+            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+        raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
+    if args.save:
+        save_game(game, state, args.save)
+        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {args.save}")
     return EXIT_OK
+
+
+def _seat_of_label(game: Any, label: str) -> str:
+    """Who plays a saved seat by default on ``--resume``: the AI its label names, with its options (``planner:2#2`` is
+    ``planner:2``, ``equity:bounded`` itself), else a person (``human#2``, a GCG nickname)."""
+    base = label.partition("#")[0]
+    if base == HUMAN or base.partition(":")[0] not in game.ai_names:
+        return HUMAN
+    try:
+        game.check_ai(base)
+    except KubasolveError:
+        return HUMAN
+    return base
 
 
 def _gains(names: list[str], before: list[int], after: list[int]) -> str:
@@ -520,6 +557,8 @@ def typed_action(game: Any, state: Any, text: str, listed: list[Any]) -> dict[st
     if text.startswith("{"):
         try:
             action = json.loads(text)
+        except RecursionError:  # json decodes nested arrays and objects recursively
+            raise IllegalMoveError("not a JSON action: nested too deeply") from None
         except ValueError as exc:
             raise IllegalMoveError(f"not a JSON action: {exc}") from None
         if not isinstance(action, dict):

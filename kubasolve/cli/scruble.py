@@ -116,6 +116,8 @@ def run_show(args: argparse.Namespace) -> int:
         if args.twists.strip() or args.cells or args.rules:
             raise UsageError("--twists, --cells and --rules apply to a cube state, not to a saved game")
         return show_saved_game(args)
+    if args.names is not None or args.lexicon is not None:
+        raise UsageError("--names and --lexicon apply to a saved game, not to a cube state")
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
     if args.twists.strip():

@@ -46,13 +46,15 @@ def configure(named: Mapping[str, str | Path] | None = None, dirs: Iterable[str 
             raise LexiconError(f"lexicon name {name!r} is a bundled lexicon's; choose another name")
         p = Path(path).expanduser()
         if not p.is_file():
-            raise LexiconError(f"lexicon {name!r}: no word-list file {str(p)!r}")
+            what = "is a folder, not a word-list file" if p.is_dir() else "does not exist"
+            raise LexiconError(f"lexicon {name!r}: the word-list file {str(p)!r} {what}")
         files[name] = p.resolve()
     folders = []
     for d in dirs:
         p = Path(d).expanduser()
         if not p.is_dir():
-            raise LexiconError(f"lexicon folder {str(p)!r} does not exist")
+            what = "is a file, not a folder (--lexicon NAME=PATH serves one file)" if p.exists() else "does not exist"
+            raise LexiconError(f"lexicon folder {str(p)!r} {what}")
         folders.append(p.resolve())
     _named.clear()
     _named.update(files)

@@ -516,6 +516,8 @@ class Game(ABC):
         given that the file contradicts) is added to ``notices``."""
         try:
             data: Any = json.loads(text)
+        except RecursionError:  # json decodes nested arrays and objects recursively
+            raise StateError(f"not a saved {self.name} game: JSON nested too deeply") from None
         except ValueError as exc:
             found = self._saved_text(text)
             if found is None:

@@ -101,6 +101,10 @@ def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
     (["rummikub", "simulate", "--games", "1", "--address", "auto"], 2, "--address goes with --backend ray"),
     (["rummikub", "simulate", "--games", "0"], 2, "expected a whole number from 1"),
     (["rummikub", "play", "--lexicon", "nl"], 2, "unrecognized arguments: --lexicon"),
+    # the same mistake in the --game forms is the same usage error (exit 1 before)
+    (["play", "--game", "rummikub", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
+    (["show", "--game", "rummikub", "/no/such/file.json", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
+    (["simulate", "--game", "rummikub", "--games", "1", "--lexicon", "nl"], 2, "--lexicon: rummikub uses no lexicon"),
     (["rummikub", "show", "/no/such/file.json"], 1, "no such file: /no/such/file.json"),
     (["rummikub", "simulate", "--games", "1", "--players", "greedy"], 1, "rummikub is played by 2 to"),
     (["rummikub", "simulate", "--games", "1", "--records", "/no/such/folder/r.jsonl"], 1, "does not exist"),
@@ -108,3 +112,126 @@ def test_a_sixth_game_plays_and_simulates_from_a_module(capsys: Capsys) -> None:
 def test_exit_codes_are_those_of_the_docs(capsys: Capsys, argv: list[str], code: int, message: str) -> None:
     got, out, err = run(capsys, *argv)
     assert got == code and message in err and out == "" and "Traceback" not in err
+
+
+def test_a_game_that_ends_is_saved_to_save_file(tmp_path: Path, capsys: Capsys) -> None:
+    """``--save FILE`` keeps the finished game too (before, only ``q`` or the end of the input saved it: a game played
+    to its end was lost), and ``show`` draws it."""
+    saved = tmp_path / "nim.json"
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--players", "greedy,greedy", "--seed", "0",
+                 "--save", str(saved)], "")
+    assert "final scores:" in text and f"game saved to {saved}" in text
+    data = json.loads(saved.read_text())
+    assert data["format"] == "kubasolve-state" and data["native"]["taken"] and sum(data["native"]["taken"]) == 15
+    code, out, err = run(capsys, "show", "--game", "nim", "--game-module", NIM, str(saved))
+    assert code == 0 and "pile:  (0)" in out and "Traceback" not in err
+
+
+def test_resume_refuses_rules_it_would_ignore(tmp_path: Path, capsys: Capsys) -> None:
+    """A saved game goes on under the rules it holds: ``--resume`` with ``--rules`` or a rule flag is refused by name
+    (exit 2), not silently ignored."""
+    saved = tmp_path / "nim.json"
+    play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--save", str(saved)], "q\n")
+    rules = tmp_path / "rules.toml"
+    rules.write_text("stones = 40\n")
+    code, out, err = run(capsys, "play", "--game", "nim", "--game-module", NIM, "--resume", str(saved), "--rules", str(rules))
+    assert code == 2 and "leave out --rules" in err and out == "" and "Traceback" not in err
+    code, out, err = run(capsys, "play", "--game", "rummikub", "--resume", str(saved), "--joker-retrieval", "free")
+    assert code == 2 and "leave out --joker-retrieval" in err and out == ""
+
+
+@pytest.mark.parametrize("flag", [["--tiles", "en"], ["--joker-retrieval", "free"]])
+def test_show_takes_no_rule_flag_it_would_ignore(tmp_path: Path, capsys: Capsys, flag: list[str]) -> None:
+    """``show`` draws a saved game under the rules it holds: ``kubasolve show --game KIND`` takes no rule flag, like
+    ``kubasolve KIND show`` (before, ``--tiles en`` or ``--joker-retrieval free`` was taken and ignored)."""
+    for argv in (["show", "--game", "crossword"], ["show", "--game", "rummikub"], ["crossword", "show"], ["rummikub", "show"]):
+        code, out, err = run(capsys, *argv, str(tmp_path / "any.json"), *flag)
+        assert code == 2 and f"unrecognized arguments: {flag[0]}" in err and out == ""
+
+
+class _CtrlC(io.StringIO):
+    """Input that is interrupted (Ctrl-C) after its lines."""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_keeps_the_game_in_save_file(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt stops the game (exit 130 in kubasolve.cli.main) but, like ``q`` and the end of the input,
+    writes the game to ``--save`` first; before, the game was lost."""
+    saved = tmp_path / "nim.json"
+    args = build_parser().parse_args(["play", "--game", "nim", "--game-module", NIM, "--players", "human,greedy", "--seed",
+                                      "0", "--save", str(saved)])
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt):
+        args.func(args, stdin=_CtrlC('{"type": "take", "stones": 2}\n'), out=out)
+    assert f"(interrupted) game saved to {saved}" in out.getvalue()
+    assert json.loads(saved.read_text())["native"]["taken"] == [2, 3]
+
+
+def test_scruble_help_says_how_to_type_the_slice_twist_b_that_the_b_command_shadows() -> None:
+    """Lower-case ``b`` is a Scruble twist (the inner slice 2B, docs/scruble.md) but ``b`` alone at the prompt draws
+    the position (the generic command wins): the game's help says to type ``2B``, and ``2B`` plays that twist."""
+    text = play(["scruble", "play", "--players", "human,random", "--seed", "4", "--no-board"], "?\nb\n2B\nq\n")
+    assert "the slice twist b is typed 2B" in text
+    assert "Scruble | turn 1" in text and "human> ok" in text
+
+
+def test_generic_play_takes_the_games_deal_flags(capsys: Capsys) -> None:
+    """``kubasolve play --game kubagram`` takes "the same flags" as ``kubasolve kubagram play`` (docs/cli.md): the deal
+    setting ``--rotation`` too (it was an unrecognised argument, exit 2), with the same deal; one of another game than
+    ``--game`` is refused by name. The crossword's old ``--gcg`` (= ``--resume``) is no flag of another game."""
+    argv = ["--seed", "3", "--rotation", "90", "--players", "human,greedy", "--no-board"]
+    own = play(["kubagram", "play", *argv], "b\nq\n")
+    generic = play(["play", "--game", "kubagram", *argv], "b\nq\n")
+    assert generic == own and "Kubagram | turn " in generic
+    assert generic != play(["play", "--game", "kubagram", *argv[:3], "0", *argv[4:]], "b\nq\n")  # the flag is used
+    code, out, err = run(capsys, "play", "--game", "rummikub", "--rotation", "90")
+    assert code == 2 and "--rotation is a deal flag of kubagram, not of rummikub" in err and out == ""
+    gcg = str(Path(__file__).resolve().parents[1] / "crossword" / "data" / "gcg" / "woogles_unfinished.gcg")
+    text = play(["play", "--game", "crossword", "--gcg", gcg, "--players", "human,score", "--no-board"], "q\n")
+    assert f"resumed from {gcg}" in text
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # JSON that Python's json decodes recursively: a RecursionError, not a ValueError
+
+
+def test_json_nested_too_deeply_is_refused_not_a_traceback(tmp_path: Path, capsys: Capsys) -> None:
+    """A line typed (or piped) at the prompt, a file given to ``show`` or ``--resume``: JSON nested too deeply is a bad
+    action or a bad saved game like any other text that is no JSON (a RecursionError traceback before)."""
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"],
+                '{"type": ' + DEEP + "}\nq\n")
+    assert "not allowed: not a JSON action: nested too deeply" in text and "bye" in text
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": ' + DEEP + "}")
+    for argv in (["rummikub", "show", str(deep)], ["show", "--game", "crossword", str(deep)],
+                 ["kubagram", "play", "--resume", str(deep)], ["show", "--game", "nim", "--game-module", NIM, str(deep)],
+                 ["kubagram", "analyse", str(deep)]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and "nested too deeply" in err and out == "" and "Traceback" not in err, argv
+
+
+def test_a_moves_file_with_a_byte_order_mark_is_read_as_its_commands() -> None:
+    """Moves piped from a file an editor saved with a UTF-8 byte-order mark: the first command is the command, not
+    ``'\\ufeff?' is not a command``."""
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"], "\ufeff?\nq\n")
+    assert "commands (one per line):" in text and "is not a command" not in text
+
+
+def test_a_resumed_game_keeps_an_ai_seat_that_had_options(tmp_path: Path) -> None:
+    """``--resume`` without ``--players`` seats the AIs the saved labels name; a label with the AI's options
+    (``planner:2``, ``planner:2#2``) was taken for a person, so the AI's seat waited at a prompt."""
+    saved = tmp_path / "game.json"
+    play(["kubagram", "play", "--players", "human,planner:2", "--seed", "3", "--no-board", "--save", str(saved)], "q\n")
+    assert json.loads(saved.read_text())["players"] == ["human", "planner:2"]
+    text = play(["kubagram", "play", "--resume", str(saved), "--no-board"], "t\ne\nq\n")
+    assert "planner:2> " not in text and "\nplanner:2: " in text  # the AI moved after the human's turn
+    from kubasolve.cli.games import _seat_of_label
+    from kubasolve.games import load_game
+
+    game = load_game("kubagram")
+    assert [_seat_of_label(game, n) for n in ("planner:2#2", "human#2", "ann", "greedy", "planner:99")] == [
+        "planner:2", "human", "human", "greedy", "human"]

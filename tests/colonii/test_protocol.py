@@ -34,3 +34,19 @@ def test_legal_moves_list_the_owners_actions_and_apply_takes_them(max_turn_moves
             assert after.native.scores[0] - native.scores[0] == entry.score, entry.text
         if entry.action["type"] == "turn" and entry.action["moves"][0]["play"] == "declare":
             assert last_turn_text(after.native, ["ana", "ion"]).startswith("ana: declare on [0]")
+
+
+def test_the_owners_actions_are_listed_with_what_to_type() -> None:
+    """``h`` in ``colonii play`` shows what to type for each legal move: the owner's actions too (``s GROUP``,
+    ``d GROUP``, which ``parse_command`` reads), so a turn that declares is typed, not only chosen by its number.
+    Before, ``command_text`` gave None for them (the hint showed only the number)."""
+    game = load_game("colonii", {"max_turn_moves": 3})
+    dealt = game.referee.new_game(0, 2)
+    native = ColoniiState(dealt.rules, 0, 2, dealt.deck, ("zz", dealt.hands[1]), (Group(TEN, 0), Group(TEN, 1)), (0, 0))
+    state = game.state_of(native)
+    typed = {e.text: game.command_text(state, e.action) for e in game.legal_moves(state, top=20).moves}
+    assert typed["declare #0"] == "s 0" and typed["decolonise #0"] == "d 0"
+    for entry in game.legal_moves(state, top=20).moves:
+        text = game.command_text(state, entry.action)
+        assert text is not None, entry.text
+        assert game.parse_command(state, text) == entry.action, text

@@ -374,3 +374,30 @@ def test_bingo_bonus_of_a_cgp_changes_the_score(referee, nl_lexicon):
     default = generate_moves(board, "AEINRST", nl_lexicon, referee.layout, referee.tiles, top=1)
     lower = generate_moves(board, "AEINRST", nl_lexicon, referee.layout, referee.tiles, top=1, bingo_bonus=rules.bingo_bonus)
     assert default.moves[0].bingo and default.max_score - lower.max_score == 15
+
+
+def test_numbers_in_crossword_notation_are_the_digits_0_9():
+    """A coordinate, a CGP run and a GCG score written with another script's digits (``H８``, full-width) are refused,
+    never read as ``H8`` (docs/cli.md, "Numbers"): the regular expressions used ``\\d``, which matches any Unicode
+    digit. The move typed in ``crossword play`` (and the engine's ``place`` action) goes through ``parse_coordinate``."""
+    for text in ("H\uff18", "\uff18H", "\u0668H", "1\uff15A"):
+        with pytest.raises(PositionError, match="bad coordinate"):
+            parse_coordinate(text)
+    with pytest.raises(PositionError, match="is not a letter or a number"):
+        parse_cgp("\uff11\uff15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABC/ 0/0 0 lex NWL20;")
+    with pytest.raises(PositionError, match="line 3"):
+        parse_gcg("#player1 a A\n#player2 b B\n>a: ABC 8G ABC +\uff11\uff10 10\n")
+    assert parse_coordinate("H8") == (7, 7, "down")
+
+
+def test_a_move_typed_with_a_full_width_digit_is_refused_in_play():
+    from kubasolve.errors import KubasolveError
+    from kubasolve.games import load_game
+
+    game = load_game("crossword")
+    state = game.new_game(seed=7, players=2)
+    typed = game.command_text(state, game.legal_moves(state, top=1).moves[0].action)
+    assert typed is not None and any(ch.isdigit() for ch in typed)
+    wide = typed.translate({ord(d): 0xFF10 + int(d) for d in "0123456789"})
+    with pytest.raises(KubasolveError, match="bad coordinate"):
+        game.apply(state, game.parse_command(state, wide))

@@ -129,3 +129,15 @@ def test_an_operators_list_is_read_in_the_letters_of_the_game_that_asks(tmp_path
     assert started["ok"] is True, started
     moves = handle_request(json.dumps({"id": 3, "cmd": "legal-moves", "params": {"game_id": started["result"]["game_id"]}}), session)
     assert moves["ok"] is True, moves
+
+
+def test_a_bad_flag_is_named_for_what_it_is(tmp_path: Path, restore: None) -> None:
+    """``--lexicon-dir FILE`` said the folder "does not exist" though the file does; ``--lexicon NAME=FOLDER`` said "no
+    word-list file". Each message now says what is wrong with the path given."""
+    (tmp_path / "words.txt").write_text("zebra\n")
+    with pytest.raises(lexicons.LexiconError, match=r"'.*words\.txt' is a file, not a folder"):
+        lexicons.configure(dirs=[tmp_path / "words.txt"])
+    with pytest.raises(lexicons.LexiconError, match="is a folder, not a word-list file"):
+        lexicons.configure({"mine": tmp_path})
+    with pytest.raises(lexicons.LexiconError, match=r"'.*nowhere' does not exist"):
+        lexicons.configure(dirs=[tmp_path / "nowhere"])

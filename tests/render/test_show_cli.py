@@ -115,3 +115,13 @@ def test_scruble_best_lists_the_best_words_cells_in_reading_order(capsys: Capsys
 
     line = f"reading order: {best['word'].upper()}: " + " ".join(cell_name(c) for c in best["cells"])
     assert line in capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("flag", [["--names", "ann,bob"], ["--lexicon", "es"]])
+def test_scruble_show_of_a_cube_state_refuses_the_flags_of_a_saved_game(capsys: Capsys, flag: list[str]) -> None:
+    """A bare cube state has no seats and reads no word: ``--names``/``--lexicon`` were taken and ignored; now a usage
+    error, as ``--twists``/``--cells``/``--rules`` with a saved game are."""
+    cube = state_data("scruble")["cube"]
+    assert main(["scruble", "show", cube, *flag]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--names and --lexicon apply to a saved game, not to a cube state" in err

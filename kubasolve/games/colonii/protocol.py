@@ -152,13 +152,14 @@ class Colonii(Game):
             return "p"
         if kind == "exchange":
             return f"x {action.get('cards', '')}"
-        letters = {"new": "n", "extend": "e", "chain": "c"}
+        letters = {"new": "n", "extend": "e", "chain": "c", "declare": "s", "decolonise": "d"}
         parts = []
         for m in action.get("moves", []):
             if m.get("play") not in letters:
                 return None
             target = "" if m.get("target") is None else f" {m['target']}"
-            parts.append(f"{letters[m['play']]}{target} {m['word']}")
+            word = f" {m['word']}" if m.get("word") else ""  # s GROUP and d GROUP name no word
+            parts.append(f"{letters[m['play']]}{target}{word}")
         return "; ".join(parts) or None
 
     def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:

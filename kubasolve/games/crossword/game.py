@@ -284,6 +284,8 @@ class CrosswordState:
     def from_json(cls, text: str, referee: Referee | None = None) -> CrosswordState:
         try:
             data = json.loads(text)
+        except RecursionError:  # json decodes nested arrays and objects recursively
+            raise StateError("the state is not valid JSON: nested too deeply") from None
         except json.JSONDecodeError as exc:
             raise StateError(f"the state is not valid JSON: {exc}") from None
         return cls.from_dict(data, referee)

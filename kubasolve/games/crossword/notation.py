@@ -62,7 +62,7 @@ def format_coordinate(row: int, col: int, direction: str) -> str:
 
 def parse_coordinate(text: str) -> tuple[int, int, str]:
     """(row, col, direction), 0-based, from ``8D`` (across) or ``D8`` (down)."""
-    m = re.fullmatch(r"(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2})", text.strip())
+    m = re.fullmatch(r"([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2})", text.strip())
     if not m:
         raise PositionError(f"bad coordinate {text!r}: write 8D (row first: across) or D8 (column first: down)")
     if m.group(1):
@@ -182,7 +182,7 @@ def _cgp_row(part: str, k: int, n_cols: int) -> str:
     it is expanded (``2999999999`` is refused, not allocated)."""
     out: list[str] = []
     width = 0
-    for m in re.finditer(r"(\d+)|([A-Za-z])|(.)", part):
+    for m in re.finditer(r"([0-9]+)|([A-Za-z])|(.)", part):
         digits, letter, other = m.groups()
         if other is not None:
             raise PositionError(f"CGP board row {k + 1} ({part[:40]!r}): {other!r} is not a letter or a number of empty squares")
@@ -201,7 +201,7 @@ def _cgp_row(part: str, k: int, n_cols: int) -> str:
 
 def _whole_number(text: str, what: str, signed: bool = False) -> int:
     """A bounded whole number of a notation (at most :data:`MAX_NUMBER_DIGITS` digits), else PositionError naming ``what``."""
-    pattern = rf"[+-]?\d{{1,{MAX_NUMBER_DIGITS}}}" if signed else rf"\d{{1,{MAX_NUMBER_DIGITS}}}"
+    pattern = rf"[+-]?[0-9]{{1,{MAX_NUMBER_DIGITS}}}" if signed else rf"[0-9]{{1,{MAX_NUMBER_DIGITS}}}"
     if not re.fullmatch(pattern, text):
         kind = "a whole number" if signed else "a whole number >= 0"
         raise PositionError(f"{what} {text[:20]!r} must be {kind} of at most {MAX_NUMBER_DIGITS} digits")
@@ -458,8 +458,8 @@ def to_gcg(game: Any, names: Sequence[str] | None = None, lexicon: str | None = 
 
 
 _LINE = re.compile(r"^>(?P<nick>[^:\s]+):\s*(?P<rest>.*)$")
-_SCORE = re.compile(rf"[+-]\d{{1,{MAX_NUMBER_DIGITS}}}")
-_TOTAL = re.compile(rf"-?\d{{1,{MAX_NUMBER_DIGITS}}}")
+_SCORE = re.compile(rf"[+-][0-9]{{1,{MAX_NUMBER_DIGITS}}}")
+_TOTAL = re.compile(rf"-?[0-9]{{1,{MAX_NUMBER_DIGITS}}}")
 _RACK = re.compile(r"[A-Za-z?]{0,15}")
 
 
@@ -525,7 +525,7 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
             continue
         if line.startswith("#"):
             in_note = False
-            m = re.match(r"#player(\d+)\s+(\S+)\s*(.*)$", line)
+            m = re.match(r"#player([0-9]+)\s+(\S+)\s*(.*)$", line)
             if m:
                 if events:
                     raise PositionError(f"GCG line {no}: players are declared before the first move")
@@ -536,8 +536,8 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
             elif re.match(r"#note(\s|$)", line):
                 notes.setdefault(len(events) - 1, []).append(line[5:].strip())
                 in_note = True
-            elif re.match(r"#rack\d+(\s|$)", line):
-                m = re.match(r"#rack(\d+)\s+(\S*)\s*$", line)
+            elif re.match(r"#rack[0-9]+(\s|$)", line):
+                m = re.match(r"#rack([0-9]+)\s+(\S*)\s*$", line)
                 if not m or not _RACK.fullmatch(m.group(2)) or not 1 <= int(m.group(1)) <= MAX_RACKS:
                     raise PositionError(f"GCG line {no}: write #rack1 RACK (letters, '?' a blank) for players 1 to {MAX_RACKS}")
                 racks[int(m.group(1)) - 1] = m.group(2).upper()
@@ -591,7 +591,7 @@ def parse_gcg(text: str, n_rows: int = 15, n_cols: int = 15, alphabet: str = "ab
             events.append(GcgEvent(p, rack, "time-penalty", score, total))
         elif len(what) == 1 and what[0].startswith("-"):
             exchanged = what[0][1:]
-            if not (_RACK.fullmatch(exchanged) or re.fullmatch(r"[1-9]\d?", exchanged)) or not exchanged:
+            if not (_RACK.fullmatch(exchanged) or re.fullmatch(r"[1-9][0-9]?", exchanged)) or not exchanged:
                 raise PositionError(f"GCG line {no}: exchange {what[0][:20]!r}: the letters (-ABC) or their count (-3)")
             events.append(GcgEvent(p, rack, "exchange", score, total, exchanged))
         elif len(what) == 1 and what[0].startswith("(") and what[0].endswith(")"):

@@ -128,7 +128,7 @@ def load_game_record(path: str | Path, index: int | None = None, lexicon: Any = 
         raise StateError(f"{path} is empty")
     try:
         whole = json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):
         whole = None
     if isinstance(whole, dict) and (isinstance(whole.get("state"), dict) or whole.get("format") == "kubasolve-state"):
         return _from_save(whole, path, lexicon)
@@ -136,8 +136,8 @@ def load_game_record(path: str | Path, index: int | None = None, lexicon: Any = 
     for k, line in enumerate(lines):
         try:
             row = json.loads(line)
-        except ValueError:
-            raise StateError(f"{path}: line {k + 1} is not JSON") from None
+        except (ValueError, RecursionError):
+            raise StateError(f"{path}: line {k + 1} is not JSON (or nested too deeply)") from None
         if not isinstance(row, dict):
             raise StateError(f"{path}: line {k + 1} is not a game record")
         number = row.get("index", row.get("game"))  # older records numbered their games under "game"

@@ -42,7 +42,8 @@ class Scruble(Game):
     lexicons: ClassVar[tuple[str, ...]] = ("en", "es")
     rules_type: ClassVar[type] = ScrubleRules
     play_help: ClassVar[str] = """Scruble commands:
-  TWISTS [= WORD]    a turn: twists, then optionally '=' and a word read along a belt, e.g.  R U' = street"""
+  TWISTS [= WORD]    a turn: twists, then optionally '=' and a word read along a belt, e.g.  R U' = street
+                     (b alone draws the position: the slice twist b is typed 2B)"""
 
     def wordlist_alphabet(self) -> Any:
         return self.rules.pegs.alphabet
