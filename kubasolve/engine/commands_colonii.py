@@ -59,7 +59,7 @@ TurnNodes = Annotated[int, Meta(ge=1, le=MAX_TURN_NODES, description="best-turn 
                                                                       "against the cards left); answers with the best turn found")]
 
 
-def _budget(p: PositionParams | LegalMovesParams, session: Session) -> Any:
+def _budget(p: BestTurnParams | LegalMovesParams, session: Session) -> Any:
     """The request's :class:`TurnBudget`: its ``movetime_ms``/``max_nodes`` (10 s when it gives neither), stopped by a
     ``stop`` request."""
     from kubasolve.games.colonii.movegen import TurnBudget
@@ -101,15 +101,17 @@ class PositionParams(Params):
     objective: Literal["gain", "swing"] = "gain"
     rules: ColoniiRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "ro"
-    movetime_ms: MoveTimeMs | None = None
-    max_nodes: TurnNodes | None = None
 
 
 class MovesParams(PositionParams):
+    """``colonii.moves`` lists every legal move with no search: it takes no budget (refused by name, not ignored)."""
+
     top: Annotated[int, Meta(ge=1, le=MAX_TOP)] = 50
 
 
 class BestTurnParams(PositionParams):
+    movetime_ms: MoveTimeMs | None = None
+    max_nodes: TurnNodes | None = None
     max_moves: Annotated[int, Meta(ge=1, le=MAX_TURN_MOVES, description="word moves in the turn (default the rules' "
                                    "max_turn_moves); the exact search covers 3")] | UnsetType = UNSET
 

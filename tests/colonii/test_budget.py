@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubasolve.errors import PositionError
-from kubasolve.games.colonii.movegen import ColoniiSolver, Turn, TurnBudget
+from kubasolve.games.colonii.movegen import ColoniiSolver, Turn, TurnBudget, move_key
 from kubasolve.games.colonii.reference import reference_best_turn, turn_key
 from kubasolve.games.colonii.rules import ColoniiRules
 from kubasolve.games.colonii.table import ColoniiPosition, Group, apply_move, judge, remove_cards
@@ -122,3 +122,56 @@ def test_card_values_sum_the_letters_of_each_move(rows: list[list[int]], values:
     lengths = np.array([len(r) for r in rows], np.int16)
     got = card_values(codes, lengths, np.array(values, np.int64))
     assert got.tolist() == [sum(values[c] for c in r) for r in rows]
+
+
+def _spy_on_the_plan(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records the best-turn search's preparation steps that ran (the costly ones after the move table)."""
+    ran: list[str] = []
+    for name in ("_chain_items", "_root_items"):
+        original = getattr(ColoniiSolver, name)
+
+        def spy(self, *args, _original=original, _name=name, **kwargs):  # type: ignore[no-untyped-def]
+            ran.append(_name)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(ColoniiSolver, name, spy)
+    return ran
+
+
+@pytest.mark.parametrize("objective", ["gain", "swing"])
+def test_a_spent_time_budget_skips_the_searchs_preparation(ro: Lexicon, monkeypatch: pytest.MonkeyPatch, objective) -> None:
+    """Before: the clock was read only before the kernel, after the whole preparation (follow-up words, the roots'
+    bounds and sorting: 1-2.4 s for this 30-card hand), so ``movetime_ms`` 1, 20 and 200 answered in 0.7-1.3 s. Now a
+    budget spent by the end of the move table (or too short to pay for the preparation) answers the best legal single
+    move with no preparation at all. The clock is made spent by hand: no wall time is measured."""
+    rules = ColoniiRules()
+    solver = ColoniiSolver(ro, rules)
+    pos = ColoniiPosition(TABLE, HAND_30, 0, 2)
+    ran = _spy_on_the_plan(monkeypatch)
+    budget = TurnBudget(movetime_ms=600_000)
+    budget.deadline = budget.deadline - 601.0  # type: ignore[operator]  # spent before the search starts
+    turn = solver.best_turn(pos, objective, 3, budget)
+    assert ran == [] and budget.exhausted and budget.nodes == 0 and not turn.proven_optimal
+    assert_legal(turn, pos, rules, ro)
+    word_moves = [m for m in turn.moves if m.kind.builds]
+    assert len(word_moves) == 1  # the best legal single word move, with the owner's actions that then pay
+    assert move_key(word_moves[0], objective) == solver.move_table(pos).keys(objective).max()  # of the legal moves
+
+
+def test_a_time_budget_too_short_for_the_preparation_answers_at_once(ro: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The preparation's cost is estimated per move of the table (``_PLAN_NS_PER_ROOT``): with ten minutes left and a
+    cost of a second per move, the search is not prepared; a node budget (deterministic) never skips it."""
+    from kubasolve.games.colonii import movegen
+
+    rules = ColoniiRules()
+    solver = ColoniiSolver(ro, rules)
+    pos = ColoniiPosition(TABLE, "oriferânjet", 0, 2)
+    ran = _spy_on_the_plan(monkeypatch)
+    monkeypatch.setattr(movegen, "_PLAN_NS_PER_ROOT", 10**9)
+    timed = TurnBudget(movetime_ms=600_000)
+    turn = solver.best_turn(pos, "gain", 3, timed)
+    assert ran == [] and timed.exhausted and not turn.proven_optimal and turn.moves
+    assert_legal(turn, pos, rules, ro)
+    counted = TurnBudget(max_nodes=10**9)
+    exact = solver.best_turn(pos, "gain", 3, counted)
+    assert ran and not counted.exhausted and exact.proven_optimal and exact.gain >= turn.gain

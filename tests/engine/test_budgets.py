@@ -289,3 +289,17 @@ def test_engine_simulate_plays_paired_deals() -> None:
     assert res["paired"] is True and first["seed"] == second["seed"] and second["seats"] == first["seats"][::-1]
     error = ask("simulate", game="crossword", games=3, players=["score", "score"], paired=True)["error"]
     assert error["key"] == "params.games" and "multiple of 2" in error["message"]
+
+
+def test_colonii_moves_refuses_a_budget_it_cannot_honour() -> None:
+    """Before: ``colonii.moves`` (every legal move, no search) declared ``movetime_ms``/``max_nodes`` (inherited from
+    the position's parameters) and ignored them; a budget no search honours is refused by name, as the other
+    commands without a search do. ``colonii.best-turn`` keeps them."""
+    ask = Client()
+    for name, value in (("max_nodes", 1), ("movetime_ms", 1)):
+        err = ask("colonii.moves", hand="oriferânjet", **{name: value})["error"]
+        assert err["code"] == "bad-request" and err["key"] == f"params.{name}", err
+        assert ask("colonii.best-turn", hand="oriferânjet", **{name: 10**6 if name == "max_nodes" else 60_000})["ok"]
+    request = json.dumps({"id": 1, "cmd": "schema", "params": {"cmd": "colonii.moves"}})
+    schema = handle_request(request, ask.session)["result"]["commands"]["colonii.moves"]["params"]
+    assert "max_nodes" not in json.dumps(schema) and "movetime_ms" not in json.dumps(schema)

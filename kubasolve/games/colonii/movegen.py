@@ -42,6 +42,10 @@ KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 _TIE = np.int64(1) << np.int64(24)
 _NO_BONUS = 255  # word_search length bonus starts beyond any word: colonii has none
 _UNLIMITED = 1 << 62
+_PLAN_NS_PER_ROOT = 1000
+"""What preparing the best-turn search costs per move of the table, after the move table (follow-up words, the roots'
+bounds, sorting): measured 1.5-2.2 µs (360,000 moves of a rich 30-card hand: 0.55-0.8 s, load 2-2.4); a time budget
+that cannot pay for it at this rate answers the best single move at once."""
 ChainWords = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """Words chained from one letter: (absolute ranks, added lengths, added card values, added letter codes)."""
 
@@ -52,8 +56,9 @@ class TurnBudget(WorkBudget):
     ``max_nodes`` caps the best-turn search nodes in all (a node: one move tested against the cards left),
     ``movetime_ms`` the wall time from the budget's creation. The kernel runs in slices of at most
     :attr:`SLICE_NODES` nodes when there is a deadline, and the clock is read between slices. Move
-    generation and sorting (every legal move of the position, before the search) are not cut: a few
-    milliseconds for a 10-card hand, 0.2-0.3 s for 30 cards (500,000 moves). ``exhausted``: a search ran out (its turn is the best found,
+    generation (every legal move of the position, before the search) is not cut: a few milliseconds for a
+    10-card hand, 0.05-0.2 s for 30 cards (360,000-500,000 moves); the search's preparation after it reads the clock
+    between its steps and is skipped (the best single move answered) when the time left cannot pay for it. ``exhausted``: a search ran out (its turn is the best found,
     not proven best); ``nodes``: what was spent. A node budget alone is deterministic.
     """
 
@@ -421,9 +426,11 @@ class ColoniiSolver:
         complete = min(limit, len(position.hand)) <= SEARCH_MOVES
         prefix, pos = self._owner_prefix(position)
         depth = min(limit, SEARCH_MOVES)
-        plan = self._plan(pos, objective, depth, value_bound)
+        plan = self._plan(pos, objective, depth, value_bound, budget)
         if plan is None:
             return Turn(tuple(prefix), proven_optimal=complete)
+        if isinstance(plan, MoveTable):  # the budget ran out while the search was prepared: the best single move
+            return Turn(tuple(prefix + self._best_single(pos, plan, objective)), proven_optimal=False)
         st = np.zeros((depth + 1, cs.S_COLS), np.int64)
         hs = np.zeros((depth + 1, 4), np.uint64)
         fr = np.zeros((depth, 4), np.int64)
@@ -475,8 +482,33 @@ class ColoniiSolver:
             pos = ColoniiPosition(apply_move(pos.table, move, self.rules), pos.hand, pos.mover, pos.n_players)
         return moves, pos
 
-    def _plan(self, pos: ColoniiPosition, objective: Objective, depth: int, value_bound: bool) -> _TurnPlan | None:
-        """The search's input for a position (see ``kernels/colonii_search.best_turn``); None without any move."""
+    def _best_single(self, pos: ColoniiPosition, roots: MoveTable, objective: Objective) -> list[ColoniiMove]:
+        """The best legal single word move of a move table (``legal_only=False``: a move on another player's group
+        is legal with an own group on the table), judged, with the owner's actions on its group that then pay (as
+        :meth:`_replay` plays them); empty when no word move is legal."""
+        legal = np.flatnonzero((roots.on_other == 0) | pos.has_own())
+        if not len(legal):
+            return []
+        row = int(legal[np.argmax(roots.keys(objective)[legal])])  # the first of the best, as the search's fallback
+        kind, target = KINDS[int(roots.kind[row])], int(roots.target[row])
+        move = judge(pos, kind.play, None if target < 0 else target, self.lexicon.word(int(roots.word_id[row])),
+                     self.rules, self.lexicon)
+        out = [move]
+        table, hand = apply_move(pos.table, move, self.rules), remove_cards(pos.hand, move.cards)
+        where = len(pos.table) if target < 0 else target
+        for owner_play, group in self._paying_owner_actions(ColoniiPosition(table, hand, pos.mover, pos.n_players)):
+            if group == where:
+                owner = judge(ColoniiPosition(table, hand, pos.mover, pos.n_players), owner_play, group, "", self.rules,
+                              self.lexicon)
+                table, hand = apply_move(table, owner, self.rules), remove_cards(hand, owner.cards)
+                out.append(owner)
+        return out
+
+    def _plan(self, pos: ColoniiPosition, objective: Objective, depth: int, value_bound: bool,
+              budget: TurnBudget | None = None) -> _TurnPlan | MoveTable | None:
+        """The search's input for a position (see ``kernels/colonii_search.best_turn``); None without any move. With a
+        ``budget``, the clock is read between the steps (the follow-up words and the roots' bounds of a rich 30-card
+        hand took 1-2.4 s, load 2-4): once it is spent, the move table alone (the caller answers its best move)."""
         from kubasolve.kernels import colonii_search as cs
         from kubasolve.kernels.colonii_search import pack_cards
 
@@ -487,6 +519,16 @@ class ColoniiSolver:
         roots = self.move_table(pos, legal_only=False, chain_cache=chains, validate=False)
         if not len(roots):
             return None
+
+        def spent() -> bool:
+            return budget is not None and budget.out_of_time()
+
+        if budget is not None and budget.deadline is not None and not budget.exhausted:
+            left_ms = (budget.deadline - time.perf_counter()) * 1e3
+            if len(roots) * _PLAN_NS_PER_ROOT / 1e6 > left_ms:  # the time left cannot pay for the rest of the plan
+                budget.exhausted = True
+        if spent():
+            return roots
         gw_off = np.zeros(len(table) + 1, np.int64)
         gw_off[1:] = np.cumsum([len(g.words) for g in table])
         gw_ids = np.array([self.lexicon.word_id(w) for g in table for w in g.words], np.int64)
@@ -498,7 +540,11 @@ class ColoniiSolver:
             # a word move adds cards at the word's end, so a follow-up starts with a letter of the hand
             letters = sorted(set(pos.hand))
             self._chain_words(self._hand_counts(pos.hand), letters, chains)
+            if spent():
+                return roots
             chain = self._chain_items({c: chains[c] for c in letters}, a, gw_ids)
+            if spent():
+                return roots
             c_off[1:] = np.cumsum(np.bincount(chain["first"], minlength=n_letters))
             ext = self._extension_items(pos, roots, depth, a)
         fb1 = np.zeros(n_letters, np.int64)  # best chained word's card key per first letter
@@ -516,6 +562,8 @@ class ColoniiSolver:
         if ext is not None:
             np.maximum.at(ext_best, ext["group"], ext["ck"])
         chain_best = np.where(c_off[1:] > c_off[:-1], fb1 // a, -1)  # best chained word's card value, -1: none
+        if spent():
+            return roots
         r = self._root_items(pos, roots, depth, a, b, ext_best, chain_best)
         keep = r.pop("keep")
         rows = np.flatnonzero(keep)
