@@ -2,7 +2,7 @@
 inside a function, is read from the source (ast) and checked against the layer of the module that holds it.
 
 kernels < lexicon < games (each game's rules, solvers, AIs and protocol) < scale < cli, engine, bench.
-``errors`` and ``budget`` sit below everything but the kernels, which import nothing of the package.
+``errors``, ``budget``, ``stats`` and ``files`` sit below everything but the kernels, which import nothing of the package.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ LAYERS: dict[str, int] = {
     "errors": 1,
     "budget": 1,
     "stats": 1,
+    "files": 1,  # reading a file a user named: errors only
     "lexicon": 2,
     "games": 3,
     "ai": 3,  # the deprecated aliases of the moved AIs (kubasolve.ai.<game> -> kubasolve.games.<game>.ai)
