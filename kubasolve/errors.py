@@ -7,7 +7,7 @@ meaning; frontends may switch on them. Python class names are not part of any pr
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class KubasolveError(Exception):
@@ -81,3 +81,13 @@ ERROR_CODES: dict[str, str] = {
     "internal": "a bug in kubasolve (details on the engine's stderr); the engine goes on",
 }
 """Every ``error.code`` an engine answer can carry, with its meaning (published by ``hello``)."""
+
+
+def error_payload(exc: BaseException) -> dict[str, Any]:
+    """The ``--json`` form of an error: the engine's ``{"code", "message", "key"}`` shape (the CLI's, and the ladder's
+    of a module run on its own)."""
+    error: dict[str, Any] = {"code": getattr(exc, "code", "bad-request"), "message": str(exc) or type(exc).__name__}
+    key = getattr(exc, "key", None)
+    if key:
+        error["key"] = key
+    return {"ok": False, "error": error}

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from kubasolve.errors import KubasolveError
+from kubasolve.errors import KubasolveError, error_payload
 
 __all__ = [
     "EXIT_DOMAIN",
@@ -90,13 +90,6 @@ def exit_code(exc: BaseException) -> int:
     return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_DOMAIN
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """The ``--json`` form of an error: the engine's ``{"code", "message", "key"}`` shape."""
-    error: dict[str, Any] = {"code": getattr(exc, "code", "bad-request"), "message": str(exc) or type(exc).__name__}
-    key = getattr(exc, "key", None)
-    if key:
-        error["key"] = key
-    return {"ok": False, "error": error}
 
 
 # ------------------------------------------------------------------------------------------------ argument types

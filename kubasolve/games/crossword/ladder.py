@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from kubasolve.errors import KubasolveError
+from kubasolve.errors import KubasolveError, error_payload
 from kubasolve.stats import wilson_interval
 
 __all__ = ["LadderError", "ladder_stats"]
@@ -129,8 +129,6 @@ def main(argv: list[str] | None = None) -> int:
         stats = ladder_stats(_read_records(args.records))
     except KubasolveError as exc:
         if args.json:
-            from kubasolve.cli.common import error_payload
-
             print(json.dumps(error_payload(exc)))
         else:
             sys.stderr.write(f"ladder: error: {exc}\n")
