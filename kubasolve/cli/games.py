@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -431,7 +432,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         term.say(scores_text(game, state, final=False))
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+            term.say(f"game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
         return EXIT_OK
 
     title = kind.capitalize()
@@ -474,16 +475,16 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 listed = hints(game, state, budget, term)
                 continue
             if text.split()[0] == "w":
-                target = text[1:].strip() or args.save
-                if not target:
-                    term.say("say where: w FILE")
-                    continue
                 try:
+                    target = typed_file(text[1:]) or args.save
+                    if not target:
+                        term.say("say where: w FILE")
+                        continue
                     save_game(game, state, target)
                 except KubasolveError as exc:
                     term.say(f"not saved: {exc}")
                     continue
-                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
+                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {shlex.quote(target)}")
                 continue
             try:
                 action = typed_action(game, state, text, listed)
@@ -502,14 +503,33 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
         raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
     if args.save:
         save_game(game, state, args.save)
-        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {args.save}")
+        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {shlex.quote(args.save)}")
     return EXIT_OK
+
+
+def typed_file(text: str) -> str | None:
+    """The file named after a typed command (``w FILE``) as a shell would read it: quotes group a name with spaces
+    (``w "my game.json"``), a leading ``~`` is the home folder; None when no file is named. More than one name, or an
+    unclosed quote, is a :class:`~kubasolve.errors.KubasolveError` saying so."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    if os.name == "nt":  # a backslash separates folders there, it escapes nothing
+        lexer.escape = ""
+    try:
+        words = list(lexer)
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise KubasolveError(f"cannot read the file name {text.strip()!r}: {str(exc).lower()}") from None
+    if len(words) > 1:
+        raise KubasolveError(f"one file name, got {len(words)} ({', '.join(map(repr, words))}); "
+                               'quote a name with spaces: w "my game.json"')
+    return os.path.expanduser(words[0]) if words and words[0] else None
 
 
 def _seat_of_label(game: Any, label: str) -> str:
