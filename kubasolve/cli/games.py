@@ -41,7 +41,7 @@ from kubasolve.cli.common import (
 )
 from kubasolve.errors import KubasolveError, PositionError
 
-__all__ = ["add_parser", "run_play", "run_show", "run_simulate"]
+__all__ = ["add_parser", "run_play", "run_show", "run_simulate", "show_saved_game"]
 
 FIRST_GAMES = ("kubagram", "rummikub")
 """Game commands listed first in ``kubasolve --help`` (the others follow in name order)."""
@@ -74,9 +74,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
-        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`); play takes the deal
-        # settings too (Kubagram's --rotation, as `kubagram play`)
-        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",)}.get(command, ())
+        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`), only a game's own show flags
+        # (Scruble's --twists, --cells, --rules for a bare cube state); play takes the deal settings too (Kubagram's
+        # --rotation, as `kubagram play`)
+        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",),
+                 "show": ("add_show_flags",)}.get(command, ())
         _add_every_game_flag(p, names, hooks)
 
 
@@ -98,8 +100,10 @@ def _add_every_game_flag(p: argparse.ArgumentParser, names: list[str], hooks: tu
             if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
                 continue  # the same flag in two games: only the game's own command has it
             getattr(module, hook)(p)
-            # a rule or deal setting belongs to its game; an alias of a shared flag (crossword's --gcg: --resume) does not
-            owners.update({dest: (name, flag) for dest, flag in flags if dest.startswith(("rule_", "deal_"))})
+            # a rule or deal setting belongs to its game, a show flag too; an alias of a shared flag (crossword's --gcg:
+            # --resume) does not
+            owners.update({dest: (name, flag) for dest, flag in flags
+                           if dest.startswith(("rule_", "deal_")) or hook == "add_show_flags"})
     p.set_defaults(flag_owners=owners)
 
 
@@ -218,7 +222,8 @@ def kind_of(args: argparse.Namespace) -> str:
         raise UsageError(f"--game: {exc}") from None
     for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
         if owner != kind and getattr(args, dest, None) is not None:
-            raise UsageError(f"{flag} is a {'rule' if dest.startswith('rule_') else 'deal'} flag of {owner}, not of {kind}")
+            what = "rule" if dest.startswith("rule_") else "deal" if dest.startswith("deal_") else "show"
+            raise UsageError(f"{flag} is a {what} flag of {owner}, not of {kind}")
     if getattr(args, "lexicon", None) is not None and not cls.lexicons:
         # as 'kubasolve rummikub play --lexicon nl' (no such flag there): a usage error, exit 2, not a domain error
         raise UsageError(f"--lexicon: {kind} uses no lexicon")
@@ -283,7 +288,17 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------- show
 def run_show(args: argparse.Namespace) -> int:
-    """Handler of ``show``: a saved game (any form :meth:`Game.load_saved` reads) drawn as text or SVG."""
+    """Handler of ``show``: the game's own ``run_show`` when its CLI module has one (Scruble's draws a bare cube state
+    too), so ``kubasolve show --game KIND`` does what ``kubasolve KIND show`` does; else :func:`show_saved_game`."""
+    kind = kind_of(args)
+    own = getattr(cli_module(kind), "run_show", None)
+    if own is not None:
+        return int(own(args))
+    return show_saved_game(args)
+
+
+def show_saved_game(args: argparse.Namespace) -> int:
+    """A saved game (any form :meth:`Game.load_saved` reads) drawn as text or SVG."""
     kind = kind_of(args)
     game, state = load_saved_file(args, kind, args.state)
     if args.names is not None:
