@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -40,7 +41,7 @@ from kubasolve.cli.common import (
 )
 from kubasolve.errors import KubasolveError, PositionError
 
-__all__ = ["add_parser", "run_play", "run_show", "run_simulate"]
+__all__ = ["add_parser", "run_play", "run_show", "run_simulate", "show_saved_game"]
 
 FIRST_GAMES = ("kubagram", "rummikub")
 """Game commands listed first in ``kubasolve --help`` (the others follow in name order)."""
@@ -73,9 +74,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                        help=f"import a module that registers more games (a dotted name or a .py path; repeatable; also ${GAME_MODULES_VARIABLE})")
         adder(p, None, None)
-        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`); play takes the deal
-        # settings too (Kubagram's --rotation, as `kubagram play`)
-        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",)}.get(command, ())
+        # show draws a saved game under the rules it holds: no rule flags (as `GAME show`), only a game's own show flags
+        # (Scruble's --twists, --cells, --rules for a bare cube state); play takes the deal settings too (Kubagram's
+        # --rotation, as `kubagram play`)
+        hooks = {"play": ("add_rule_flags", "add_play_flags"), "simulate": ("add_rule_flags",),
+                 "show": ("add_show_flags",)}.get(command, ())
         _add_every_game_flag(p, names, hooks)
 
 
@@ -97,8 +100,10 @@ def _add_every_game_flag(p: argparse.ArgumentParser, names: list[str], hooks: tu
             if any(dest in owners or flag in p._option_string_actions for dest, flag in flags):
                 continue  # the same flag in two games: only the game's own command has it
             getattr(module, hook)(p)
-            # a rule or deal setting belongs to its game; an alias of a shared flag (crossword's --gcg: --resume) does not
-            owners.update({dest: (name, flag) for dest, flag in flags if dest.startswith(("rule_", "deal_"))})
+            # a rule or deal setting belongs to its game, a show flag too; an alias of a shared flag (crossword's --gcg:
+            # --resume) does not
+            owners.update({dest: (name, flag) for dest, flag in flags
+                           if dest.startswith(("rule_", "deal_")) or hook == "add_show_flags"})
     p.set_defaults(flag_owners=owners)
 
 
@@ -217,7 +222,8 @@ def kind_of(args: argparse.Namespace) -> str:
         raise UsageError(f"--game: {exc}") from None
     for dest, (owner, flag) in (getattr(args, "flag_owners", None) or {}).items():
         if owner != kind and getattr(args, dest, None) is not None:
-            raise UsageError(f"{flag} is a {'rule' if dest.startswith('rule_') else 'deal'} flag of {owner}, not of {kind}")
+            what = "rule" if dest.startswith("rule_") else "deal" if dest.startswith("deal_") else "show"
+            raise UsageError(f"{flag} is a {what} flag of {owner}, not of {kind}")
     if getattr(args, "lexicon", None) is not None and not cls.lexicons:
         # as 'kubasolve rummikub play --lexicon nl' (no such flag there): a usage error, exit 2, not a domain error
         raise UsageError(f"--lexicon: {kind} uses no lexicon")
@@ -282,7 +288,17 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------- show
 def run_show(args: argparse.Namespace) -> int:
-    """Handler of ``show``: a saved game (any form :meth:`Game.load_saved` reads) drawn as text or SVG."""
+    """Handler of ``show``: the game's own ``run_show`` when its CLI module has one (Scruble's draws a bare cube state
+    too), so ``kubasolve show --game KIND`` does what ``kubasolve KIND show`` does; else :func:`show_saved_game`."""
+    kind = kind_of(args)
+    own = getattr(cli_module(kind), "run_show", None)
+    if own is not None:
+        return int(own(args))
+    return show_saved_game(args)
+
+
+def show_saved_game(args: argparse.Namespace) -> int:
+    """A saved game (any form :meth:`Game.load_saved` reads) drawn as text or SVG."""
     kind = kind_of(args)
     game, state = load_saved_file(args, kind, args.state)
     if args.names is not None:
@@ -431,7 +447,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         term.say(scores_text(game, state, final=False))
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+            term.say(f"game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
         return EXIT_OK
 
     title = kind.capitalize()
@@ -474,16 +490,16 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 listed = hints(game, state, budget, term)
                 continue
             if text.split()[0] == "w":
-                target = text[1:].strip() or args.save
-                if not target:
-                    term.say("say where: w FILE")
-                    continue
                 try:
+                    target = typed_file(text[1:]) or args.save
+                    if not target:
+                        term.say("say where: w FILE")
+                        continue
                     save_game(game, state, target)
                 except KubasolveError as exc:
                     term.say(f"not saved: {exc}")
                     continue
-                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {target}")
+                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {shlex.quote(target)}")
                 continue
             try:
                 action = typed_action(game, state, text, listed)
@@ -502,14 +518,33 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {args.save}")
+            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
         raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
     if args.save:
         save_game(game, state, args.save)
-        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {args.save}")
+        term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {shlex.quote(args.save)}")
     return EXIT_OK
+
+
+def typed_file(text: str) -> str | None:
+    """The file named after a typed command (``w FILE``) as a shell would read it: quotes group a name with spaces
+    (``w "my game.json"``), a leading ``~`` is the home folder; None when no file is named. More than one name, or an
+    unclosed quote, is a :class:`~kubasolve.errors.KubasolveError` saying so."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    if os.name == "nt":  # a backslash separates folders there, it escapes nothing
+        lexer.escape = ""
+    try:
+        words = list(lexer)
+    except ValueError as exc:  # "No closing quotation", "No escaped character"
+        raise KubasolveError(f"cannot read the file name {text.strip()!r}: {str(exc).lower()}") from None
+    if len(words) > 1:
+        raise KubasolveError(f"one file name, got {len(words)} ({', '.join(map(repr, words))}); "
+                               'quote a name with spaces: w "my game.json"')
+    return os.path.expanduser(words[0]) if words and words[0] else None
 
 
 def _seat_of_label(game: Any, label: str) -> str:

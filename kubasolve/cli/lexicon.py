@@ -106,7 +106,14 @@ def _open(spec: str, alphabet: str | None, name: str | None = None) -> tuple[Lex
     path, alpha, bundled_name = _resolve(spec, alphabet)
     label = name or bundled_name or path.name.split(".")[0]
     if path.is_file() and not _is_cached(path, alpha):
-        sys.stderr.write(f"kubasolve: compiling lexicon {label!r} from {path} (first use, cached afterwards) ...\n")
+        from kubasolve.kernels import folder_problem
+        from kubasolve.lexicon import cache
+
+        folder = cache.cache_root() / "lexicons"
+        problem = folder_problem(folder)
+        kept = ("first use, cached afterwards" if problem is None
+                else f"kept in memory for this run only: the cache folder {folder} is not usable ({problem})")
+        sys.stderr.write(f"kubasolve: compiling lexicon {label!r} from {path} ({kept}) ...\n")
         sys.stderr.flush()
     t0 = time.perf_counter()
     lex = Lexicon.from_wordlist(path, alpha, name=label)

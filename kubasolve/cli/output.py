@@ -23,5 +23,7 @@ def simulation_summary(res: Any) -> str:
              f"[{100 * r['ci95_low']:.1f}%, {100 * r['ci95_high']:.1f}%]", round(r["mean_score"], 1),
              round(r["mean_turn_ms"], 2)] for r in res.rows()]
     speed = f" ({res.games / res.wall_s:.2f} games/s)" if res.wall_s > 0 else ""
+    used = res.workers if getattr(res, "workers_used", None) is None else res.workers_used
+    workers = f"{used} worker(s)" + ("" if used == res.workers else f" ({res.workers} requested)")
     return (format_table(["AI", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean turn ms"], rows)
-            + f"\n{res.games} games, seed {res.seed}, {res.workers} worker(s), {res.wall_s:.1f} s{speed}")
+            + f"\n{res.games} games, seed {res.seed}, {workers}, {res.wall_s:.1f} s{speed}")

@@ -41,10 +41,18 @@ def add_commands(ssub: argparse._SubParsersAction) -> None:
     add_show_arguments(w, "scruble", sys.modules[__name__], state_help="a 96-character cube state (after --twists, with --cells "
                        "highlighted in reading order), or a saved game (a file of 'play --save', an engine state; its latest "
                        "word numbered in reading order)", metavar="STATE|FILE")
-    w.add_argument("--twists", default="", help="twists to apply to a cube state first, e.g. \"R U'\"")
-    w.add_argument("--cells", type=count(0, 95), nargs="*", default=[], help="cells of a cube state to highlight, in reading order")
-    add_rules_argument(w, RULES_DOC)
+    add_show_flags(w)
     w.set_defaults(func=run_show)
+
+
+def add_show_flags(p: argparse.ArgumentParser) -> None:
+    """The flags of a cube state in ``show`` (``scruble show``, and ``kubasolve show --game scruble``)."""
+    from kubasolve.cli.common import add_rules_argument, count
+
+    p.add_argument("--twists", default=None, help="twists to apply to a cube state first, e.g. \"R U'\"")
+    p.add_argument("--cells", type=count(0, 95), nargs="*", default=None, help="cells of a cube state to highlight, in reading order")
+    add_rules_argument(p, RULES_DOC)
+
 
 def _rules(path: Path | None) -> Any:
     from kubasolve.games.scruble.rules import ScrubleRules
@@ -105,33 +113,35 @@ def run_best(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    """Handler of ``scruble show``: a saved game (the generic show), or a cube state."""
+    """Handler of ``scruble show`` (and of ``kubasolve show --game scruble``): a saved game (the generic show), or a
+    cube state."""
     from kubasolve.cli.common import UsageError
-    from kubasolve.cli.games import emit_drawing
-    from kubasolve.cli.games import run_show as show_saved_game
+    from kubasolve.cli.games import emit_drawing, show_saved_game
     from kubasolve.games.scruble.position import require_cube
     from kubasolve.games.scruble.render import net_svg, net_text
 
+    twists = args.twists or ""
+    cells = args.cells or []
     if Path(args.state).is_file():
-        if args.twists.strip() or args.cells or args.rules:
+        if twists.strip() or cells or args.rules:
             raise UsageError("--twists, --cells and --rules apply to a cube state, not to a saved game")
         return show_saved_game(args)
     if args.names is not None or args.lexicon is not None:
         raise UsageError("--names and --lexicon apply to a saved game, not to a cube state")
     rules = _rules(args.rules)
     cube = require_cube(args.state, rules)
-    if args.twists.strip():
+    if twists.strip():
         from kubasolve.errors import PositionError
         from kubasolve.games.scruble.cube import NotationError
 
         try:
-            cube = cube.twisted(args.twists)
+            cube = cube.twisted(twists)
         except NotationError as exc:
             raise PositionError(str(exc)) from None
     if args.svg is not None:
         values = dict(rules.pegs.values)
-        return emit_drawing(args, net_text(cube, args.cells), lambda: net_svg(cube, args.cells, values))
-    print(net_text(cube, args.cells))
+        return emit_drawing(args, net_text(cube, cells), lambda: net_svg(cube, cells, values))
+    print(net_text(cube, cells))
     print(cube.notation())
     return 0
 

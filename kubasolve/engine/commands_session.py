@@ -616,6 +616,7 @@ class SimulateAnswer(Answer):
     players: list[str]
     seed: int
     workers: int
+    workers_used: int
     wall_s: float
     games_per_s: float | None
     unfinished: int

@@ -46,6 +46,7 @@ __all__ = [
     "Result",
     "SavedGame",
     "State",
+    "action_field",
     "exchange_count",
     "game_class",
     "game_names",
@@ -173,6 +174,39 @@ class AiNumber(NamedTuple):
 
 
 R = TypeVar("R")
+
+
+def _check_action(action: Any) -> None:
+    """An action is a JSON object whose ``type``, if given, is a text (:meth:`Game.apply`, :meth:`Game.command_text`)."""
+    if not isinstance(action, Mapping):
+        raise IllegalMoveError(f"an action must be a JSON object such as {{\"type\": ...}}, got {type(action).__name__}",
+                               key="action")
+    if "type" in action and not isinstance(action["type"], str):  # (a list or object there reached the games' lookups)
+        raise IllegalMoveError(f"an action's type is a text such as \"pass\", got {type(action['type']).__name__}",
+                               key="action.type")
+
+
+_KIND_NAMES = {str: "a text", int: "a whole number", list: "a list", dict: "a JSON object", bool: "true or false"}
+_ITEM_NAMES = {str: "texts", int: "whole numbers", dict: "JSON objects"}
+
+
+def action_field(action: Mapping[str, Any], name: str, kind: type, *, required: bool = True, items: type | None = None,
+                 where: str = "action") -> Any:
+    """``action[name]`` when it is a ``kind`` (a list: of ``items``, when given); None when it is absent (or null) and not
+    ``required``; else an :class:`~kubasolve.errors.IllegalMoveError` naming ``where.name`` and what it must be."""
+    key = f"{where}.{name}"
+    value = action.get(name)
+    if value is None:
+        if required:
+            raise IllegalMoveError(f"{key} is missing: it is {_KIND_NAMES.get(kind, kind.__name__)}", key=key)
+        return None
+    wanted = _KIND_NAMES.get(kind, kind.__name__) + (f" of {_ITEM_NAMES.get(items, items.__name__)}" if items else "")
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if ok and items is not None:
+        ok = all(isinstance(x, items) and (items is bool or not isinstance(x, bool)) for x in value)
+    if not ok:
+        raise IllegalMoveError(f"{key} must be {wanted}, got {json.dumps(value, default=str)[:40]}", key=key)
+    return value
 
 
 def _check_budget(budget: Any) -> None:
@@ -368,12 +402,7 @@ class Game(ABC):
         """The state after ``action`` (a JSON object, e.g. a legal-moves entry's ``action``) by the player to move;
         :class:`~kubasolve.errors.IllegalMoveError` with the reason (``state`` unchanged) if it is not legal."""
         native = self._own(state)
-        if not isinstance(action, Mapping):
-            raise IllegalMoveError(f"an action must be a JSON object such as {{\"type\": ...}}, got {type(action).__name__}",
-                                   key="action")
-        if "type" in action and not isinstance(action["type"], str):  # (a list or object there reached the games' lookups)
-            raise IllegalMoveError(f"an action's type is a text such as \"pass\", got {type(action['type']).__name__}",
-                                   key="action.type")
+        _check_action(action)
         if self._result(native)[3]:
             raise IllegalMoveError("the game is over")
         try:
@@ -493,7 +522,16 @@ class Game(ABC):
         return None
 
     def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
-        """What to type in a terminal game for ``action`` (None: the game has no typed form for it)."""
+        """What to type in a terminal game for ``action`` (None: the game has no typed form for it); an action that is
+        no JSON object, or whose fields have the wrong types (a list where a word goes, a missing word), is an
+        :class:`~kubasolve.errors.IllegalMoveError` naming the field, as in :meth:`apply`."""
+        self._own(state)
+        _check_action(action)
+        return self._command_text(state, dict(action))
+
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
+        """What to type for ``action`` (a JSON object whose ``type``, if any, is a text); :func:`action_field` reads a
+        field of the right type or raises. Default: no typed form."""
         return None
 
     @staticmethod

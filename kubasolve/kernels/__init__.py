@@ -43,6 +43,20 @@ def kubasolve_cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("kubasolve", appauthor=False))
 
 
+def folder_problem(folder: str | os.PathLike[str]) -> str | None:
+    """None when ``folder`` can be created and written to (it is created), else why not (``Not a directory``: a
+    regular file where the folder should be, ``Permission denied``, ...). The kernels' and the lexicons' caches use
+    it to say up front that nothing will be cached."""
+    import tempfile
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def numba_cache_dir() -> Path:
     """Where numba keeps the compiled kernels: ``$NUMBA_CACHE_DIR`` if the user set it, else
     ``<kubasolve cache>/numba``."""

@@ -29,7 +29,6 @@ import hashlib
 import logging
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -229,12 +228,9 @@ _folder_checked: dict[str, str | None] = {}
 def _folder_problem(folder: str) -> str | None:
     """None when ``folder`` can be created and written, else why not (checked once per process)."""
     if folder not in _folder_checked:
-        try:
-            os.makedirs(folder, exist_ok=True)
-            tempfile.TemporaryFile(dir=folder).close()
-            _folder_checked[folder] = None
-        except OSError as exc:
-            _folder_checked[folder] = exc.strerror or str(exc)
+        from kubasolve.kernels import folder_problem
+
+        _folder_checked[folder] = folder_problem(folder)
     return _folder_checked[folder]
 
 

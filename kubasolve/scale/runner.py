@@ -74,13 +74,15 @@ def run_ordered(
     address: str | None = None,
     init: Callable[[], None] | None = None,
     on_failure: Callable[[T, BaseException], R] | None = None,
+    on_workers: Callable[[int], None] | None = None,
 ) -> Iterator[R]:
     """Yield ``play(task)`` for every task, in task order, on the chosen backend.
 
     ``workers``: processes (local) or actors (ray; fewer when the cluster has fewer free CPUs, with a
-    warning). ``address``: a Ray cluster (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``); without it a
-    local Ray instance with ``workers`` CPUs is started (and shut down afterwards) unless one is
-    already running in this process. ``on_failure``: see the module docstring.
+    warning), never more than there are tasks. ``address``: a Ray cluster (``auto``, ``HOST:PORT`` or
+    ``ray://HOST:PORT``); without it a local Ray instance with ``workers`` CPUs is started (and shut down
+    afterwards) unless one is already running in this process. ``on_failure``: see the module docstring.
+    ``on_workers(n)``: told how many workers actually play (1 in this process), before the first result.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
         raise ScaleError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
@@ -89,9 +91,13 @@ def run_ordered(
     if address is not None and backend != "ray":
         raise ScaleError("--address goes with --backend ray")
     if backend == "ray":
-        return _run_ray(play, tasks, workers, address, init, on_failure)
+        return _run_ray(play, tasks, workers, address, init, on_failure, on_workers)
     if workers == 1 or len(tasks) <= 1:
+        if on_workers is not None:
+            on_workers(1)
         return _run_here(play, tasks, init, on_failure)
+    if on_workers is not None:
+        on_workers(min(workers, len(tasks)))
     return _run_pool(play, tasks, min(workers, len(tasks)), init, on_failure)
 
 
@@ -245,6 +251,7 @@ def _run_ray(
     address: str | None,
     init: Callable[[], None] | None,
     on_failure: Callable[[T, BaseException], R] | None,
+    on_workers: Callable[[int], None] | None = None,
 ) -> Iterator[R]:
     if address is not None:
         _send_auth_token(address)  # before Ray reads its configuration
@@ -253,6 +260,8 @@ def _run_ray(
     actors: list[Any] = []
     try:
         n_actors = _actors_for(ray, min(workers, max(1, len(tasks))))
+        if on_workers is not None:
+            on_workers(n_actors)
         actor_cls = ray.remote(max_restarts=-1, max_task_retries=ATTEMPTS - 1, num_cpus=1)(_Worker)
         actors = [actor_cls.remote(init) for _ in range(n_actors)]
         # An actor takes tasks once it runs (its CPU may still be held by a job that is ending): the

@@ -186,6 +186,9 @@ class SimulationResult:
     """Games given up after :data:`MAX_ACTIONS` actions (not counted as anybody's win)."""
     paired: bool = False
     """Every deal was played once per seat rotation."""
+    workers_used: int | None = None
+    """The workers that actually played (``workers`` is what was asked): never more than the games, fewer on a Ray
+    cluster with fewer CPUs; None before the run starts."""
 
     @classmethod
     def empty(cls, players: Sequence[str], games: int, seed: int, workers: int, game: str = "") -> SimulationResult:
@@ -225,7 +228,7 @@ class SimulationResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON summary."""
         return {"game": self.game, "games": self.games, "players": self.players, "seed": self.seed, "workers": self.workers,
-                "wall_s": self.wall_s, "games_per_s": self.games / self.wall_s if self.wall_s else None,
+                "workers_used": self.workers if self.workers_used is None else self.workers_used, "wall_s": self.wall_s, "games_per_s": self.games / self.wall_s if self.wall_s else None,
                 "unfinished": self.unfinished, "paired": self.paired, "summary": self.rows()}
 
 
@@ -294,8 +297,11 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
     _STOP = stop if workers == 1 and backend == "local" else None
     played = 0
     try:
+        def used(n: int) -> None:
+            res.workers_used = n
+
         for played, rec in enumerate(run_ordered(play_one, tasks, workers=workers, backend=backend, address=address,
-                                                 init=_Warm(setting)), 1):
+                                                 init=_Warm(setting), on_workers=used), 1):
             res.add_game(rec)
             if records is not None:
                 out = {k: v for k, v in rec.items() if k not in ("turn_seconds", "turn_counts")}

@@ -235,3 +235,19 @@ def test_a_resumed_game_keeps_an_ai_seat_that_had_options(tmp_path: Path) -> Non
     game = load_game("kubagram")
     assert [_seat_of_label(game, n) for n in ("planner:2#2", "human#2", "ann", "greedy", "planner:99")] == [
         "planner:2", "human", "human", "greedy", "human"]
+
+
+def test_w_reads_its_file_name_as_a_shell_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``w "a b.json"`` saves to ``a b.json`` (the quotes were part of the name before) and ``w ~/x.json`` to the
+    home folder (before: a folder named ``~`` that does not exist); two names or an unclosed quote are refused."""
+    monkeypatch.chdir(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    text = play(["play", "--game", "nim", "--game-module", NIM, "--seed", "0", "--no-board"],
+                'w "a b.json"\nw ~/x.json\nw a b.json\nw "a\nq\n')
+    assert (tmp_path / "a b.json").is_file() and not list(tmp_path.glob('"*'))
+    assert "--resume 'a b.json'" in text
+    assert (home / "x.json").is_file() and f"game saved to {home / 'x.json'}" in text
+    assert "not saved: one file name, got 2" in text and "not saved: cannot read the file name" in text
+    assert json.loads((tmp_path / "a b.json").read_text()) == json.loads((home / "x.json").read_text())

@@ -171,3 +171,16 @@ def test_measure_prints_numbers_against_targets(monkeypatch: pytest.MonkeyPatch,
     assert "cold build, numba cache empty       4.50 s  <= 30 s" in out and "41.3 MB  <= 150 MB" in out and "3.2 ms  <= 100 ms" in out
     code, out, _ = run(capsys, "lexicon", "measure", "--json")
     assert json.loads(out) == {"ok": True, "targets": scen.TARGETS, **fake}
+
+
+def test_first_use_notice_promises_no_cache_it_cannot_write(tmp_path: Path, ro_list: Path, capsys: Capsys,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``KUBASOLVE_CACHE_DIR`` naming a regular file (unusable even as root): the notice said "(first use, cached
+    afterwards)" and a warning then said nothing was cached; now the notice says so itself."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("KUBASOLVE_CACHE_DIR", str(blocker))
+    code, out, err = run(capsys, "lexicon", "build", str(ro_list), "--alphabet", ROMANIAN, "--name", "ro")
+    assert code == 0 and "lexicon 'ro': 5 words" in out
+    assert "cached afterwards" not in err
+    assert f"kept in memory for this run only: the cache folder {blocker / 'lexicons'} is not usable" in err

@@ -125,3 +125,22 @@ def test_scruble_show_of_a_cube_state_refuses_the_flags_of_a_saved_game(capsys: 
     assert main(["scruble", "show", cube, *flag]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "--names and --lexicon apply to a saved game, not to a cube state" in err
+
+
+def test_generic_show_draws_a_bare_scruble_cube_state_as_scruble_show_does(capsys: Capsys) -> None:
+    """``kubasolve show --game scruble STATE`` runs Scruble's own show: a bare cube state is drawn (before: "no such
+    file", exit 1) with the same flags and the same output; a saved game still draws; a Scruble show flag with another
+    game is refused (exit 2)."""
+    cube = state_data("scruble")["cube"]
+    flags = ["--twists", "R U'", "--cells", "72", "91"]
+    assert main(["scruble", "show", cube, *flags]) == 0
+    own = capsys.readouterr().out
+    assert main(["show", "--game", "scruble", cube, *flags]) == 0
+    out, err = capsys.readouterr()
+    assert out == own and err == ""
+    assert main(["show", "--game", "scruble", str(DATA / "scruble.json")]) == 0
+    assert capsys.readouterr().out.startswith("Scruble | turn ")
+    assert main(["show", "--game", "scruble", str(DATA / "scruble.json"), "--twists", "R"]) == 2
+    assert "apply to a cube state" in capsys.readouterr().err
+    assert main(["show", "--game", "crossword", str(DATA / "crossword.json"), "--cells", "1"]) == 2
+    assert "--cells is a show flag of scruble, not of crossword" in capsys.readouterr().err

@@ -138,3 +138,15 @@ def test_paired_runs_play_every_deal_once_per_seat_rotation() -> None:
     assert [json.loads(line)["seed"] for line in unpaired.getvalue().splitlines()][1] != recs[1]["seed"]
     with pytest.raises(RulesError, match="games must be a multiple of 2, got 3"):
         simulate("crossword", ["score", "score"], 3, seed=5, paired=True)
+
+
+def test_the_summary_reports_the_workers_that_played_not_only_those_asked_for() -> None:
+    """``--workers 8`` for 2 games plays on 2 processes: the summary said "8 worker(s)"; now the JSON has ``workers``
+    (asked) and ``workers_used``, the text the number used and the one requested."""
+    from kubasolve.cli.output import simulation_summary
+
+    res = simulate("rummikub", CHEAP["rummikub"], 2, seed=1, workers=8)
+    assert res.to_dict()["workers"] == 8 and res.to_dict()["workers_used"] == 2
+    assert ", 2 worker(s) (8 requested), " in simulation_summary(res)
+    one = simulate("rummikub", CHEAP["rummikub"], 1, seed=1, workers=1)
+    assert one.to_dict()["workers_used"] == 1 and ", 1 worker(s), " in simulation_summary(one)

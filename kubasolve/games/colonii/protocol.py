@@ -9,14 +9,14 @@ several moves are legal too, so the list is complete only when no two moves can 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from kubasolve.budget import Budget
 from kubasolve.games.colonii.rules import ColoniiRules
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, exchange_count, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, action_field, exchange_count, register_game
 
 __all__ = ["Colonii", "turn_text"]
 
@@ -146,20 +146,21 @@ class Colonii(Game):
                 return None
         return {"type": "turn", "moves": moves}
 
-    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
         kind = action.get("type")
         if kind == "pass":
             return "p"
         if kind == "exchange":
-            return f"x {action.get('cards', '')}"
+            return f"x {action_field(action, 'cards', str, required=False) or ''}"
         letters = {"new": "n", "extend": "e", "chain": "c", "declare": "s", "decolonise": "d"}
         parts = []
-        for m in action.get("moves", []):
-            if m.get("play") not in letters:
+        for k, m in enumerate(action_field(action, "moves", list, required=False, items=dict) or []):
+            where = f"action.moves[{k}]"
+            if action_field(m, "play", str, where=where) not in letters:
                 return None
-            target = "" if m.get("target") is None else f" {m['target']}"
-            word = f" {m['word']}" if m.get("word") else ""  # s GROUP and d GROUP name no word
-            parts.append(f"{letters[m['play']]}{target}{word}")
+            target = action_field(m, "target", int, required=False, where=where)
+            word = action_field(m, "word", str, required=False, where=where)  # s GROUP and d GROUP name no word
+            parts.append(f"{letters[m['play']]}{'' if target is None else f' {target}'}{f' {word}' if word else ''}")
         return "; ".join(parts) or None
 
     def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:

@@ -16,7 +16,7 @@ from kubasolve.errors import KubasolveError
 from kubasolve.games.crossword.ai_names import AI_NAME_FORMS, AI_NAMES, parse_ai_name
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.limits import CROSSWORD_MAX_ENDGAME_THREADS, CROSSWORD_MAX_SIM_CANDIDATES, CROSSWORD_MAX_SIM_ITERATIONS
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, SavedGame, State, exchange_count, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, SavedGame, State, action_field, exchange_count, register_game
 
 __all__ = ["Crossword", "check_ai_options"]
 
@@ -239,14 +239,14 @@ class Crossword(Game):
             return {"type": "place", "move": text.strip()}
         return None
 
-    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
         from kubasolve.games.crossword.game import action_from_dict
 
         kind = action.get("type")
         if kind in ("pass", "challenge"):
             return "p" if kind == "pass" else "c"
         if kind == "exchange":
-            return f"x {action.get('letters', '')}"
+            return f"x {action_field(action, 'letters', str, required=False) or ''}"
         try:
             placement = self._placement(state.native, action_from_dict(dict(action)))
         except KubasolveError:

@@ -217,7 +217,7 @@ class Kubagram(Game):
 
         return parse_command(text)
 
-    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
         from kubasolve.games.kubagram.terminal import command_text
 
         return command_text(action)

@@ -73,20 +73,26 @@ def parse_command(text: str) -> dict[str, Any] | None:
 
 
 def command_text(action: Mapping[str, Any]) -> str | None:
-    """What to type for ``action`` (the inverse of :func:`parse_command`); None for a whole-turn action."""
+    """What to type for ``action`` (the inverse of :func:`parse_command`); None for a whole-turn action. A field of the
+    wrong type, or a missing word or letter, is an :class:`IllegalMoveError` naming it."""
+    from kubasolve.games.protocol import action_field
+
     kind = action.get("type")
     if kind == "take":
-        return "k" if action.get("keep") else f"t {action['letter']}" if action.get("letter") else "t"
+        letter = action_field(action, "letter", str, required=False)
+        return "k" if action.get("keep") else f"t {letter}" if letter else "t"
     if kind == "place-zero":
-        return f"p {action['letter']}"
+        return f"p {action_field(action, 'letter', str)}"
     if kind == "skip":
         return "s"
     if kind == "end":
         return "e"
     if kind == "claim":
-        tiles = "" if action.get("tiles") is None else " " + ",".join(map(str, action["tiles"]))
+        word = action_field(action, "word", str)
+        numbers = action_field(action, "tiles", list, required=False, items=int)
+        tiles = "" if numbers is None else " " + ",".join(map(str, numbers))
         if action.get("parts"):
-            parts = "+".join("new" if x is None else str(x) for x in action["parts"])
-            return f"cc {action['word']} {parts}{tiles}"
-        return f"c {action['word']}{tiles}"
+            parts = "+".join("new" if x is None else str(x) for x in action_field(action, "parts", list))
+            return f"cc {word} {parts}{tiles}"
+        return f"c {word}{tiles}"
     return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
@@ -136,7 +136,7 @@ class Rummikub(Game):
             return None
         return {"type": "play", "table": table}
 
-    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
         from kubasolve.errors import KubasolveError
         from kubasolve.games.rummikub.tiles import format_table, parse_table
 

@@ -9,12 +9,12 @@ list is never complete.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from kubasolve.budget import Budget
 from kubasolve.errors import IllegalMoveError
-from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, register_game
+from kubasolve.games.protocol import AiMove, Game, LegalMove, LegalMoves, State, action_field, register_game
 from kubasolve.games.scruble.rules import ScrubleRules
 
 __all__ = ["Scruble", "action_text", "turn_action"]
@@ -125,9 +125,10 @@ class Scruble(Game):
             action["word"] = word.strip()
         return action if moves else None
 
-    def command_text(self, state: State, action: Mapping[str, Any]) -> str | None:
-        twists = " ".join(action.get("twists", []))
-        return f"{twists} = {action['word']}" if action.get("word") else twists or None
+    def _command_text(self, state: State, action: dict[str, Any]) -> str | None:
+        twists = " ".join(action_field(action, "twists", list, required=False, items=str) or [])
+        word = action_field(action, "word", str, required=False)
+        return f"{twists} = {word}" if word else twists or None
 
     def _saved_native(self, data: dict[str, Any]) -> tuple[Any, Any, Sequence[str] | None] | None:
         """A ``ScrubleGame.to_dict`` (the v2 engine's state), replayed under the rules it holds."""
