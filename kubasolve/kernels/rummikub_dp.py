@@ -116,8 +116,9 @@ def solve_layout(
     tile scores its weight, a played optional joker ``joker_weight``. ``meld_min > 0``: the laid tiles must be
     worth at least that (jokers counting the number they stand for). Returns (found, best score,
     decisions[n_numbers, n_colours + 1, 3]) where decisions[v-1, c] = (u, g, jr) and decisions[v-1, n_colours, 0]
-    = jg; found is 0 when no legal layout exists, 2 when the search stopped after ``node_limit`` nodes
-    (a work budget: nothing is known then).
+    = jg; found is 0 when no legal layout exists, 2 when the search stopped at ``node_limit`` nodes
+    (a work budget: nothing is known then). The node count returned (the last value) never exceeds ``node_limit``:
+    a step that would record one node more stops the search there.
 
     Within a number the colours are decided one at a time (a "broken profile"): the sub-state carries the
     colour states decided so far, the jokers and meld points used, and the group tiles so far (count and
@@ -193,13 +194,14 @@ def solve_layout(
         last = v == n_numbers + 1
         step = 0
         while step <= k:
-            if size > node_limit:
-                return 2, 0, np.zeros((n_numbers, k + 1, 3), dtype=np.int64), size
+            if size > node_limit:  # only the root, with a limit of 0
+                return 2, 0, np.zeros((n_numbers, k + 1, 3), dtype=np.int64), min(size, node_limit)
             if h_cap > h_keys.shape[0]:
                 h_keys = -np.ones(h_cap, dtype=np.int64)
                 h_vals = np.zeros(h_cap, dtype=np.int64)
-            # at most h_cap / 2 new nodes: room for them in the node arrays (so offering never reallocates)
-            limit = size + h_cap // 2
+            # at most h_cap / 2 new nodes: room for them in the node arrays (so offering never reallocates); and
+            # at most one past ``node_limit``: the step that needs it stops the search (the budget is exact)
+            limit = min(size + h_cap // 2, node_limit + 1)
             if limit + 16 > a_key.shape[0]:
                 cap_a = a_key.shape[0]
                 while cap_a < limit + 16:
@@ -318,6 +320,9 @@ def solve_layout(
                         size = _offer(
                             h_keys, h_vals, h_cap - 1, limit, nkey, base_score, si, jg, size, a_key, a_score, a_parent, a_dec
                         )
+            if size > node_limit:
+                # the node budget is spent and the step needs more: stop (the node past the limit is not counted)
+                return 2, 0, np.zeros((n_numbers, k + 1, 3), dtype=np.int64), node_limit
             if size >= limit:
                 # the table filled up: this step again with twice the slots
                 _clear(h_keys, h_cap - 1, a_key, first_new, size)

@@ -25,9 +25,11 @@ from kubasolve.games.kubagram.rules import KubagramRules
 from kubasolve.lexicon import Lexicon
 
 _MAX_KERNEL_TOP = 4096
-_INDEX_NS_PER_LETTER = 250
-"""What the compound kernel's index of the parts costs per letter before its first node: measured 120-130 ns (load 6.5),
-doubled for safety."""
+_FIRST_SLICE_LETTERS = 1 << 14
+"""Field-word letters in the first slice of a budgeted compound search (then twice as many per slice, as the budget
+left allows; see :meth:`KubagramSolver._compounds_in_slices`)."""
+_COMPOUND_SHARE = 0.5
+"""The part of a time budget's time left that ``best_move`` gives its compound search (the rest: the claim search)."""
 _FIRST_ROWS = 64
 """Words first asked of the leftover tiles in a multi-word claim search (then 8x more while needed)."""
 """Largest ``top`` given to the word-search kernel's branch-and-bound (its k-best array is sized by it)."""
@@ -393,12 +395,13 @@ class KubagramSolver:
 
     # ------------------------------------------------------------------ compounds
     def compound_moves(self, position: KubagramPosition, top: int | None = None, objective: Objective = "gain",
-                       budget: Budget | SearchBudget | None = None) -> list[CompoundMove]:
+                       budget: Budget | SearchBudget | None = None, *, time_share: float = 0.85) -> list[CompoundMove]:
         """Compounds of >= 2 parts: table words of any player and, where the rules allow, one new
         field word; best first by ``objective`` (then the other of gain/taken, then word, then parts).
-        With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them)."""
-        from kubasolve.kernels.compound_search import search_compounds
-
+        With a ``budget``: the compounds found within it (``budget.exhausted``: maybe not all of them): the field
+        words are searched in slices (:meth:`_compounds_in_slices`). ``time_share``: the part of the time left that
+        the search may take; the rest builds the answer (about 30 us a compound, 1,351 in 40 ms: with the whole time
+        to the search, a 200 ms budget built 256 of the 1,351 found), or ``best_move``'s claim search."""
         _check_position(position)
         check_top(top)
         check_gain_objective(objective)
@@ -412,34 +415,16 @@ class KubagramSolver:
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
         field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget) if use_field else None
-        if field is not None and len(field) and budget is not None:
-            # the compound kernel indexes every part before its first node: a node per field-word letter indexed, and
-            # when the nodes or the time left cannot pay for that index, the table words are searched alone (the
-            # answer then says the budget ran out)
-            letters = int(field.lengths.sum())
-            left_ms = (budget.deadline - time.perf_counter()) * 1e3 if budget.deadline is not None else float("inf")
-            if letters > budget.nodes_left() or letters * _INDEX_NS_PER_LETTER / 1e6 > left_ms / 2:
-                field = WordTable(*(a[:0] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
-                budget.exhausted = True
-            else:
-                budget.charge(letters)
-        parts = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
-        lengths = [len(p) for p in parts]
-        if field is not None and len(field):
-            width = field.codes.shape[1]
-            keep = np.arange(width)[None, :] < field.lengths[:, None]
-            parts.append(field.codes[keep])  # row-major: the field words one after another
-            lengths.extend(field.lengths.tolist())
-        offsets = np.zeros(len(lengths) + 1, np.int64)
-        offsets[1:] = np.cumsum(lengths)
-        codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
-        limit = budget.node_limit(SearchBudget.COMPOUND_NODES_PER_MS) if budget is not None else _UNLIMITED
-        flat, offs, nodes, stopped = search_compounds(
-            self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, len(table), 1 if field is not None else 0,
-            len(table) + 1, limit,
-        )
-        if budget is not None:
-            budget.spend(int(nodes), bool(stopped))
+        table_codes = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
+        if budget is None or field is None or not len(field):
+            flat, offs, nodes, stopped = self._compound_kernel(table_codes, field, 0, len(field) if field is not None else 0,
+                                                               field is not None,
+                                                               budget.node_limit(SearchBudget.COMPOUND_NODES_PER_MS)
+                                                               if budget is not None else _UNLIMITED)
+            if budget is not None:
+                budget.spend(int(nodes), bool(stopped))
+        else:
+            field, flat, offs = self._compounds_in_slices(table_codes, field, budget, time_share)
         compounds = _CompoundTable(self, position, field, pool, flat, offs)
         order = compounds.order(objective)
         if top:
@@ -447,11 +432,116 @@ class KubagramSolver:
         compounds.prepare(order, budget)
         moves = []
         for n, i in enumerate(order):
-            if n and budget is not None and budget.charge(compounds.work[0]):  # a compound can cost a small search
-                break  # the best compounds built so far
-            compounds.work[0] = 0
+            if n and budget is not None:
+                # a compound can cost a small search (its field word's assignment): that work is charged, and the
+                # build stops once the budget is spent; the compounds found cost no search to build, so a search cut
+                # short still answers every one it found (before, any cut answered its first compound only), reading
+                # the clock every 64 of them
+                work, compounds.work[0] = compounds.work[0], 0
+                if (work and budget.charge(work)) or (n % 64 == 0 and budget.deadline is not None
+                                                      and time.perf_counter() >= budget.deadline):
+                    budget.exhausted = True
+                    break  # the best compounds built so far
             moves.append(compounds.move(i))
         return moves
+
+    def _compound_kernel(self, table_codes: list[np.ndarray], field: WordTable | None, lo: int, hi: int, with_field: bool,
+                         limit: int) -> tuple[np.ndarray, np.ndarray, int, bool]:
+        """One compound kernel call over the table words and field rows ``lo:hi`` (field parts numbered from
+        ``len(table_codes) + lo``, as in the whole field): (flat, offsets, nodes, stopped)."""
+        from kubasolve.kernels.compound_search import search_compounds
+
+        parts = list(table_codes)
+        lengths = [len(p) for p in parts]
+        if field is not None and hi > lo:
+            width = field.codes.shape[1]
+            rows = field.lengths[lo:hi]
+            keep = np.arange(width)[None, :] < rows[:, None]
+            parts.append(field.codes[lo:hi][keep])  # row-major: the field words one after another
+            lengths.extend(rows.tolist())
+        offsets = np.zeros(len(lengths) + 1, np.int64)
+        offsets[1:] = np.cumsum(lengths)
+        codes = np.concatenate(parts).astype(np.uint8) if parts else np.zeros(0, np.uint8)
+        n_table = len(table_codes)
+        flat, offs, nodes, stopped = search_compounds(
+            self.arrays.search_edges, self.root[0], self.root[1], codes, offsets, n_table, 1 if with_field else 0,
+            n_table + 1, limit,
+        )
+        if lo:
+            flat = np.where(flat >= n_table, flat + lo, flat).astype(flat.dtype)
+        return flat, offs, int(nodes), bool(stopped)
+
+    def _compounds_in_slices(self, table_codes: list[np.ndarray], field: WordTable, budget: SearchBudget,
+                             time_share: float) -> tuple[WordTable, np.ndarray, np.ndarray]:
+        """The budgeted compound search: the table words with the field words (best and shortest first in turn) in slices of growing size,
+        one kernel call each, the clock read between them. A compound holds at most one field word, so each compound
+        with one is found in exactly one slice, and those of table words alone in the first (the others drop theirs):
+        run to the end, the slices find what one call finds. Each slice is sized from the budget left: at most half
+        the nodes left in field-word letters (a node per letter indexed: the kernel indexes its parts before its
+        first node), and under a time budget at most what the time left (its ``time_share``) pays at the highest cost
+        per letter measured on the slices so far (index and walk together, no guess: the first slice is small).
+        Node budgets give the same slices whatever the machine (deterministic). Returns the field rows searched (in
+        the order searched) and the sequences found."""
+        n_table = len(table_codes)
+        # the field words best first and shortest first in turn: the long, best-scoring ones make the best compounds,
+        # the short ones the most compounds per letter (24 letters + 3 jokers, 4 table words, max_nodes 10^6: best first
+        # alone found 13 compounds, the best of all among them; shortest first alone 1,019 but not the best). The
+        # answer's order does not depend on it (compounds are ranked afterwards).
+        n_field = len(field)
+        both = np.empty(2 * n_field, np.int64)
+        both[0::2] = np.arange(n_field)
+        both[1::2] = np.argsort(field.lengths, kind="stable")
+        _, first = np.unique(both, return_index=True)
+        order = both[np.sort(first)]
+        field = WordTable(*(a[order] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+        lengths = field.lengths.astype(np.int64)
+        ends = np.cumsum(lengths)  # letters of the first k + 1 field words
+        now = time.perf_counter()
+        deadline = None if budget.deadline is None else now + (budget.deadline - now) * time_share
+        flats: list[np.ndarray] = []
+        offsets: list[np.ndarray] = []
+        done, size, cost = 0, _FIRST_SLICE_LETTERS, 0.0  # field rows searched, next slice letters, s/letter
+        while done < len(field):
+            before = int(ends[done - 1]) if done else 0
+            afford = budget.nodes_left() // 2
+            if deadline is not None and cost > 0:
+                afford = min(afford, int((deadline - time.perf_counter()) / cost))
+            letters = min(max(size, int(lengths[done])), afford)  # at least the next word, when affordable
+            hi = int(np.searchsorted(ends, before + letters, "right"))
+            if hi <= done or budget.out_of_time() or (deadline is not None and time.perf_counter() >= deadline):
+                budget.exhausted = True  # the rest of the field words cannot be paid for
+                break
+            letters = int(ends[hi - 1]) - before
+            start = time.perf_counter()
+            budget.charge(letters)  # <= half the nodes left: the walk keeps the rest
+            limit = budget.nodes_left()
+            if deadline is not None:  # the walk's nodes: the time left at the kernel's conservative rate
+                left_ms = (deadline - start) * 1e3
+                limit = min(limit, max(int(left_ms * SearchBudget.COMPOUND_NODES_PER_MS), 1))
+            flat, offs, nodes, stopped = self._compound_kernel(table_codes, field, done, hi, True, limit)
+            budget.spend(nodes, stopped)
+            if flats and len(offs) > 1:  # the table-only sequences were kept from the first slice
+                has_field = np.maximum.reduceat(flat, offs[:-1]) >= n_table
+                sizes = np.diff(offs)[has_field]
+                flat = flat[np.repeat(has_field, np.diff(offs))]
+                offs = np.concatenate(([0], np.cumsum(sizes)))
+            flats.append(flat)
+            offsets.append(offs)
+            cost = max(cost, (time.perf_counter() - start) / max(letters, 1))
+            done = hi
+            size *= 2
+            if stopped:
+                budget.exhausted = True
+                break
+        shift = 0
+        all_offs = [np.zeros(1, np.int64)]
+        for offs in offsets:
+            all_offs.append(offs[1:] + shift)
+            shift += int(offs[-1])
+        flat = np.concatenate(flats).astype(np.int32) if flats else np.zeros(0, np.int32)
+        if done < len(field):
+            field = WordTable(*(a[:done] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+        return field, flat, np.concatenate(all_offs).astype(np.int64)
 
     # ------------------------------------------------------------------ claims
     def best_move(self, position: KubagramPosition, objective: Objective = "gain", max_words: int | None = None,
@@ -493,8 +583,24 @@ class KubagramSolver:
                       single_bound: int, best: list, budget: SearchBudget | None) -> None:
         """The branch-and-bound of :meth:`best_move`, improving ``best`` in place (raises _OutOfBudget when the budget
         runs out; ``best`` then holds the best claim found so far)."""
+        was_exhausted = budget is not None and budget.exhausted
+        compounds = [c for c in self.compound_moves(position, objective=objective, budget=budget, time_share=_COMPOUND_SHARE)
+                     if _value(c, objective) > 0]
+        if budget is not None and budget.exhausted and not was_exhausted:
+            # the compound search stopped at its share of the time: the claim search takes the rest (out_of_time reads
+            # the clock and the nodes again), and the answer stays unproven
+            budget.exhausted = False
+            try:
+                self._claim_items(position, pool, objective, limit, min_len, single_bound, best, budget, compounds)
+            finally:
+                budget.exhausted = True
+            return
+        self._claim_items(position, pool, objective, limit, min_len, single_bound, best, budget, compounds)
+
+    def _claim_items(self, position: KubagramPosition, pool: _Pool, objective: Objective, limit: int, min_len: int,
+                     single_bound: int, best: list, budget: SearchBudget | None, compounds: list[CompoundMove]) -> None:
+        """:meth:`_claim_search` over the ``compounds`` found."""
         flex_all = tuple(range(len(pool.flex_masks)))
-        compounds = [c for c in self.compound_moves(position, objective=objective, budget=budget) if _value(c, objective) > 0]
         # a compound's value bounds all its variants: its field word takes at most the jokers it takes in the whole
         # field (any assignment in leftover tiles is one in the whole field), and the compound was built with the
         # better of that joker count and none (checked by tests/kubagram/test_kubagram_budget.py)

@@ -728,6 +728,8 @@ def _solve_dp(
     mirrored_arrays: dict[str, np.ndarray] = {}
 
     def kernel(c: _Search, mirrored: bool, threshold: int, node_limit: int) -> tuple[int, int, np.ndarray, int]:
+        if node_limit <= 0:  # nothing left to spend (the kernel would count its root node)
+            return 2, 0, np.zeros((rules.numbers, rules.colours + 1, 3), np.int64), 0
         states, nxt, dominators = _dp_tables(rules.min_set_size, c.slots)
         if not dominance:
             dominators = _NO_DOMINATORS  # few tiles: the dominance probes cost about what they save
@@ -952,6 +954,9 @@ class _Budget:
                 self.exhausted = True
                 raise _OutOfBudget
             limit = min(limit, int(left_ms * self.NODES_PER_MS))
+        if limit <= 0 and strict:  # every node spent: no search starts (the DP kernel stops at its limit exactly)
+            self.exhausted = True
+            raise _OutOfBudget
         return max(limit, 0)
 
     def spend(self, nodes: int) -> None:
