@@ -109,7 +109,7 @@ def _open(spec: str, alphabet: str | None, name: str | None = None) -> tuple[Lex
         from kubasolve.kernels import folder_problem
         from kubasolve.lexicon import cache
 
-        folder = cache.cache_root() / "lexicons"
+        folder = cache.lexicons_dir()
         problem = folder_problem(folder)
         kept = ("first use, cached afterwards" if problem is None
                 else f"kept in memory for this run only: the cache folder {folder} is not usable ({problem})")

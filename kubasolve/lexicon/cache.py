@@ -117,8 +117,13 @@ def cache_key(source_bytes: bytes, settings: dict[str, Any]) -> str:
     return h.hexdigest()
 
 
+def lexicons_dir(root: Path | None = None) -> Path:
+    """The folder of the compiled lexicons (one subfolder per word list and settings)."""
+    return (root or cache_root()) / "lexicons"
+
+
 def cache_dir_for(key: str, root: Path | None = None) -> Path:
-    return (root or cache_root()) / "lexicons" / key[:32]
+    return lexicons_dir(root) / key[:32]
 
 
 def save(folder: Path, key: str, meta: dict[str, Any], trie: marisa_trie.Trie, rtrie: marisa_trie.Trie, compiled: CompiledLexicon) -> bool:
