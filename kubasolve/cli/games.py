@@ -447,7 +447,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         term.say(scores_text(game, state, final=False))
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
+            term.say(_saved_text(kind, args.save))
         return EXIT_OK
 
     title = kind.capitalize()
@@ -499,7 +499,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 except KubasolveError as exc:
                     term.say(f"not saved: {exc}")
                     continue
-                term.say(f"game saved to {target}; go on with: kubasolve {kind} play --resume {shlex.quote(target)}")
+                term.say(_saved_text(kind, target))
                 continue
             try:
                 action = typed_action(game, state, text, listed)
@@ -518,7 +518,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
         if args.save:
             save_game(game, state, args.save)
-            term.say(f"\n(interrupted) game saved to {args.save}; go on with: kubasolve {kind} play --resume {shlex.quote(args.save)}")
+            term.say("\n(interrupted) " + _saved_text(kind, args.save))
         raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
@@ -526,6 +526,11 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
         save_game(game, state, args.save)
         term.say(f"game saved to {args.save}; draw it with: kubasolve {kind} show {shlex.quote(args.save)}")
     return EXIT_OK
+
+
+def _saved_text(kind: str, path: str) -> str:
+    """What play says once it saved the game to ``path``: the command that goes on with it (the name quoted for a shell)."""
+    return f"game saved to {path}; go on with: kubasolve {kind} play --resume {shlex.quote(path)}"
 
 
 def typed_file(text: str) -> str | None:
