@@ -20,7 +20,6 @@ from kubasolve.engine.commands_session import (
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
-    MAX_INT,
     UNSET,
     Answer,
     GameParams,
@@ -29,6 +28,7 @@ from kubasolve.engine.registry import (
     MoveTimeMs,
     Name,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     command,
@@ -144,7 +144,7 @@ declare_rules("crossword", CrosswordRulesSpec)
 
 
 class NewGameParams(Params):
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    seed: SeedInt | UnsetType = UNSET
     players: Annotated[int, Meta(ge=2, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=2, max_length=MAX_PLAYERS)] | UnsetType = UNSET
     rules: CrosswordRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "nl"
@@ -199,7 +199,7 @@ declare_ai_options("crossword", CrosswordAiOptions)
 
 class AiMoveParams(GameParams):
     ai: AiName = "equity2"
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     iterations: Iterations | UnsetType = UNSET
     candidates: Candidates | UnsetType = UNSET
     objective: Objective | UnsetType = UNSET
