@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from kubasolve.cli.main import main
 from kubasolve.errors import KubasolveError
 from kubasolve.games.limits import MAX_SEED
 from kubasolve.games.protocol import load_game
-from kubasolve.scale.selfplay import ai_seed, simulate
+from kubasolve.scale.selfplay import RECORD_TIMINGS, ai_seed, replay_record, simulate
 
 from .helpers import BUILT_IN, QUICK_RULES, Engine
 
@@ -106,3 +107,31 @@ def test_an_ai_move_depends_on_its_seed_alone(name: str) -> None:
         gid = ask("new-game", game=name, seed=5, rules=QUICK_RULES[name] or {})["game_id"]
         moved = ask("ai-move", game_id=gid, ai=ai, seed=11, max_nodes=QUICK.max_nodes, apply=False)
         assert json.dumps([moved["action"], moved["nodes"], moved["proven_optimal"]], sort_keys=True) == first
+
+
+@pytest.mark.parametrize("name", ["colonii", "scruble"])
+def test_the_engine_the_library_and_the_cli_play_the_same_games_from_one_seed(name: str, tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate`` in the engine and in the library give the same records; ``play --seed`` with AIs in every seat
+    plays the game of a record whose seed it is given."""
+    rules, players = QUICK_RULES[name], [RANDOM_AI[name], "greedy"]
+    out = io.StringIO()
+    simulate(name, players, 2, seed=9, rules=rules, budget=QUICK, records=out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    engine = Engine()("simulate", game=name, players=players, games=2, seed=9, rules=rules or {}, max_nodes=QUICK.max_nodes,
+                      records=True, request_ms=600_000)["records"]
+    assert [{k: v for k, v in r.items() if k not in RECORD_TIMINGS} for r in engine] == \
+        [{k: v for k, v in r.items() if k not in RECORD_TIMINGS} for r in records]
+    record = records[0]
+    rules_file = tmp_path / "rules.toml"
+    rules_file.write_text("".join(f"{k} = {v}\n" for k, v in (rules or {}).items()), encoding="utf-8")
+    saved = tmp_path / "game.json"
+    try:
+        code = main([name, "play", "--players", ",".join(record["seats"]).replace("#2", ""), "--seed", str(record["seed"]),
+                     "--max-nodes", str(QUICK.max_nodes), "--rules", str(rules_file), "--save", str(saved)])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    capsys.readouterr()
+    assert code == 0
+    game, final = replay_record(record)
+    assert json.loads(saved.read_text(encoding="utf-8")) == game.state_to_json(final)
