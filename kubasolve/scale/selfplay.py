@@ -29,7 +29,7 @@ from kubasolve.games.limits import check_seed
 from kubasolve.scale.runner import MAX_WORKERS, run_ordered
 from kubasolve.stats import wilson_interval
 
-__all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "game_seed", "labels", "replay_record", "simulate",
+__all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "ai_seed", "game_seed", "labels", "replay_record", "simulate",
            "simulate_kubagram", "wilson_interval"]
 
 RECORD_TIMINGS = ("mean_turn_ms", "wall_s")
