@@ -131,8 +131,11 @@ def count(minimum: int = 0, maximum: int | None = None) -> Callable[[str], int]:
 
 
 def seed(text: str) -> int:
-    """Argparse type: a random seed, a whole number from 0 to 2**63 - 1."""
-    return count(0, 2**63 - 1)(text)
+    """Argparse type: a random seed, a whole number from 0 to 2**63 - 1 (:data:`~kubasolve.games.limits.MAX_SEED`, the
+    library's and the engine's bound too)."""
+    from kubasolve.games.limits import MAX_SEED
+
+    return count(0, MAX_SEED)(text)
 
 
 def seconds(minimum: float = 0.0, maximum: float | None = None) -> Callable[[str], float]:

@@ -440,14 +440,16 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     budget = budget_of(args)
     listed: list[Any] = []
     shown = -1
-    moves_made = 0
+    # an AI's seed: the deal seed (--seed), its seat and the number of the move in the game (as in simulate), so a game
+    # resumed with the seed it was dealt from goes on as it would have without the stop
+    moves_made = game.result(state).turn - 1
 
     def leave(why: str) -> int:
         term.say(why)
         term.say(scores_text(game, state, final=False))
         if args.save:
             save_game(game, state, args.save)
-            term.say(_saved_text(kind, args.save))
+            term.say(_saved_text(kind, args.save, game_seed))
         return EXIT_OK
 
     title = kind.capitalize()
@@ -499,7 +501,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 except KubasolveError as exc:
                     term.say(f"not saved: {exc}")
                     continue
-                term.say(_saved_text(kind, target))
+                term.say(_saved_text(kind, target, game_seed))
                 continue
             try:
                 action = typed_action(game, state, text, listed)
@@ -518,7 +520,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     except KeyboardInterrupt:  # Ctrl-C: keep the game in --save as q would, then stop (exit 130, kubasolve.cli.main)
         if args.save:
             save_game(game, state, args.save)
-            term.say("\n(interrupted) " + _saved_text(kind, args.save))
+            term.say("\n(interrupted) " + _saved_text(kind, args.save, game_seed))
         raise
     term.say(game.render_text(state))
     term.say(scores_text(game, state, final=True))
@@ -528,9 +530,11 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     return EXIT_OK
 
 
-def _saved_text(kind: str, path: str) -> str:
-    """What play says once it saved the game to ``path``: the command that goes on with it (the name quoted for a shell)."""
-    return f"game saved to {path}; go on with: kubasolve {kind} play --resume {shlex.quote(path)}"
+def _saved_text(kind: str, path: str, seed: int | None = None) -> str:
+    """What play says once it saved the game to ``path``: the command that goes on with it (the name quoted for a shell;
+    with ``--seed``, the seed of the AIs' draws, when known, so that they go on as they would have)."""
+    again = "" if seed is None else f" --seed {seed}"
+    return f"game saved to {path}; go on with: kubasolve {kind} play --resume {shlex.quote(path)}{again}"
 
 
 def typed_file(text: str) -> str | None:

@@ -20,7 +20,6 @@ from kubasolve.engine.commands_session import (
     v2_game,
 )
 from kubasolve.engine.registry import (
-    MAX_INT,
     UNSET,
     Answer,
     GameParams,
@@ -29,6 +28,7 @@ from kubasolve.engine.registry import (
     MoveTimeMs,
     Name,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     command,
@@ -179,7 +179,7 @@ declare_rules("colonii", ColoniiRulesSpec)
 
 
 class NewGameParams(Params):
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    seed: SeedInt | UnsetType = UNSET
     players: Annotated[int, Meta(ge=1, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=1, max_length=MAX_PLAYERS)] | UnsetType = UNSET
     rules: ColoniiRulesSpec | UnsetType = UNSET
     state: Annotated[dict[str, Any], Meta(description="a saved state (colonii.state) to resume; excludes seed and rules")] | UnsetType = UNSET
@@ -216,7 +216,7 @@ class ApplyMoveParams(GameParams):
 
 class AiMoveParams(GameParams):
     ai: AiName = "planner"
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     apply: Annotated[bool, Meta(description="apply the chosen turn (false: only show it)")] = True
     state: WithState = True
     movetime_ms: MoveTimeMs | None = None

@@ -20,7 +20,6 @@ from kubasolve.engine.commands_session import (
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
-    MAX_INT,
     UNSET,
     Answer,
     GameParams,
@@ -29,6 +28,7 @@ from kubasolve.engine.registry import (
     MoveTimeMs,
     Name,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     command,
@@ -144,7 +144,7 @@ declare_rules("crossword", CrosswordRulesSpec)
 
 
 class NewGameParams(Params):
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    seed: SeedInt | UnsetType = UNSET
     players: Annotated[int, Meta(ge=2, le=MAX_PLAYERS)] | Annotated[list[Name], Meta(min_length=2, max_length=MAX_PLAYERS)] | UnsetType = UNSET
     rules: CrosswordRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "nl"
@@ -199,7 +199,7 @@ declare_ai_options("crossword", CrosswordAiOptions)
 
 class AiMoveParams(GameParams):
     ai: AiName = "equity2"
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     iterations: Iterations | UnsetType = UNSET
     candidates: Candidates | UnsetType = UNSET
     objective: Objective | UnsetType = UNSET
@@ -216,7 +216,7 @@ class AiMoveParams(GameParams):
     state: WithState = True
 
 
-def _budget(p: AiMoveParams) -> tuple[int | None, float]:
+def _budget(p: AiMoveParams) -> tuple[int | None, float | None]:
     """(endgame nodes, seconds for the move) from ``max_nodes``/``movetime_ms`` or their aliases ``endgame_nodes`` and
     ``time_limit``/``endgame_time`` (seconds); giving a key together with its alias is refused. Nodes None when neither
     is given: the AI name's (``equity:5000``), else the AIs' default (200,000)."""
@@ -227,12 +227,13 @@ def _budget(p: AiMoveParams) -> tuple[int | None, float]:
         raise KubasolveError(f"params: give one time budget, not {' and '.join(times)} (time_limit and endgame_time are "
                              "aliases of movetime_ms in seconds)", key=f"params.{times[-1]}")
     nodes = p.max_nodes if p.max_nodes is not UNSET else p.endgame_nodes if p.endgame_nodes is not UNSET else None
+    seconds: float | None
     if p.movetime_ms is not UNSET:
         seconds = p.movetime_ms / 1000
     elif times:
         seconds = getattr(p, times[0])
-    else:
-        seconds = DEFAULT_MOVETIME_MS / 1000
+    else:  # the engine's default time only when the request gives no budget at all: max_nodes alone is deterministic
+        seconds = DEFAULT_MOVETIME_MS / 1000 if nodes is None else None
     return nodes, seconds
 
 
@@ -300,7 +301,8 @@ class AiMoveAnswer(V2Answer, kw_only=True):
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use ai-move): let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x
     ``candidates`` best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the
-    endgame solver (default 10 s; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the endgame
+    endgame solver (default 10 s when ``max_nodes`` is not given either; aliases in seconds: ``time_limit``,
+    ``endgame_time``), ``max_nodes`` the endgame
     solver (default 200000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
     ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
     from kubasolve.budget import Budget
@@ -324,7 +326,7 @@ def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
         sg.game.check_ai_options(p.ai, options)  # the library's ranges (plies per AI), named as this command's own keys
     except KubasolveError as exc:
         raise type(exc)(str(exc).replace("options.", "params.", 1), key=f"params.{(exc.key or '').removeprefix('options.')}") from None
-    budget = Budget(seconds * 1000, nodes, stop=session.stop)
+    budget = Budget(None if seconds is None else seconds * 1000, nodes, stop=session.stop)
     chosen = call(sg.game.ai_move, sg.state, p.ai, budget, p.seed, options)
     if p.apply:
         sg.state = call(sg.game.apply, sg.state, chosen.action)

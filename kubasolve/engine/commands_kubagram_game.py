@@ -21,7 +21,6 @@ from kubasolve.engine.commands_session import (
     v2_game,
 )
 from kubasolve.engine.registry import (
-    MAX_INT,
     UNSET,
     Answer,
     ApplyMove,
@@ -31,6 +30,7 @@ from kubasolve.engine.registry import (
     Name,
     Params,
     Seed,
+    SeedInt,
     Session,
     UnsetType,
     WithState,
@@ -105,7 +105,7 @@ class ApplyMoveParams(GameParams):
 
 class AiMoveParams(GameParams):
     ai: AiName = "planner"
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     apply: ApplyMove = True
     state: WithState = True
     movetime_ms: MoveTimeMs | None = None

@@ -25,7 +25,6 @@ from kubasolve.engine.commands_session import (
 )
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
-    MAX_INT,
     UNSET,
     Answer,
     ApplyMove,
@@ -35,6 +34,7 @@ from kubasolve.engine.registry import (
     MoveTimeMs,
     Name,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     WithState,
@@ -57,7 +57,6 @@ TableSpec = (Annotated[str, Meta(max_length=MAX_TEXT, description='sets separate
 RackSpec = Annotated[str, Meta(max_length=MAX_TEXT, description='tiles separated by spaces, e.g. "r4 J b11"')] | Annotated[list[TileText], Meta(max_length=MAX_RACK)]
 ObjectiveName = Literal["tiles", "value", "keep-jokers", "penalty"]
 AiName = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9:_-]+$", description="greedy or holdback")]
-SeedInt = Annotated[int, Meta(ge=0, le=MAX_INT)]
 MAX_NODES = 10**9
 # The default time budget (registry.DEFAULT_MOVETIME_MS, 10 s): ``rummikub.solve`` and ``rummikub.ai-move`` without a
 # budget stop after this long (``proven_optimal`` false): rulebook positions take milliseconds (a 106-tile rack 1.5

@@ -19,7 +19,6 @@ from kubasolve.engine.commands_session import (
     v2_game,
 )
 from kubasolve.engine.registry import (
-    MAX_INT,
     UNSET,
     Answer,
     GameId,
@@ -27,6 +26,7 @@ from kubasolve.engine.registry import (
     Meta,
     MoveTimeMs,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     budget_proof,
@@ -73,7 +73,7 @@ def _rules(spec: ScrubleRulesSpec | UnsetType) -> Any:
 
 
 class ScrambleParams(Params):
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     rules: ScrubleRulesSpec | UnsetType = UNSET
 
 
@@ -142,7 +142,7 @@ declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pe
 
 
 class NewGameParams(Params):
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     players: Annotated[int, Meta(ge=1, le=4)] = 2
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
@@ -176,7 +176,7 @@ class ApplyMoveParams(GameParams):
 
 class AiMoveParams(BudgetedGameParams):
     ai: AiName = "planner"
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     apply: Annotated[bool, Meta(description="apply the chosen turn (false: only show it)")] = True
     state: WithState = True
 

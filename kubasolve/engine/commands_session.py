@@ -19,7 +19,6 @@ import msgspec
 
 from kubasolve.engine.registry import (
     DEFAULT_MOVETIME_MS,
-    MAX_INT,
     UNSET,
     Answer,
     GameParams,
@@ -30,6 +29,7 @@ from kubasolve.engine.registry import (
     Name,
     NoParams,
     Params,
+    SeedInt,
     Session,
     UnsetType,
     command,
@@ -428,7 +428,7 @@ def games(p: NoParams, session: Session) -> dict[str, Any]:
 
 class NewGameParams(Params):
     game: GameKind
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] | UnsetType = UNSET
+    seed: SeedInt | UnsetType = UNSET
     players: Players | UnsetType = UNSET
     rules: Annotated[dict[str, Any], Meta(description="rule settings (games lists them); unset ones keep the defaults")] | UnsetType = UNSET
     lexicon: LexiconName | UnsetType = UNSET
@@ -511,7 +511,7 @@ def apply_move(p: ApplyMoveParams, session: Session) -> dict[str, Any]:
 class AiMoveParams(Params):
     game_id: GameId
     ai: AiSpec | UnsetType = UNSET
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     apply: Annotated[bool, Meta(description="apply the chosen action (false: only show it)")] = True
     state: WithState = False
     movetime_ms: MoveTimeMs | None = None
@@ -589,7 +589,7 @@ class SimulateParams(Params):
     game: GameKind
     players: Annotated[list[AiSpec], Meta(min_length=1, max_length=MAX_SEATS, description="the AIs, one per seat")] | UnsetType = UNSET
     games: Annotated[int, Meta(ge=1, le=MAX_SIM_GAMES)] = 1
-    seed: Annotated[int, Meta(ge=0, le=MAX_INT)] = 0
+    seed: SeedInt = 0
     rules: Annotated[dict[str, Any], Meta(description="rule settings (games lists them)")] | UnsetType = UNSET
     lexicon: LexiconName | UnsetType = UNSET
     movetime_ms: Annotated[MoveTimeMs, Meta(description="each AI move's time budget (default: the AIs' own settings)")] | None = None

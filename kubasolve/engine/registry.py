@@ -41,6 +41,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from kubasolve.errors import KubasolveError, LimitError
+from kubasolve.games.limits import MAX_SEED
 
 __all__ = [
     "Answer",
@@ -64,6 +65,7 @@ __all__ = [
     "NoParams",
     "Params",
     "Seed",
+    "SeedInt",
     "Session",
     "UnsetType",
     "WithState",
@@ -98,10 +100,15 @@ class Answer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 MAX_INT = 2**53 - 1
-"""Largest integer a request may hold anywhere (exact in every JSON implementation, JavaScript included)."""
+"""Largest integer a request may hold anywhere (exact in every JSON implementation, JavaScript included), seeds
+excepted (:data:`SeedInt`)."""
 
 GameId = Annotated[str, Meta(min_length=1, max_length=32, description='a running game\'s id, e.g. "g1"')]
-Seed = Annotated[int, Meta(ge=0, le=MAX_INT)] | Annotated[str, Meta(max_length=200)]
+SeedInt = Annotated[int, Meta(ge=0, le=MAX_SEED, description="a seed, a whole number from 0 to 2**63 - 1")]
+"""Every ``seed`` parameter: the one bound of the library, the CLI and the engine (:data:`MAX_SEED`), the exception to
+:data:`MAX_INT` (self-play records carry seeds below 2**62 that a request must be able to give back)."""
+Seed = SeedInt | Annotated[str, Meta(max_length=200)]
+"""The seed of ``kubagram.new-game`` (v2), which also takes a short string."""
 LexiconName = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
                                   description='a lexicon the engine serves (hello lists them), e.g. "nl"; never a file')]
 Name = Annotated[str, Meta(min_length=1, max_length=64, description="a player or AI name")]

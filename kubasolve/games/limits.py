@@ -6,7 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubasolve.errors import LimitError
+from kubasolve.errors import KubasolveError, LimitError
+
+# ------------------------------------------------------------------------------------------------ seeds
+MAX_SEED = 2**63 - 1
+"""Largest seed (deal seeds, AI seeds, self-play master seeds), the same in the library, the CLI (``--seed``) and the
+engine (``seed``): a whole number from 0 to 2**63 - 1. The seeds self-play derives for its games (a record's ``seed``)
+are below 2**62, so every record's deal can be given back as a seed anywhere. Seeds above 2**53 - 1 are the one
+exception to the engine's JSON-safe integer ceiling (a JavaScript client reads them with a big-integer parser)."""
+
+
+def check_seed(seed: Any, key: str = "seed", error: type[KubasolveError] = KubasolveError) -> int:
+    """``seed`` when it is a whole number from 0 to :data:`MAX_SEED` (not a bool, a float or a string), else ``error``
+    naming ``key``: one rule for every game and every edge."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise error(f"{key} must be a whole number from 0 to {MAX_SEED} (2**63 - 1), got {repr(seed)[:40]}", key=key)
+    return seed
+
 
 # ------------------------------------------------------------------------------------------------ Kubagram solver
 KUBAGRAM_MAX_FIELD = 108

@@ -34,6 +34,7 @@ from xml.sax.saxutils import escape
 
 from kubasolve.budget import Budget
 from kubasolve.errors import IllegalMoveError, KubasolveError, PositionError, RulesError, StateError
+from kubasolve.games.limits import check_seed
 
 __all__ = [
     "STATE_FORMAT",
@@ -343,8 +344,7 @@ class Game(ABC):
     def new_game(self, seed: int = 0, players: int | Sequence[str] = 2, options: Mapping[str, Any] | None = None) -> State:
         """Deal a game from ``seed`` for ``players`` (a count: seats ``player0``...; or the seat names); ``options``:
         game-specific settings of the deal (:attr:`deal_options`)."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
+        check_seed(seed)
         names = self.seat_names(players)
         settings = dict(options or {})
         for key in settings:
@@ -453,8 +453,7 @@ class Game(ABC):
         native = self._own(state)
         name = self.default_ai if ai is None else ai
         self.check_ai(name)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise KubasolveError(f"seed must be a non-negative integer, got {seed!r}", key="seed")
+        check_seed(seed)
         _check_budget(budget)
         settings = dict(options or {})
         self.check_ai_options(name, settings)

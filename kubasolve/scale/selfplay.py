@@ -25,10 +25,11 @@ from typing import IO, Any
 
 from kubasolve.budget import Budget, StopFlag
 from kubasolve.errors import KubasolveError, RulesError, StateError
+from kubasolve.games.limits import check_seed
 from kubasolve.scale.runner import MAX_WORKERS, run_ordered
 from kubasolve.stats import wilson_interval
 
-__all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "game_seed", "labels", "replay_record", "simulate",
+__all__ = ["RECORD_TIMINGS", "SimulationResult", "SimulationSetting", "ai_seed", "game_seed", "labels", "replay_record", "simulate",
            "simulate_kubagram", "wilson_interval"]
 
 RECORD_TIMINGS = ("mean_turn_ms", "wall_s")
@@ -256,8 +257,7 @@ def simulate(game: str, players: Sequence[str], games: int = 100, seed: int = 0,
     for name, value, low, high in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, MAX_WORKERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(f"{name} must be a whole number from {low} to {high:,}, got {str(value)[:40]}", key=name)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {repr(seed)[:40]}", key="seed")
+    check_seed(seed, "seed", RulesError)
     if budget is not None and not isinstance(budget, Budget):
         raise RulesError(f"budget must be a kubasolve.Budget (movetime_ms, max_nodes) or None, got {type(budget).__name__}",
                          key="budget")

@@ -251,3 +251,16 @@ def test_w_reads_its_file_name_as_a_shell_would(tmp_path: Path, monkeypatch: pyt
     assert (home / "x.json").is_file() and f"game saved to {home / 'x.json'}" in text
     assert "not saved: one file name, got 2" in text and "not saved: cannot read the file name" in text
     assert json.loads((tmp_path / "a b.json").read_text()) == json.loads((home / "x.json").read_text())
+
+
+@pytest.mark.parametrize("game", ["colonii", "scruble"])
+def test_a_game_resumed_with_its_seed_goes_on_as_the_game_never_stopped(game: str, tmp_path: Path) -> None:
+    """The AIs of a resumed game drew from the seed given (default 0) and the moves made since the resume, so a random
+    AI played other moves than in the game never stopped; now from the seed and the move's number in the game, and the
+    saved-game notice says the ``--seed`` to go on with."""
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    play([game, "play", "--players", "human,random", "--seed", "5", "--no-board", "--save", str(whole)], "h\n1\nh\n1\nq\n")
+    first = play([game, "play", "--players", "human,random", "--seed", "5", "--no-board", "--save", str(part)], "h\n1\nq\n")
+    assert f"go on with: kubasolve {game} play --resume {part} --seed 5" in first
+    play([game, "play", "--resume", str(part), "--seed", "5", "--no-board", "--save", str(part)], "h\n1\nq\n")
+    assert json.loads(part.read_text()) == json.loads(whole.read_text())

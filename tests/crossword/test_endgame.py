@@ -713,3 +713,17 @@ def test_the_search_does_not_depend_on_where_the_callers_slices_end(nl_referee, 
     assert (sliced.move, sliced.value, sliced.nodes) == (plain.move, plain.value, plain.nodes)
     for key in ("cuts", "table_cutoffs", "table_cutoffs_before_the_move", "passes", "move_lists"):
         assert sliced_solver.stats[key] == plain_stats[key], key
+
+
+def test_engine_ai_move_with_max_nodes_alone_is_not_cut_by_the_default_time(nl_referee, monkeypatch):
+    """``crossword.ai-move`` (v2) with ``max_nodes`` alone gave the endgame solver the engine's default 10 s too, so the
+    move depended on the machine's speed (a long endgame, or a loaded machine); now the default time applies only to a
+    request that gives no budget at all, as in every other command, and ``max_nodes`` alone answers what the library's
+    node budget answers (shown with the default shrunk to 1 ms, which cut the search before)."""
+    from kubasolve.engine import commands_crossword
+
+    s, gid, state = _engine_endgame(nl_referee)
+    want = solve_endgame(nl_referee, state, node_limit=20_000)
+    monkeypatch.setattr(commands_crossword, "DEFAULT_MOVETIME_MS", 1)
+    got = _ask(s, "crossword.ai-move", game=gid, ai="equity", max_nodes=20_000, apply=False, state=False)["result"]
+    assert (got["action"], got["proven_optimal"]) == (want.action().to_dict(), want.proven)

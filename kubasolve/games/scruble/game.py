@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from kubasolve.errors import IllegalMoveError, StateError
+from kubasolve.games.limits import check_seed
 from kubasolve.games.scruble.cube import N_CELLS, NotationError, Twist, format_twists, geometry, parse_twists
 from kubasolve.games.scruble.position import (
     Breakdown,
@@ -112,8 +113,7 @@ class ScrubleGame:
         rules = rules or ScrubleRules()
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
             raise StateError("Scruble is played by 1 to 4 players")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise StateError(f"the seed must be a non-negative integer, got {str(seed)[:40]!r}")
+        check_seed(seed, "seed", StateError)
         start = cube if cube is not None else Cube.scrambled(rules.pegs, seed)
         return cls(rules, players, seed, start, np.arange(N_CELLS), [0] * players)
 

@@ -18,6 +18,7 @@ from functools import cache
 import numpy as np
 
 from kubasolve.errors import PositionError
+from kubasolve.games.limits import check_seed
 from kubasolve.games.scruble.cube import (
     BELT_LEN,
     FACES,
@@ -104,8 +105,7 @@ class Cube:
     @classmethod
     def scrambled(cls, pegs: PegSet, seed: int) -> Cube:
         """The pegs placed at random (seeded): how players load a physical cube."""
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or seed < 0:
-            raise PositionError(f"the seed must be a non-negative integer, got {str(seed)[:40]!r}")
+        check_seed(int(seed) if isinstance(seed, np.integer) else seed, "seed", PositionError)
         rng = np.random.default_rng(seed)
         syms = pegs.symbols()
         order = rng.permutation(len(syms))
