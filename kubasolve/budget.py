@@ -150,6 +150,17 @@ class WorkBudget:
         self.nodes += nodes
         return self.out_of_time()
 
+    def spent(self) -> bool:
+        """True (and exhausted) once nothing is left: the nodes spent, the deadline passed or a stop asked for. Unlike
+        :meth:`out_of_time` it does not answer True only because an earlier search of the request was cut (its own
+        share of the time ran out, or its kernel stopped): for the steps after such a search, which still have
+        budget to build the answer with."""
+        late = self.deadline is not None and time.perf_counter() >= self.deadline
+        if late or (self.max_nodes is not None and self.nodes >= self.max_nodes) or self.stopped():
+            self.exhausted = True
+            return True
+        return False
+
     def out_of_time(self) -> bool:
         """True (and exhausted) once the budget is spent: for Python loops between kernel calls (cheap)."""
         if not self.exhausted:

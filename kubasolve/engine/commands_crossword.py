@@ -205,7 +205,8 @@ class AiMoveParams(GameParams):
     objective: Objective | UnsetType = UNSET
     plies: Plies | UnsetType = UNSET
     movetime_ms: MoveTimeMs | UnsetType = UNSET
-    max_nodes: Annotated[EndgameNodes, Meta(description="empty bag: node budget of the exact endgame solver (default 200000)")] | UnsetType = UNSET
+    max_nodes: Annotated[EndgameNodes, Meta(description="the whole turn's node budget: positions valued (a move generation each), "
+                                                        "with an empty bag the exact endgame solver's nodes (its default 200000)")] | UnsetType = UNSET
     time_limit: Annotated[float, Meta(gt=0, le=60, description="alias of movetime_ms in seconds (sim)")] | UnsetType = UNSET
     endgame: EndgameMode | UnsetType = UNSET
     """Default: the AI name's (``equity:bounded``), else ``exact``."""
@@ -301,9 +302,8 @@ class AiMoveAnswer(V2Answer, kw_only=True):
 def ai_move(p: AiMoveParams, session: Session) -> dict[str, Any]:
     """v2 (use ai-move): let AI ``ai`` choose the move of the player to move (``sim`` within ``iterations`` x
     ``candidates`` best replies); ``apply`` (default true) applies it. Budget: ``movetime_ms`` bounds ``sim`` and the
-    endgame solver (default 10 s when ``max_nodes`` is not given either; aliases in seconds: ``time_limit``,
-    ``endgame_time``), ``max_nodes`` the endgame
-    solver (default 200000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
+    endgame solver (default 10 s when ``max_nodes`` is not given either; aliases in seconds: ``time_limit``, ``endgame_time``), ``max_nodes`` the whole turn
+    (positions valued; with an empty bag the endgame solver's nodes, default 200000; alias ``endgame_nodes``). When the exact endgame solver chose the move the answer has
     ``proven_optimal`` (false: the budget ran out, the move is the best of its deepest completed iteration)."""
     from kubasolve.budget import Budget
 

@@ -8,7 +8,7 @@ Bounds: a rack holds at most ``MAX_RACK`` tiles, a table at most ``MAX_SETS`` se
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -305,8 +305,11 @@ class SimulateParams(Params):
     seed: SeedInt = 0
     rules: RummikubRulesSpec | UnsetType = UNSET
     max_nodes: Annotated[SolverNodes, Meta(description="DP states (or ILP nodes) per solve of the AIs (default 10^6)")] = DEFAULT_SIM_NODES
-    movetime_ms: Annotated[MoveTimeMs, Meta(description="time for the whole request (default 10 s): no move starts after "
-                                                         "it; the games it cuts are counted in unfinished and out_of_time")] | None = None
+    request_ms: Annotated[MoveTimeMs, Meta(description="time for the whole request (default 10 s): no move starts after "
+                                                        "it; the games it cuts are counted in unfinished and out_of_time")] | None = None
+    retired: ClassVar[dict[str, str]] = {
+        "movetime_ms": "rummikub.simulate names the whole request's time request_ms, as simulate does (there movetime_ms "
+                       "is each AI move's budget); give request_ms"}
 
 
 class SimulateAnswer(Answer):
@@ -321,8 +324,9 @@ class SimulateAnswer(Answer):
 @command("rummikub.simulate", SimulateParams, SimulateAnswer)
 def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
     """v2 (use simulate): AI-vs-AI games: ``games`` (at most 100 per request), ``players`` (list of AI names), ``seed``;
-    within ``movetime_ms`` (default 10 s) for the whole request: the games it cuts short or never starts count as
-    ``unfinished`` and ``out_of_time``."""
+    within ``request_ms`` (default 10 s) for the whole request, as ``simulate`` names it: the games it cuts short or
+    never starts count as ``unfinished`` and ``out_of_time``. The key's old name here, ``movetime_ms`` (which
+    ``simulate`` takes per AI move), is refused by name, pointing at ``request_ms``."""
     from kubasolve.engine.commands_session import run_simulation
     from kubasolve.games.rummikub.ai import AIS
 
@@ -330,7 +334,7 @@ def simulate_cmd(p: SimulateParams, session: Session) -> dict[str, Any]:
         if name not in AIS:
             raise KubasolveError(f"params.players[{i}]: unknown Rummikub AI {name!r}; choose one of {', '.join(AIS)}",
                                  key=f"params.players[{i}]")
-    movetime = DEFAULT_MOVETIME_MS if p.movetime_ms is None else p.movetime_ms
+    movetime = DEFAULT_MOVETIME_MS if p.request_ms is None else p.request_ms
     run = run_simulation(session, "rummikub", p.players, p.games, p.seed, given(p.rules) if p.rules is not UNSET else UNSET, UNSET, None,
                          p.max_nodes, time_limit_ms=movetime)
     rows = run["summary"]

@@ -29,6 +29,7 @@ from types import UnionType
 from typing import (
     Annotated,
     Any,
+    ClassVar,
     Literal,
     TypeVar,
     Union,
@@ -87,7 +88,10 @@ class _ParamsMeta(msgspec.StructMeta):
 
 class Params(msgspec.Struct, metaclass=_ParamsMeta, forbid_unknown_fields=True):
     """Base class of every command's parameters: unknown keys are refused by name (subclasses inherit that;
-    fields are keyword-only, so a subclass may add required fields after inherited optional ones)."""
+    fields are keyword-only, so a subclass may add required fields after inherited optional ones). A subclass's
+    ``retired`` (a ``ClassVar``: key -> what replaced it) names the keys it no longer takes, for their refusal."""
+
+    retired: ClassVar[dict[str, str]] = {}
 
 
 class NoParams(Params):
@@ -247,7 +251,10 @@ def validation_error(exc: msgspec.ValidationError, kind: type | None = None, roo
         key = f"{key}.{found['name']}"
         if found["what"] == "unknown":
             text = "unknown parameter" if not path else "unknown key"
-            if not path and kind is not None and hasattr(kind, "__struct_fields__"):
+            retired = getattr(kind, "retired", {}) if not path else {}
+            if found["name"] in retired:  # a key a command took before under another meaning: say what replaced it
+                text = f"no longer taken: {retired[found['name']]}"
+            elif not path and kind is not None and hasattr(kind, "__struct_fields__"):
                 hint = f" (known: {', '.join(kind.__struct_fields__) or 'none'})"
         else:
             text = "required parameter missing" if not path else "required key missing"

@@ -106,6 +106,22 @@ def test_rummikub_simulate_takes_a_deterministic_node_budget() -> None:
     assert ask("rummikub.simulate", games=1, max_nodes=0)["error"]["key"] == "params.max_nodes"
 
 
+def test_rummikub_simulate_names_the_whole_requests_time_request_ms_as_simulate_does() -> None:
+    """``simulate`` calls the whole request's time ``request_ms`` (``movetime_ms`` is per AI move); ``rummikub.simulate``
+    called it ``movetime_ms``. Now it takes ``request_ms``, and the old key, whose meaning differs between the two, is
+    refused by name with a pointer to the new one (never read as the other meaning)."""
+    ask = Client()
+    cut = ask("rummikub.simulate", games=2, seed=3, max_nodes=2000, request_ms=1)["result"]
+    assert cut["out_of_time"] >= 1 and cut["unfinished"] >= cut["out_of_time"]
+    assert ask("rummikub.simulate", games=2, seed=3, max_nodes=2000, request_ms=600_000)["result"]["unfinished"] == 0
+    err = ask("rummikub.simulate", games=1, movetime_ms=500)["error"]
+    assert err["code"] == "bad-request" and err["key"] == "params.movetime_ms" and "request_ms" in err["message"]
+    for bad in (0, "5", True):
+        assert ask("rummikub.simulate", games=1, request_ms=bad)["error"]["key"] == "params.request_ms"
+    generic = ask("schema")["result"]["commands"]
+    assert "request_ms" in str(generic["simulate"]["params"]) and "request_ms" in str(generic["rummikub.simulate"]["params"])
+
+
 COLONII_30 = {"hand": "aaeeiioouurrsstnnlmcpdăâîștțbv", "max_moves": 3,
               "table": [{"words": ["cal"], "owner": 1, "stake": 4}, {"words": ["ziar"], "owner": 1, "stake": 6},
                         {"words": ["tac"], "owner": 0, "stake": 4}, {"words": ["mare", "erou"], "owner": 1}]}

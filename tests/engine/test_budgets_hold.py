@@ -61,8 +61,8 @@ def test_the_issues_rummikub_simulation_is_quick_and_complete() -> None:
 
 def test_a_simulation_stops_at_its_budget() -> None:
     s = Session()
-    timed(s, "rummikub.simulate", {"games": 1, "movetime_ms": 50})
-    took, answer = timed(s, "rummikub.simulate", {"games": 100, "movetime_ms": 300})
+    timed(s, "rummikub.simulate", {"games": 1, "request_ms": 50})
+    took, answer = timed(s, "rummikub.simulate", {"games": 100, "request_ms": 300})
     result = answer["result"]
     assert took < allowed(300) and result["out_of_time"] > 0 and result["unfinished"] >= result["out_of_time"], (took, result)
     assert sum(result["wins"].values()) == result["games"] - result["unfinished"]
@@ -118,7 +118,7 @@ def test_rummikub_requests_answer_within_their_budget(rules: dict[str, Any], see
             break
     state = handle_request(json.dumps({"cmd": "rummikub.state", "params": {"game": gid}}), s)["result"]["state"]
     if simulate:
-        cmd, params = "rummikub.simulate", {"games": 3, "rules": rules, "seed": seed, "movetime_ms": movetime}
+        cmd, params = "rummikub.simulate", {"games": 3, "rules": rules, "seed": seed, "request_ms": movetime}
     else:
         rack = [t for r in state["racks"] for t in r][:60]
         cmd, params = "rummikub.solve", {"table": state["table"], "rack": rack, "rules": rules, "first_meld": first_meld,

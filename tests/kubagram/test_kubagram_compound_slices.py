@@ -101,3 +101,35 @@ def test_best_move_spends_its_node_budget(solver, position) -> None:
         claims.append(solver.best_move(position, budget=meter))
         assert meter.nodes == 10**6 and meter.exhausted
     assert claims[0] == claims[1] and claims[0].gain > 0
+
+
+def test_the_word_search_under_a_time_budget_takes_the_measured_rate(solver, position, monkeypatch) -> None:
+    """The kernels cannot read the clock: the time left becomes a node limit at the rate this process measured when it
+    is below the fixed conservative one (8,000 nodes/ms), each call at most half the time left at that rate. Before, the
+    fixed rate alone: an 83-tile field with 3 choice cubes, where the word search ran 500-700 nodes/ms at load 9-11,
+    spent a 50 ms ``compounds`` budget on its field words and answered in 150-230 ms."""
+    import kubasolve.kernels.word_search as word_search
+
+    solver.warm_up()
+    monkeypatch.setattr(SearchBudget, "_measured", {"words": 50.0, "compound": 50.0}, raising=False)
+    limits: list[int] = []
+    kernel = word_search.search_words_into
+
+    def recording(*args):
+        limits.append(int(args[17]))
+        return kernel(*args)
+
+    monkeypatch.setattr(word_search, "search_words_into", recording)
+    meter = Budget(movetime_ms=100).meter(SearchBudget)
+    solver.compound_moves(position, budget=meter)
+    assert limits and max(limits) <= 50 * 100 / 2, limits  # 50 nodes/ms, half of at most 100 ms
+
+
+def test_a_search_cut_before_the_compound_slices_does_not_stop_them(solver, position, exact) -> None:
+    """A step of the request that was cut (the field words' share of the time ran out, a kernel stopped) marks the
+    answer incomplete, but the steps after it go on while the budget lasts: before, the slices and the answer's build
+    read that mark as the budget spent, and a cut field-word search answered no compound (0 of 1,449 found for 50-200
+    ms on an 83-tile field, load 9)."""
+    meter = Budget(movetime_ms=600_000).meter(SearchBudget)
+    meter.exhausted = True  # as a cut search before the slices leaves it
+    assert solver.compound_moves(position, budget=meter) == exact

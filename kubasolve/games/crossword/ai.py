@@ -255,11 +255,23 @@ class EndgameBudgeted:
     result, and the start of a turn (a forced reply, or with the bag empty the solver's move)."""
 
     max_nodes: int | None = None
-    """The endgame solver's node budget per turn (the library's budget name; overrides ``endgame_nodes``)."""
+    """The turn's node budget (the library's budget name; docs/crossword.md "Budgets"): with the bag empty the exact
+    endgame solver's nodes (overrides ``endgame_nodes``); before, a node is a position the AI values with a full move
+    generation (the turn's own rack: 1; each simulated reply, next play and pre-endgame playout ply: 1 more; the endgame
+    solves that end a pre-endgame playout: their solver nodes). A simulation or pre-endgame stops before an iteration
+    or deal it cannot pay in full (:attr:`cut`)."""
     movetime_ms: float | None = None
     """Time budget per turn in ms (overrides the policy's seconds field; the policy's docstring says what it bounds)."""
     last_endgame: Any = field(default=None, init=False, repr=False, compare=False)
     """The exact endgame solver's result when it chose the last move (its ``proven``), else None."""
+    nodes: int = field(default=0, init=False, repr=False, compare=False)
+    """Nodes the last turn spent (see :attr:`max_nodes`)."""
+    cut: bool = field(default=False, init=False, repr=False, compare=False)
+    """True when a budget (nodes, time or a stop) ended the last turn's search before its own end."""
+    node_s: float = field(default=0.0, init=False, repr=False, compare=False)
+    """Seconds the turn's own move generation took: the time budget's guess of a node's cost before the first
+    iteration of a simulation (which runs only when the guess fits in the time left)."""
+    _deadline: float | None = field(default=None, init=False, repr=False, compare=False)
     halted: Callable[[], bool] | None = field(default=None, repr=False, compare=False)
     """True once the turn must end now (the engine's ``stop``): the simulations stop after their current iteration
     and play the best so far."""
@@ -274,6 +286,28 @@ class EndgameBudgeted:
     def _stop_now(self) -> bool:
         return self.halted is not None and self.halted()
 
+    def _pay(self, nodes: int, reserve: int | None = None) -> bool:
+        """Spend ``nodes`` if the node budget can pay ``reserve`` (default ``nodes``) more; else mark the turn cut and
+        spend nothing (False)."""
+        need = nodes if reserve is None else reserve
+        if self.max_nodes is not None and self.nodes + need > self.max_nodes:
+            self.cut = True
+            return False
+        self.nodes += nodes
+        return True
+
+    def _seconds_left(self) -> float | None:
+        """Seconds left of the turn's time budget (None: no time budget)."""
+        return None if self._deadline is None else self._deadline - time.perf_counter()
+
+    def _may_go_on(self, step_s: float) -> bool:
+        """True when another step of the turn's search, expected to take ``step_s`` seconds (the mean of those done),
+        still fits in the time budget and no stop was asked for; else mark the turn cut."""
+        if self._stop_now() or (self._deadline is not None and time.perf_counter() + step_s > self._deadline):
+            self.cut = True
+            return False
+        return True
+
     def _tell_best(self, action: CrosswordAction, value: float) -> None:
         if self.on_best is not None:
             self.on_best(action, value)
@@ -283,7 +317,9 @@ class EndgameBudgeted:
         """(the move when the turn is settled before the policy's own choice: a forced reply, or the endgame
         solver's with the bag empty and ``endgame`` on, else None; the turn's node and seconds budget)."""
         self.last_endgame = None
+        self.nodes, self.cut = 0, False
         nodes, seconds = _endgame_budget(self.max_nodes, self.movetime_ms, nodes, seconds)
+        self._deadline = None if seconds is None else time.perf_counter() + seconds
         forced = forced_reply(referee, state)
         if forced is not None:
             return forced, nodes, seconds
@@ -291,7 +327,10 @@ class EndgameBudgeted:
             tell = None if self.on_best is None else (lambda move, value, depth: self._tell_best(move, value))
             action, self.last_endgame = solved_endgame_turn(referee, state, mode, nodes, seconds, self.halted, tell, self.on_nodes,
                                                                 self.endgame_threads)
+            if self.last_endgame is not None:
+                self.nodes, self.cut = int(self.last_endgame.nodes), not self.last_endgame.proven
             return action, nodes, seconds
+        self._pay(1)  # the turn's own move generation: one position valued (a budget of 1 node affords it)
         return None, nodes, seconds
 
 
@@ -372,11 +411,13 @@ class SimPolicy(EndgameBudgeted):
     """Node budget of the endgame solver (with ``time_limit`` set, that time budget applies too)."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+        settled, _, _ = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
         if settled is not None:
             return settled
         leaves = self.leaves or load_leaves(referee.tiles.name)
+        started = time.perf_counter()
         cands = equity_candidates(referee, state, leaves, top=self.candidates)
+        self.node_s = time.perf_counter() - started
         if len(cands) <= 1:
             return cands[0].action if cands else CrosswordAction("pass")
         rng = random.Random(f"crossword-sim:{self.seed}:{state.seed}:{state.turn}")
@@ -388,7 +429,11 @@ class SimPolicy(EndgameBudgeted):
         totals = [0.0] * len(cands)
         best = 0
         t0 = time.perf_counter()
+        per_iteration = len(cands) * (2 if self.plies >= 2 else 1)  # nodes: a reply (and a next play) per candidate
         for done in range(1, self.iterations + 1):
+            step = (time.perf_counter() - t0) / (done - 1) if done > 1 else per_iteration * self.node_s
+            if not self._may_go_on(step) or not self._pay(per_iteration):
+                break
             opp_tiles = rng.sample(unseen, size)
             opp = sort_rack("".join(opp_tiles))
             rest = list((Counter(unseen) - Counter(opp_tiles)).elements())
@@ -406,8 +451,6 @@ class SimPolicy(EndgameBudgeted):
                 totals[i] += value
             best = max(range(len(cands)), key=lambda i: (totals[i] / done, -i))
             self._tell_best(cands[best].action, totals[best] / done)
-            if (seconds is not None and time.perf_counter() - t0 > seconds) or self._stop_now():
-                break
         return cands[best].action
 
 

@@ -154,8 +154,6 @@ class Crossword(Game):
         check_ai_options(ai.partition(":")[0], options)
 
     def _ai_move(self, native: Any, ai: str, budget: Budget, seed: int, options: dict[str, Any]) -> AiMove:
-        import time
-
         from kubasolve.budget import WorkBudget
         from kubasolve.games.crossword.ai import DEFAULT_ENDGAME_NODES, EndgameBudgeted, make_policy
 
@@ -165,8 +163,8 @@ class Crossword(Game):
         if base != "score":  # equity:bounded / equity:NODES set these too; options and the budget win
             if "endgame" in options or not arg:
                 settings["endgame_mode"] = options.get("endgame", "exact")
-            if budget.max_nodes is not None:
-                settings["endgame_nodes"] = budget.max_nodes
+            if budget.max_nodes is not None:  # the whole turn's (ai.EndgameBudgeted.max_nodes: the endgame's nodes too)
+                settings["endgame_nodes"] = settings["max_nodes"] = budget.max_nodes
             elif not arg:
                 settings["endgame_nodes"] = DEFAULT_ENDGAME_NODES
             if "threads" in options:
@@ -196,18 +194,16 @@ class Crossword(Game):
                     meter.report()
 
                 policy.on_nodes = searched
-        start = time.perf_counter()
         action = policy.turn(self.referee, native)
         solved = getattr(policy, "last_endgame", None)
         details: dict[str, Any] = {}
+        nodes = int(getattr(policy, "nodes", 0))  # the score AI counts none
         if solved is not None:
             proven = bool(solved.proven)
-            nodes = int(getattr(solved, "nodes", 0))
             details["endgame"] = True
         else:  # before the endgame no AI proves its move best (leaves, simulation: estimates)
             proven = False
-            details["searched"] = not ((seconds is not None and time.perf_counter() - start >= seconds) or meter.stopped())
-            nodes = 0
+            details["searched"] = not (getattr(policy, "cut", False) or meter.stopped())
         return AiMove(action.to_dict(), self._action_text(native, action), proven, nodes, details)
 
     def _action_text(self, native: Any, action: Any) -> str:

@@ -154,9 +154,15 @@ def opponent_deals(unseen: str, rack_size: int, limit: int, rng: random.Random) 
     return out
 
 
-def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValues, nodes: int, max_plies: int = 8) -> float:
+PLAYOUT_PLIES = 8
+"""The most plies a pre-endgame playout plays before the bag is empty (then it ends where it stands)."""
+
+
+def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValues, nodes: int,
+             max_plies: int = PLAYOUT_PLIES) -> tuple[float, int]:
     """Both sides play their best equity option until the bag is empty, then the exact endgame solver
-    (``nodes``) finishes; the final spread change for player ``me`` (from ``state``'s scores)."""
+    (``nodes``) finishes; (the final spread change for player ``me`` (from ``state``'s scores), the nodes spent: a
+    node per ply played, plus the solver's)."""
     from kubasolve.games.crossword.endgame import solve_endgame
 
     plies = 0
@@ -166,9 +172,9 @@ def _playout(referee: Referee, state: CrosswordState, me: int, leaves: LeaveValu
         plies += 1
     spread = state.scores[me] - state.scores[1 - me]
     if state.over or state.bag:
-        return float(spread)
+        return float(spread), plies
     res = solve_endgame(referee, state, node_limit=nodes, jump=AI_ENDGAME_JUMP)
-    return float(spread + (res.value if state.current == me else -res.value))
+    return float(spread + (res.value if state.current == me else -res.value)), plies + int(res.nodes)
 
 
 def preendgame_candidates(referee: Referee, state: CrosswordState, leaves: LeaveValues, top: int) -> list[CrosswordAction]:
@@ -201,8 +207,11 @@ def preendgame_candidates(referee: Referee, state: CrosswordState, leaves: Leave
 def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValues, *, seed: int = 0, candidates: int = 5,
                       deals: int = 12, nodes: int = PREENDGAME_NODES, time_limit: float | None = None,
                       policy: EndgameBudgeted | None = None) -> tuple[CrosswordAction, list[tuple[CrosswordAction, float]]]:
-    """The pre-endgame move (module docstring) and the mean final spread of each candidate; ``policy``'s stop and
-    best-so-far hooks are honoured after each deal."""
+    """The pre-endgame move (module docstring) and the mean final spread of each candidate (none when no deal was
+    played out: then the first candidate, the best by equity). ``policy``'s budget (its node budget pays for a deal
+    only when it can pay each candidate's playout in full: :data:`PLAYOUT_PLIES` plies and ``nodes`` solver nodes;
+    its time budget and ``time_limit`` are read before each deal, which must fit at the mean time of those played),
+    stop and best-so-far hooks are honoured between deals."""
     me = state.current
     rng = random.Random(f"crossword-peg:{seed}:{state.seed}:{state.turn}")
     splits = opponent_deals(state.unseen(), referee.rules.rack_size, deals, rng)
@@ -210,19 +219,31 @@ def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValu
     totals = [0.0] * len(cands)
     weight = 0.0
     t0 = time.perf_counter()
+    played = 0
     for opp, bag, w in splits:
+        step = (time.perf_counter() - t0) / played if played else 0.0
+        if time_limit is not None and time.perf_counter() - t0 + step > time_limit:
+            if policy is not None:
+                policy.cut = True
+            break
+        if policy is not None and (not policy._may_go_on(step) or not policy._pay(0, len(cands) * (PLAYOUT_PLIES + nodes))):
+            break
         racks = list(state.racks)
         racks[1 - me] = opp
         hypo = replace(state, racks=tuple(racks), bag=bag)
         for i, action in enumerate(cands):
-            totals[i] += w * _playout(referee, referee.apply(hypo, action), me, leaves, nodes)
+            value, spent = _playout(referee, referee.apply(hypo, action), me, leaves, nodes)
+            totals[i] += w * value
+            if policy is not None:
+                policy.nodes += spent
         weight += w
+        played += 1
         if policy is not None:
             lead = max(range(len(cands)), key=lambda i: (totals[i], -i))
             policy._tell_best(cands[lead], totals[lead] / weight - (state.scores[me] - state.scores[1 - me]))
-        if (time_limit is not None and time.perf_counter() - t0 > time_limit) or (policy is not None and policy._stop_now()):
-            break
     base = state.scores[me] - state.scores[1 - me]
+    if not played:
+        return cands[0], []
     means = [t / weight - base for t in totals]
     best = max(range(len(cands)), key=lambda i: (means[i], -i))
     return cands[best], list(zip(cands, means, strict=True))
@@ -253,13 +274,13 @@ class Equity2Policy(EndgameBudgeted):
     preendgame_nodes: int = PREENDGAME_NODES
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time, self.endgame)
+        settled, _, _ = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.endgame_time, self.endgame)
         if settled is not None:
             return settled
         leaves = self.leaves or default_leaves(referee, self.leave_table)
         if self.preendgame and in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=seconds, policy=self)[0]
+                                     policy=self)[0]
         cands = fast_candidates(referee, state, leaves, top=1)
         return cands[0].action if cands else CrosswordAction("pass")
 
@@ -290,23 +311,27 @@ class Sim2Policy(EndgameBudgeted):
     """The last simulated turn: iterations done and candidates left."""
 
     def turn(self, referee: Referee, state: CrosswordState) -> CrosswordAction:
-        settled, _, seconds = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
+        settled, _, _ = self._open_turn(referee, state, self.endgame_mode, self.endgame_nodes, self.time_limit)
         if settled is not None:
             return settled
         leaves = self.leaves or default_leaves(referee, self.leave_table)
         if in_preendgame(referee, state):
             return preendgame_choice(referee, state, leaves, seed=self.seed, deals=self.preendgame_deals, nodes=self.preendgame_nodes,
-                                     time_limit=seconds, policy=self)[0]
+                                     policy=self)[0]
+        started = time.perf_counter()
         cands = fast_candidates(referee, state, leaves, top=self.candidates)
+        self.node_s = time.perf_counter() - started
         if len(cands) <= 1 or state.n_players != 2:
             return cands[0].action if cands else CrosswordAction("pass")
-        values = self.simulate(referee, state, cands, leaves, seconds)
+        values = self.simulate(referee, state, cands, leaves, self._seconds_left())
         return cands[int(np.argmax(values))].action
 
     def simulate(self, referee: Referee, state: CrosswordState, cands: list[Candidate], leaves: LeaveValues,
                  seconds: float | None = None) -> list[float]:
-        """Mean objective of each candidate (pruned ones: their mean when dropped, minus a large constant); at
-        most ``seconds`` (checked after each iteration). ``last_stats["spread"]``: each one's mean value in points."""
+        """Mean objective of each candidate (pruned ones: their mean when dropped, minus a large constant; with no
+        iteration done, the candidates' order); at most ``seconds`` and the policy's budget (read before each iteration,
+        which must fit at the mean time of those done; the node budget must pay the iteration in full, a node per
+        active candidate's reply and next play). ``last_stats["spread"]``: each one's mean value in points."""
         if self.objective not in OBJECTIVES:
             raise RulesError(f"sim2 objective {self.objective!r}: one of {', '.join(OBJECTIVES)}")
         rng = random.Random(f"crossword-sim2:{self.seed}:{state.seed}:{state.turn}")
@@ -324,7 +349,14 @@ class Sim2Policy(EndgameBudgeted):
         active = list(range(len(cands)))
         t0 = time.perf_counter()
         done = 0
+        per_candidate = 2 if self.plies >= 3 else 1
         for it in range(self.iterations):
+            step = (time.perf_counter() - t0) / done if done else len(active) * per_candidate * self.node_s
+            if seconds is not None and time.perf_counter() - t0 + step > seconds:
+                self.cut = True
+                break
+            if not self._may_go_on(step) or not self._pay(len(active) * per_candidate):
+                break
             rng.shuffle(unseen)
             opp = sort_rack("".join(unseen[:size]))
             bag = unseen[size:]
@@ -355,10 +387,12 @@ class Sim2Policy(EndgameBudgeted):
                 active = self._prune(active, samples, done)
             lead = max(active, key=lambda i: (sum(samples[i]), -i))
             self._tell_best(cands[lead].action, sum(spreads[lead]) / done)
-            if len(active) == 1 or (seconds is not None and time.perf_counter() - t0 > seconds) or self._stop_now():
+            if len(active) == 1:
                 break
         self.last_stats = {"iterations": done, "left": len(active), "candidates": len(cands),
                            "spread": [float(np.mean(v)) if v else None for v in spreads]}
+        if not done:
+            return [-float(i) for i in range(len(cands))]
         means = [float(np.mean(s)) if s else -math.inf for s in samples]
         return [m if i in active else m - 1e6 for i, m in enumerate(means)]
 

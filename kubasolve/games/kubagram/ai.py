@@ -251,7 +251,10 @@ class PlannerPolicy:
                 if best is not None and budgeted and self._out_of_budget():
                     return best[2]
                 s, actions = finish_turn(referee, state, option, variant)
-                value = self._rollout(referee, s, me, self.depth - 1)
+                turns = self.depth - 1
+                if self.max_nodes is not None:  # a rollout stops where the node budget does (before: it finished,
+                    turns = min(turns, max(self.max_nodes - self.nodes, 0))  # max_nodes 1 spent 5 turns)
+                value = self._rollout(referee, s, me, turns)
                 rank += 1
                 key = value
                 if best is None or key > best[0]:

@@ -11,7 +11,7 @@ import threading
 import time
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -38,6 +38,15 @@ Objective = Literal["gain", "swing"]
 """``gain``: the mover's own score change; ``swing``: gain plus the points taken from others."""
 
 _UNLIMITED = 1 << 62
+_BUILD_S_PER_COMPOUND = 1.5e-4
+"""Seconds to build one compound of the answer (lay its field word on tiles), kept out of the compound slices' time:
+measured 30 us at light load, 130 us at load 9 (173 compounds prepared in 22.7 ms); before, a 200 ms budget found 193
+compounds there and answered 1, the slices having left 15% of the time to build them."""
+_PREPARE_CHUNK = 128
+"""Field words laid on tiles per step of ``_CompoundTable.prepare`` under a time budget (the clock read between)."""
+FIELD_WORDS_SHARE = 0.4
+"""The part of a time budget's time left that ``compound_moves``' field-word search may take (the compound search and
+the answer's build take the rest)."""
 
 
 class _OutOfBudget(Exception):
@@ -62,13 +71,44 @@ class SearchBudget(WorkBudget):
     """The same for the compound kernel, whose nodes (a part tried at a trie node) cost more: measured 1,400-1,600
     nodes/ms on a 100-tile field with 150,000 field words (load 6.5)."""
 
+    _measured: ClassVar[dict[str, float]] = {}
+    """The process's measured kernel rates (nodes per ms) by kernel kind, from its timed calls (:meth:`timed`)."""
+    MEASURED_MIN_MS = 2.0
+    """A kernel call is timed into the running rate only when it ran at least this long and entered at least
+    :attr:`MEASURED_MIN_NODES` (shorter: noise; a process's first calls load the kernels: 394 nodes in 160 ms)."""
+    MEASURED_MIN_NODES = 5000
+
+    @classmethod
+    def rate(cls, kind: str = "words") -> float:
+        """Nodes per ms to assume for the next call of a kernel ``kind`` (``words``, ``compound``): the lower of its
+        fixed conservative rate and the rate this process measured (at load 9-11 the word search of an 83-tile
+        field with 3 choice cubes ran 500-700 nodes/ms, far below the fixed 8,000, and a 50 ms ``compounds``
+        answered in 150-230 ms)."""
+        fixed = float(cls.COMPOUND_NODES_PER_MS if kind == "compound" else cls.NODES_PER_MS)
+        measured = cls._measured.get(kind)
+        return fixed if measured is None else min(fixed, measured)
+
+    @classmethod
+    def timed(cls, kind: str, nodes: int, seconds: float) -> float | None:
+        """Record a kernel call's ``nodes`` in ``seconds`` into the running rate of ``kind``; its rate (None when the
+        call was too short to time)."""
+        if seconds * 1e3 < cls.MEASURED_MIN_MS or nodes < cls.MEASURED_MIN_NODES:
+            return None
+        rate = nodes / (seconds * 1e3)
+        old = cls._measured.get(kind)
+        # down at once, up by at most a quarter a call: the rate varies tenfold between first letters and with the load
+        # (143-12,800 nodes/ms measured in one search at load 9), and a rate too high overruns where a low one only
+        # reads the clock more often
+        cls._measured[kind] = rate if old is None or rate < old else min(rate, 1.25 * old)
+        return rate
+
     def node_limit(self, nodes_per_ms: float | None = None) -> int:
         """Nodes the next kernel call may enter (0 once the budget is spent): the time left at ``nodes_per_ms``
-        (default :attr:`NODES_PER_MS`)."""
+        (default :meth:`rate` of the word search)."""
         limit = self.nodes_left()
         if self.deadline is not None:
             left_ms = (self.deadline - time.perf_counter()) * 1e3
-            limit = min(limit, int(left_ms * (nodes_per_ms or self.NODES_PER_MS)))
+            limit = min(limit, int(left_ms * (nodes_per_ms or self.rate())))
         return self._checked(limit)
 
 
@@ -296,10 +336,12 @@ class KubagramSolver:
         else:
             while True:
                 codes_out = scratch.codes_for(width) if with_codes else _NO_CODES
+                started = time.perf_counter()
                 n_out, complete, nodes, stopped = kernel(
                     self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, lo, hi, *args, limit, cap,
                     scratch.ranks, scratch.lengths, scratch.jokers, scratch.scores, codes_out,
                 )
+                SearchBudget.timed("words", int(nodes), time.perf_counter() - started)
                 if complete:
                     if budget is not None:
                         budget.spend(int(nodes), bool(stopped))
@@ -309,7 +351,8 @@ class KubagramSolver:
                     limit = min(limit, budget.node_limit())
         order, word_ids, lengths, jokers, scores = rank_results(
             scratch.ranks[:n_out], scratch.lengths[:n_out], scratch.jokers[:n_out], scratch.scores[:n_out], self.arrays.rank_word, top)
-        return WordTable(word_ids, lengths, jokers, scores, codes_out[order] if with_codes else _NO_CODES[:0])
+        # np.take of the rows written: half the time of codes_out[order] (28,631 rows of 86 letters: 8 against 16 ms)
+        return WordTable(word_ids, lengths, jokers, scores, np.take(codes_out[:n_out], order, axis=0) if with_codes else _NO_CODES[:0])
 
     def _search_by_first_letter(self, kernel, args: tuple, cap: int, width: int, budget: SearchBudget, limit: int) -> int:
         """The all-words search as one kernel call per out-edge of the root (the same words in the same order as one
@@ -321,10 +364,15 @@ class KubagramSolver:
         scratch.grow(len(self.lexicon) + 1)  # a search finds each word at most once: no overflow, no retry
         codes = scratch.codes_for(width) if args[-1] else _NO_CODES
         n_out = 0
-        for e in range(lo, hi):
-            left = budget.node_limit() if e > lo else limit  # the nodes and the time left (0: spent, exhausted)
+        rate = SearchBudget.rate()  # nodes/ms: the process's measured rate, then this search's own
+        e = lo
+        while e < hi:
+            # the nodes and the time left (0: spent, exhausted); a call takes at most half the time left at the rate
+            # assumed, so the clock is read again before a wrong rate can spend it all
+            left = min(limit, budget.node_limit(rate / 2))
             if left <= 0:
                 break
+            started = time.perf_counter()
             n, _, nodes, stopped = kernel(
                 self.arrays.search_edges, self.arrays.edge_rank, self.edge_need, e, e + 1, *args, left, cap,
                 scratch.ranks[n_out:], scratch.lengths[n_out:], scratch.jokers[n_out:], scratch.scores[n_out:],
@@ -332,8 +380,12 @@ class KubagramSolver:
             )
             budget.spend(int(nodes), bool(stopped))
             n_out += int(n)
-            if stopped:
-                break
+            measured = SearchBudget.timed("words", int(nodes), time.perf_counter() - started)
+            if measured is not None:
+                rate = measured
+            # a first letter cut by its slice (half the time left) keeps the words it found (the kernel cannot resume
+            # its walk: the answer is then not complete, budget.exhausted) and the next letters get the time left
+            e += 1
         return n_out
 
     # ------------------------------------------------------------------ words
@@ -361,8 +413,8 @@ class KubagramSolver:
         moves = []
         work = [0]  # the assignment searches' steps: nodes of a node budget
         for n, (w, j) in enumerate(zip(table.word_ids.tolist(), table.jokers.tolist())):
-            if n and budget is not None and budget.charge(work[0]):  # a word can cost a small search: each one checks
-                break  # the best words laid on tiles by then
+            if n and budget is not None and (budget.charge(work[0]) and budget.spent()):  # a word can cost a small search
+                break  # the best words laid on tiles by then (a search cut earlier still lays the words it found)
             work[0] = 0
             moves.append(self._word_move(self.lexicon.word(w), j, pool.tiles, work))
         return moves
@@ -414,7 +466,22 @@ class KubagramSolver:
         pool = self._pool(position)
         r = self.rules
         use_field = (r.compound_with_field_words or position.last_cube) and len(position.tiles) > 0
-        field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget) if use_field else None
+        field = None
+        if use_field:
+            # the field words may take FIELD_WORDS_SHARE of the time left: the compound kernel's slices and the answer's
+            # build need the rest (before, an 83-tile field with 3 choice cubes spent 50 ms on its field words alone at
+            # load 9-11 and answered no compound in 150-230 ms)
+            whole = None if budget is None else budget.deadline
+            if budget is not None and whole is not None:
+                now = time.perf_counter()
+                budget.deadline = now + (whole - now) * FIELD_WORDS_SHARE
+            try:
+                field = self._search(pool, r.min_word_length(position.last_cube), 0, with_codes=True, budget=budget)
+            finally:
+                if budget is not None:
+                    budget.deadline = whole
+            # a field-word search cut at its share leaves budget.exhausted set (the answer is not complete): the steps
+            # after it read budget.spent(), not that flag, so the compounds of the words found are still searched
         table_codes = [self.lexicon.alphabet.encode(w.word) for w in table]  # letters checked by _pool
         if budget is None or field is None or not len(field):
             flat, offs, nodes, stopped = self._compound_kernel(table_codes, field, 0, len(field) if field is not None else 0,
@@ -424,7 +491,7 @@ class KubagramSolver:
             if budget is not None:
                 budget.spend(int(nodes), bool(stopped))
         else:
-            field, flat, offs = self._compounds_in_slices(table_codes, field, budget, time_share)
+            field, flat, offs = self._compounds_in_slices(table_codes, field, budget, time_share, top)
         compounds = _CompoundTable(self, position, field, pool, flat, offs)
         order = compounds.order(objective)
         if top:
@@ -438,9 +505,9 @@ class KubagramSolver:
                 # short still answers every one it found (before, any cut answered its first compound only), reading
                 # the clock every 64 of them
                 work, compounds.work[0] = compounds.work[0], 0
-                if (work and budget.charge(work)) or (n % 64 == 0 and budget.deadline is not None
-                                                      and time.perf_counter() >= budget.deadline):
-                    budget.exhausted = True
+                if work:
+                    budget.charge(work)
+                if (work or n % 64 == 0) and budget.spent():  # not merely cut before: the slices' cut left time to build
                     break  # the best compounds built so far
             moves.append(compounds.move(i))
         return moves
@@ -472,7 +539,7 @@ class KubagramSolver:
         return flat, offs, int(nodes), bool(stopped)
 
     def _compounds_in_slices(self, table_codes: list[np.ndarray], field: WordTable, budget: SearchBudget,
-                             time_share: float) -> tuple[WordTable, np.ndarray, np.ndarray]:
+                             time_share: float, top: int | None = None) -> tuple[WordTable, np.ndarray, np.ndarray]:
         """The budgeted compound search: the table words with the field words (best and shortest first in turn) in slices of growing size,
         one kernel call each, the clock read between them. A compound holds at most one field word, so each compound
         with one is found in exactly one slice, and those of table words alone in the first (the others drop theirs):
@@ -493,33 +560,44 @@ class KubagramSolver:
         both[1::2] = np.argsort(field.lengths, kind="stable")
         _, first = np.unique(both, return_index=True)
         order = both[np.sort(first)]
-        field = WordTable(*(a[order] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+        # the letter rows are reordered only as the slices take them (all at once: 16-40 ms for 30,000-40,000 field
+        # words at load 9, which before left a 50-200 ms budget no time for a slice)
+        codes = field.codes
+        field = WordTable(field.word_ids[order], field.lengths[order], field.jokers[order], field.scores[order], codes[:0])
         lengths = field.lengths.astype(np.int64)
         ends = np.cumsum(lengths)  # letters of the first k + 1 field words
         now = time.perf_counter()
-        deadline = None if budget.deadline is None else now + (budget.deadline - now) * time_share
+        deadline = whole = None if budget.deadline is None else now + (budget.deadline - now) * time_share
         flats: list[np.ndarray] = []
         offsets: list[np.ndarray] = []
         done, size, cost = 0, _FIRST_SLICE_LETTERS, 0.0  # field rows searched, next slice letters, s/letter
+        found = 0
         while done < len(field):
+            if deadline is not None and whole is not None:  # keep the time to build the answer of the compounds found
+                deadline = whole - min(found, top or found) * _BUILD_S_PER_COMPOUND
             before = int(ends[done - 1]) if done else 0
             afford = budget.nodes_left() // 2
             if deadline is not None and cost > 0:
                 afford = min(afford, int((deadline - time.perf_counter()) / cost))
             letters = min(max(size, int(lengths[done])), afford)  # at least the next word, when affordable
             hi = int(np.searchsorted(ends, before + letters, "right"))
-            if hi <= done or budget.out_of_time() or (deadline is not None and time.perf_counter() >= deadline):
+            if hi <= done or budget.spent() or (deadline is not None and time.perf_counter() >= deadline):
                 budget.exhausted = True  # the rest of the field words cannot be paid for
                 break
             letters = int(ends[hi - 1]) - before
             start = time.perf_counter()
             budget.charge(letters)  # <= half the nodes left: the walk keeps the rest
             limit = budget.nodes_left()
-            if deadline is not None:  # the walk's nodes: the time left at the kernel's conservative rate
-                left_ms = (deadline - start) * 1e3
-                limit = min(limit, max(int(left_ms * SearchBudget.COMPOUND_NODES_PER_MS), 1))
-            flat, offs, nodes, stopped = self._compound_kernel(table_codes, field, done, hi, True, limit)
+            if deadline is not None:  # the walk's nodes: the time left at the kernel's conservative or measured rate
+                left_ms = (deadline - time.perf_counter()) * 1e3
+                limit = min(limit, max(int(left_ms * SearchBudget.rate("compound")), 1))
+            rows = WordTable(field.word_ids[done:hi], field.lengths[done:hi], field.jokers[done:hi], field.scores[done:hi],
+                             np.take(codes, order[done:hi], axis=0))
+            flat, offs, nodes, stopped = self._compound_kernel(table_codes, rows, 0, hi - done, True, limit)
+            if done:  # field parts numbered from n_table + done, as in the whole (reordered) field
+                flat = np.where(flat >= n_table, flat + done, flat).astype(flat.dtype)
             budget.spend(nodes, stopped)
+            SearchBudget.timed("compound", nodes + letters, time.perf_counter() - start)
             if flats and len(offs) > 1:  # the table-only sequences were kept from the first slice
                 has_field = np.maximum.reduceat(flat, offs[:-1]) >= n_table
                 sizes = np.diff(offs)[has_field]
@@ -527,6 +605,7 @@ class KubagramSolver:
                 offs = np.concatenate(([0], np.cumsum(sizes)))
             flats.append(flat)
             offsets.append(offs)
+            found += len(offs) - 1
             cost = max(cost, (time.perf_counter() - start) / max(letters, 1))
             done = hi
             size *= 2
@@ -539,8 +618,8 @@ class KubagramSolver:
             all_offs.append(offs[1:] + shift)
             shift += int(offs[-1])
         flat = np.concatenate(flats).astype(np.int32) if flats else np.zeros(0, np.int32)
-        if done < len(field):
-            field = WordTable(*(a[:done] for a in (field.word_ids, field.lengths, field.jokers, field.scores, field.codes)))
+        field = WordTable(field.word_ids[:done], field.lengths[:done], field.jokers[:done], field.scores[:done],
+                          np.take(codes, order[:done], axis=0))
         return field, flat, np.concatenate(all_offs).astype(np.int64)
 
     # ------------------------------------------------------------------ claims
@@ -1035,15 +1114,21 @@ class _CompoundTable:
         row_of, jokers_of = self.field_row.tolist(), self.field_jokers.tolist()
         wanted = sorted({(row_of[i], jokers_of[i]) for i in rows if row_of[i] >= 0} - self._field_moves.keys())
         fast = [(f, j) for f, j in wanted if j == 0 or (j == 1 and self._one_joker)]
-        if fast:
-            fast_rows = np.array([f for f, _ in fast], np.int64)
-            placed, out = self._assign(fast_rows, np.array([j for _, j in fast], np.int64))
+        # in chunks, the clock read between them under a time budget (all at once, 1,449 field words took 190 ms at
+        # load 9, past a 1,000 ms budget's deadline)
+        step = len(fast) if budget is None or budget.deadline is None else _PREPARE_CHUNK
+        for at in range(0, len(fast), max(step, 1)):
+            if at and budget is not None and budget.spent():
+                return  # move() lays any compound built from the rows left (the build reads the clock too)
+            chunk = fast[at: at + step]
+            fast_rows = np.array([f for f, _ in chunk], np.int64)
+            placed, out = self._assign(fast_rows, np.array([j for _, j in chunk], np.int64))
             lengths = self._field_lengths[fast_rows].tolist()
-            for (f, j), ok, assigned, n in zip(fast, placed.tolist(), out.tolist(), lengths):
+            for (f, j), ok, assigned, n in zip(chunk, placed.tolist(), out.tolist(), lengths):
                 if ok:
                     self._field_moves[f, j] = self._word_move(f, tuple(assigned[:n]), j)
         for f, j in wanted:
-            if budget is not None and budget.charge(self.work[0]):
+            if budget is not None and (budget.charge(self.work[0]) and budget.spent()):
                 break
             self.work[0] = 0
             self._field_move(f, j)  # the rest: the assignment search
