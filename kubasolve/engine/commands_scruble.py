@@ -33,7 +33,7 @@ from kubasolve.engine.registry import (
     command,
     given,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
 
 State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbol cube state (docs/scruble.md)")]
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
@@ -198,6 +198,17 @@ class V2Answer(Answer):
     over: bool | UnsetType = UNSET
 
 
+def _saved_rules(state: dict[str, Any]) -> Any:
+    """The rules a saved game ``state`` holds (the defaults when it holds none), read before its history is replayed:
+    an operator's word list is read in their pegs' letters (as ``scruble.best`` and the session games read it)."""
+    from kubasolve.games.scruble.rules import ScrubleRules
+
+    try:
+        return ScrubleRules.from_dict(state.get("rules", {}))
+    except KubasolveError as exc:
+        raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
+
+
 @command("scruble.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """v2 (use new-game): scramble a new game (``seed``, ``players`` 1-4, ``rules``), or resume a saved ``state``."""
@@ -210,7 +221,7 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
 
     if p.rules is not UNSET:
         raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
-    native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon))
+    native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon, alphabet=_saved_rules(p.state).pegs.alphabet))
     check_dealt_from_seed(native, "params.state.seed")
     gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
     return _answer(gid, sg)

@@ -91,7 +91,7 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     takes = sorted(name for name, c in COMMANDS.items() if "lexicon" in c.params.__struct_fields__)
     assert {"kubagram.best-words", "crossword.moves", "crossword.new-game", "colonii.moves", "scruble.best", "scruble.new-game"} <= set(takes)
     cube = handle_request('{"cmd": "scruble.scramble"}', Session())["result"]["state"]
-    minimal = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
+    minimal: dict[str, dict[str, object]] = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
                "kubagram.best-move": {"position": {"field": "zebra"}}, "crossword.moves": {"board": ["." * 15] * 15, "rack": "ZEBRA"},
                "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube},
                "new-game": {"game": "crossword"}, "simulate": {"game": "crossword"}}
@@ -141,3 +141,35 @@ def test_a_bad_flag_is_named_for_what_it_is(tmp_path: Path, restore: None) -> No
         lexicons.configure({"mine": tmp_path})
     with pytest.raises(lexicons.LexiconError, match=r"'.*nowhere' does not exist"):
         lexicons.configure(dirs=[tmp_path / "nowhere"])
+
+
+def test_scruble_v2_resume_reads_an_operators_list_in_the_pegs_letters(tmp_path: Path, restore: None) -> None:
+    """``scruble.new-game`` given a saved ``state`` read an operator's list in a-z, whatever the state's pegs: a Spanish
+    game whose history holds a word with ñ (played with that very list) was refused on resume (``bad-lexicon``: no
+    usable word; with some a-z words in the list, the replay found the ñ word "not a word"). The list is now read in the
+    pegs' letters, as ``scruble.best`` and the session games read it."""
+    from kubasolve.lexicon import load_lexicon
+
+    words = [w for w in load_lexicon("es").words_with_prefix("") if "ñ" in w]
+    (tmp_path / "enie.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    lexicons.configure({"enie": tmp_path / "enie.txt"})
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    for seed in range(20):  # a game whose first (greedy) turn lays a word
+        started = ask("scruble.new-game", seed=seed, rules={"pegs": "es"}, lexicon="enie")
+        assert started["ok"] is True, started
+        played = ask("scruble.ai-move", game=started["result"]["game"], ai="greedy", state=False)
+        assert played["ok"] is True, played
+        if played["result"]["played"].get("word"):
+            break
+    assert "ñ" in played["result"]["played"]["word"]
+    saved = ask("scruble.state", game=started["result"]["game"])["result"]["state"]
+    resumed = ask("scruble.new-game", state=saved, lexicon="enie")
+    assert resumed["ok"] is True, resumed
+    assert resumed["result"]["state"] == saved
+    # the state's rules are read first: a bad one is refused by name, as new-game (v3) refuses it
+    refused = ask("scruble.new-game", state={**saved, "rules": {"pegs": "xx"}}, lexicon="enie")
+    assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
