@@ -38,7 +38,7 @@ from kubasolve.engine.registry import (
 )
 from kubasolve.errors import KubasolveError, StateError, UnknownGameError
 
-__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_ai_options", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
+__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "saved_game", "call", "declare_ai_options", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
            "v2_answer", "v2_game"]
 
 GameKind = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
@@ -197,10 +197,29 @@ def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params
     return cls(parsed, lexicon_for(name, f"{root}.lexicon", probe.wordlist_alphabet()))
 
 
+def saved_game(kind: str, saved: Any, root: str = "params.state") -> Any:
+    """The protocol game of a saved state ``saved`` of kind ``kind`` (its ``rules`` and ``lexicon``) as the engine
+    takes it: the rules a JSON object of settings, never the path of a rules file (nor TOML text) for the engine to
+    read, checked by the library (a saved state may hold settings the request schema does not); the lexicon a name
+    the engine serves. Errors are keyed under ``root`` (``params.state.rules`` ...)."""
+    from kubasolve.games.protocol import game_class
+
+    cls = game_class(kind)
+    rules = saved.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise StateError(f"{root}.rules: a JSON object of rule settings (the engine opens no rules file a request "
+                         "names)", key=f"{root}.rules")
+    try:
+        parsed = cls.parse_rules(rules)
+    except KubasolveError as exc:
+        raise StateError(f"{root}.rules: {exc}", key=f"{root}.rules") from None
+    return _game_object(kind, parsed, saved.get("lexicon") if cls.lexicons else None, root=root)
+
+
 def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,
                      lexicon: Any = UNSET, saved: Any = UNSET) -> tuple[str, SessionGame]:
     """Start (or, with ``saved``, resume) a game of kind ``kind`` in the session: (its id, the session game)."""
-    from kubasolve.games.protocol import check_state_envelope, game_class
+    from kubasolve.games.protocol import check_state_envelope
 
     if saved is not UNSET:
         given_too = [k for k, v in (("seed", seed), ("players", players), ("rules", rules), ("lexicon", lexicon)) if v is not UNSET]
@@ -212,12 +231,7 @@ def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players:
                 raise StateError(f"state.game: a {saved['game']} state, not {kind}", key="state.game")
         except KubasolveError as exc:
             raise rekeyed(exc) from None
-        cls = game_class(kind)
-        try:  # a saved state's rules are checked by the library (they may hold settings the request schema does not)
-            rules = cls.parse_rules(saved["rules"])
-        except KubasolveError as exc:
-            raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
-        game = _game_object(kind, rules, saved["lexicon"] if cls.lexicons else None, root="params.state")
+        game = saved_game(kind, saved, root="params.state")
         state = call(game.state_from_json, saved)
     else:
         game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)

@@ -173,3 +173,30 @@ def test_scruble_v2_resume_reads_an_operators_list_in_the_pegs_letters(tmp_path:
     # the state's rules are read first: a bad one is refused by name, as new-game (v3) refuses it
     refused = ask("scruble.new-game", state={**saved, "rules": {"pegs": "xx"}}, lexicon="enie")
     assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
+
+
+def test_a_saved_state_names_neither_a_rules_file_nor_its_lists_file(tmp_path: Path, restore: None) -> None:
+    """``new-game`` given a saved ``state`` read a rules file the state's ``rules`` named as a path (and quoted its
+    setting names: "unknown Rummikub rule setting(s) board_size"); and a game played with an operator's list saved
+    the list's file name as its lexicon ("secretwords"), so its own state did not resume ("no lexicon
+    'secretwords'"). The rules of a saved state are a JSON object, and an operator's list is named by the name it is
+    served as."""
+    (tmp_path / "r.toml").write_text("board_size = 99\n", encoding="utf-8")
+    (tmp_path / "secretwords.txt").write_text("zebra\nquartz\n", encoding="utf-8")
+    lexicons.configure({"mine": tmp_path / "secretwords.txt"})
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    started = ask("new-game", game="rummikub")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    for rules in (str(tmp_path / "r.toml"), "min_first_meld = 1"):
+        refused = ask("new-game", game="rummikub", state={**saved, "rules": rules})
+        assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
+        assert "board_size" not in json.dumps(refused)
+    started = ask("new-game", game="crossword", lexicon="mine")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    assert saved["lexicon"] == "mine"
+    resumed = ask("new-game", game="crossword", state=saved)
+    assert resumed["ok"] is True, resumed
