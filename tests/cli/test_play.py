@@ -251,3 +251,20 @@ def test_w_reads_its_file_name_as_a_shell_would(tmp_path: Path, monkeypatch: pyt
     assert (home / "x.json").is_file() and f"game saved to {home / 'x.json'}" in text
     assert "not saved: one file name, got 2" in text and "not saved: cannot read the file name" in text
     assert json.loads((tmp_path / "a b.json").read_text()) == json.loads((home / "x.json").read_text())
+
+
+@pytest.mark.parametrize("command", [["kubagram", "play"], ["play", "--game", "kubagram"]])
+def test_kubagram_play_redraws_the_field_after_a_step_of_a_turn(command: list[str]) -> None:
+    """A Kubagram turn is several steps (take a cube, claim words, end the turn: docs/kubagram.md); play drew the
+    field only when a turn began, so the cube just taken was not shown until the next turn. Each step that changes
+    the drawing now shows it again (a refused step, which changes nothing, does not)."""
+    takes = "t\n" + "".join(f"t {c}\n" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # exactly one take is allowed
+    text = play([*command, "--players", "human,greedy", "--seed", "1"], takes + "q\n")
+    assert text.count("human> ok") == 1
+    before, after = text.split("human> ok", 1)
+    fields = [line for line in text.splitlines() if line.startswith("field:")]
+    assert len(fields) == 2 and fields[0] in before and fields[1] in after.split("bye")[0]
+    assert len(fields[1].split()) == len(fields[0].split()) + 1  # the cube taken stands in the field drawn again
+    assert after.count("field:") == 1  # the refused takes after it draw nothing
+    board_less = play([*command, "--players", "human,greedy", "--seed", "1", "--no-board"], takes + "q\n")
+    assert "field:" not in board_less
