@@ -36,3 +36,16 @@ def test_a_budget_is_spelled_the_same_everywhere() -> None:
     odd = [(" ".join(path), s) for path, action in flags for s in action.option_strings
            if any(w in s for w in budget_words) and s not in ("--movetime-ms", "--max-nodes", "--min-time")]
     assert odd == []
+
+
+def test_a_lexicon_by_name_or_file_is_l_everywhere() -> None:
+    """``kubasolve lexicon prefix -l en`` worked but ``kubasolve crossword moves -l en`` did not: the game commands
+    spelled the same flag (a bundled lexicon or a word-list file) without ``-l``. Every such flag now takes it (the
+    engine's and analyse's ``--lexicon NAME=PATH``, another job, do not)."""
+    flags = list(_flags(build_parser()))
+    by_name_or_file = [(path, action) for path, action in flags if action.metavar == "NAME|PATH"]
+    assert len(by_name_or_file) > 20
+    assert [" ".join(path) for path, action in by_name_or_file if "-l" not in action.option_strings] == []
+    assert all("-l" not in action.option_strings for _, action in flags if action.metavar == "NAME=PATH")
+    args = build_parser().parse_args(["crossword", "moves", "-l", "en", "--board", "x"])
+    assert args.lexicon == "en"
