@@ -10,6 +10,7 @@ from kubasolve.engine.commands_session import (
     SessionGame,
     adopt_game,
     call,
+    check_rule_files,
     declare_rules,
     declare_v2_state_and_apply,
     lexicon_for,
@@ -138,7 +139,7 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ games
 # The v2 session commands: aliases over the protocol code in commands_session (docs/engine_scruble.md); v3's
 # new-game/legal-moves/apply-move/ai-move are the ones to use.
-declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pegs.name})  # (the library writes the whole peg table)
+declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pegs.name}, files={"pegs": ("en", "es")})  # (the library writes the whole peg table)
 
 
 class NewGameParams(Params):
@@ -203,6 +204,7 @@ def _saved_rules(state: dict[str, Any]) -> Any:
     an operator's word list is read in their pegs' letters (as ``scruble.best`` and the session games read it)."""
     from kubasolve.games.scruble.rules import ScrubleRules
 
+    check_rule_files("scruble", state.get("rules"))  # a peg set by its bundled name or as a table, never a file
     try:
         return ScrubleRules.from_dict(state.get("rules", {}))
     except KubasolveError as exc:

@@ -171,7 +171,7 @@ def test_scruble_v2_resume_reads_an_operators_list_in_the_pegs_letters(tmp_path:
     assert resumed["ok"] is True, resumed
     assert resumed["result"]["state"] == saved
     # the state's rules are read first: a bad one is refused by name, as new-game (v3) refuses it
-    refused = ask("scruble.new-game", state={**saved, "rules": {"pegs": "xx"}}, lexicon="enie")
+    refused = ask("scruble.new-game", state={**saved, "rules": {"min_length": "xx"}}, lexicon="enie")
     assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
 
 
@@ -200,3 +200,38 @@ def test_a_saved_state_names_neither_a_rules_file_nor_its_lists_file(tmp_path: P
     assert saved["lexicon"] == "mine"
     resumed = ask("new-game", game="crossword", state=saved)
     assert resumed["ok"] is True, resumed
+
+
+def test_no_rule_setting_nor_saved_text_makes_the_engine_open_a_file(tmp_path: Path, restore: None) -> None:
+    """A saved state's crossword ``tiles``/``layout`` or Scruble ``pegs`` naming a file made ``new-game`` (and the v2
+    ``crossword.new-game``/``scruble.new-game``) read it ("board layout file '/etc/hostname' is not valid TOML"); and
+    ``saved_text`` holding a state whose ``lexicon`` was a path made the engine play with that file's words. Those
+    settings take a bundled name (or a table), and a state in ``saved_text`` is read as ``state`` is."""
+    (tmp_path / "x.toml").write_text("[counts]\nA = 1\n", encoding="utf-8")
+    (tmp_path / "words.txt").write_text("zebra\n", encoding="utf-8")
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    path = str(tmp_path / "x.toml")
+    for game, setting in (("crossword", "tiles"), ("crossword", "layout"), ("scruble", "pegs")):
+        started = ask("new-game", game=game)
+        saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+        forged = {**saved, "rules": {**saved["rules"], setting: path}}
+        for cmd, params, key in (("new-game", {"game": game, "state": forged}, f"params.state.rules.{setting}"),
+                                 ("new-game", {"game": game, "saved_text": json.dumps(forged)}, f"params.saved_text.state.rules.{setting}")):
+            answer = ask(cmd, **params)
+            assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == key, answer
+        v2 = ask(f"{game}.new-game", seed=1)
+        native = ask(f"{game}.state", game=v2["result"]["game"])["result"]["state"]
+        forged_native = {**native, "rules": {**native.get("rules", {}), setting: path}}
+        answer = ask(f"{game}.new-game", state=forged_native)
+        assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == f"params.state.rules.{setting}", answer
+        answer = ask("new-game", game=game, saved_text=json.dumps(forged_native))  # the game's own saved JSON
+        assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == f"params.saved_text.rules.{setting}", answer
+        assert ask("new-game", game=game, saved_text=json.dumps(saved))["ok"] is True  # a bundled name is served
+    started = ask("new-game", game="crossword")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    answer = ask("new-game", game="crossword", saved_text=json.dumps({**saved, "lexicon": str(tmp_path / "words.txt")}))
+    assert answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.saved_text.state.lexicon", answer
