@@ -35,6 +35,7 @@ from kubasolve.engine.registry import (
     given,
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
+from kubasolve.games.limits import SCRUBLE_MAX_TOP
 
 State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbol cube state (docs/scruble.md)")]
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
@@ -82,7 +83,7 @@ class BestParams(Params):
     state: State
     depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second; 0 only with "
                                                         "require_new_letter false)")] = 2
-    top: Annotated[int, Meta(ge=1, le=4096)] = 10
+    top: Annotated[int, Meta(ge=1, le=SCRUBLE_MAX_TOP)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
     movetime_ms: MoveTimeMs | None = None
@@ -161,7 +162,7 @@ class BudgetedGameParams(GameParams):
 
 class LegalMovesParams(BudgetedGameParams):
     depth: Annotated[int, Meta(ge=1, le=3)] = 2
-    top: Annotated[int, Meta(ge=1, le=4096)] = 10
+    top: Annotated[int, Meta(ge=1, le=SCRUBLE_MAX_TOP)] = 10
 
 
 class TurnSpec(Params):

@@ -49,3 +49,14 @@ def test_a_lexicon_by_name_or_file_is_l_everywhere() -> None:
     assert all("-l" not in action.option_strings for _, action in flags if action.metavar == "NAME=PATH")
     args = build_parser().parse_args(["crossword", "moves", "-l", "en", "--board", "x"])
     assert args.lexicon == "en"
+
+
+def test_top_0_means_all_wherever_top_is_taken() -> None:
+    """``--top 0`` is "all" (up to the command's bound) in every command that lists the best moves."""
+    flags = list(_flags(build_parser()))
+    tops = [" ".join(path) for path, action in flags if "--top" in action.option_strings]
+    assert set(tops) >= {"kubagram best", "colonii best", "crossword moves", "scruble best"}
+    for path, action in flags:
+        if "--top" in action.option_strings:
+            assert callable(action.type) and action.type("0") == 0, path
+            assert "0 = all" in (action.help or ""), path
