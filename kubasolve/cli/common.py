@@ -216,9 +216,9 @@ def add_rules_argument(parser: argparse.ArgumentParser, doc: str) -> None:
 
 
 def add_lexicon_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--lexicon NAME|PATH``: a bundled lexicon (``nl``, ``ro``...) or a word-list file (``default`` ``""``: the
-    game's own, left to the game: ``args.lexicon`` is None)."""
-    parser.add_argument("--lexicon", default=default or None, metavar="NAME|PATH",
+    """``--lexicon``/``-l NAME|PATH``: a bundled lexicon (``nl``, ``ro``...) or a word-list file (``default`` ``""``: the
+    game's own, left to the game: ``args.lexicon`` is None); ``-l`` as in the ``lexicon`` commands."""
+    parser.add_argument("--lexicon", "-l", default=default or None, metavar="NAME|PATH",
                         help=f"bundled lexicon or word-list file (default {default or 'the game s'})".replace("game s", "game's"))
 
 

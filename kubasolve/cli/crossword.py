@@ -96,7 +96,8 @@ def add_commands(csub: argparse._SubParsersAction) -> None:
     lv.add_argument("--workers", type=count(1, 256), default=None, help="parallel worker processes or Ray actors (default 1)")
     lv.add_argument("--backend", choices=("local", "ray"), default=None, help="local processes or a Ray cluster (same table; default local)")
     lv.add_argument("--address", default=None, help="Ray cluster to join (auto, HOST:PORT, ray://HOST:PORT)")
-    lv.add_argument("--out", required=True, metavar="FILE", help="the table to write (.npz)")
+    lv.add_argument("-o", "--output", dest="out", default=None, metavar="FILE", help="the table to write (.npz; required)")
+    lv.add_argument("--out", dest="out", default=None, metavar="FILE", help=argparse.SUPPRESS)  # the older name of --output
     lv.add_argument("--report", default=None, metavar="FILE", help="also write the per-generation report as JSON")
     lv.add_argument("--samples", default=None, metavar="PREFIX",
                     help="also write each generation's raw samples to PREFIX-gN.npz (to refit without replaying)")
@@ -293,12 +294,14 @@ def run_learn_leaves(args: argparse.Namespace) -> int:
     from kubasolve.games.crossword.leaves import LearntLeaves
     from kubasolve.scale.learn import learn_leaves
 
+    if args.out is None:
+        raise UsageError("the following argument is required: -o/--output FILE (the table to write)")
     if not 0 <= args.prune <= 100:
         raise UsageError(f"--prune must be from 0 to 100 points, got {args.prune}")
     if args.shrink is not None and not 0 < args.shrink <= 100:
         raise UsageError(f"--shrink must be above 0 and at most 100, got {args.shrink}")
     fit_options = {k: v for k, v in (("prior", args.prior), ("shrink", args.shrink)) if v is not None}
-    out = check_output_path(args.out, "--out")
+    out = check_output_path(args.out, "--output")
     report_path = check_output_path(args.report, "--report") if args.report else None
     samples = check_output_path(f"{args.samples}-g1.npz", "--samples") if args.samples else None
     start: Any = args.start

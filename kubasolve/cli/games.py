@@ -440,6 +440,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     budget = budget_of(args)
     listed: list[Any] = []
     shown = -1
+    drawn: str | None = None  # the drawing last shown: redrawn when a step of a turn changes it (a Kubagram take)
     # an AI's seed: the deal seed (--seed), its seat and the number of the move in the game (as in simulate), so a game
     # resumed with the seed it was dealt from goes on as it would have without the stop
     moves_made = game.result(state).turn - 1
@@ -469,11 +470,13 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
                 view = game.result(state)
                 term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
                 continue
-            if shown != view.turn:
-                if not args.no_board:
-                    term.say(game.render_text(state))
-                shown = view.turn
-                listed = []
+            drawing = None if args.no_board else game.render_text(state)
+            if shown != view.turn or drawing != drawn:  # a new turn, or a step of this one changed what is shown
+                if drawing is not None:
+                    term.say(drawing)
+                if shown != view.turn:
+                    listed = []
+                shown, drawn = view.turn, drawing
             line = term.ask(f"{names[p]}> ")
             if line is None:
                 return leave("\n(end of input: game stopped)")
@@ -486,7 +489,7 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             if text == "q":
                 return leave("bye")
             if text == "b":
-                term.say(game.render_text(state))
+                term.say(drawn := game.render_text(state))
                 continue
             if text == "h":
                 listed = hints(game, state, budget, term)

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kubasolve.games.limits import SCRUBLE_MAX_TOP
+
 RULES_DOC = "docs/scruble.md: settings at top level or under [scruble]"
 HELP = "Scruble Cube (4x4x4 twisty letter cube): best words, show; play and simulate games"
 AI_HELP = "random, greedy, planner"
@@ -30,7 +32,8 @@ def add_commands(ssub: argparse._SubParsersAction) -> None:
     b = ssub.add_parser("best", help="best words reachable within D twists, e.g. `kubasolve scruble best STATE --depth 2`")
     b.add_argument("state", help="96-character cube state (faces U R F D L B, 16 cells each; / and spaces ignored)")
     b.add_argument("--depth", type=count(0, 4), default=2, help="twists allowed (0-4, default 2)")
-    b.add_argument("--top", type=count(1, 4096), default=10, help="how many words (default 10)")
+    b.add_argument("--top", type=count(0, SCRUBLE_MAX_TOP), default=10,
+                   help=f"how many words (default 10; 0 = all, up to {SCRUBLE_MAX_TOP:,}), as --top of the other games")
     add_budget_arguments(b, "the search")
     add_rules_argument(b, RULES_DOC)
     add_lexicon_argument(b, "en")
@@ -96,7 +99,7 @@ def run_best(args: argparse.Namespace) -> int:
     lex = _lexicon(args.lexicon, rules)
     warm_up(cube, lex, rules)  # the one-time set-up, before the budget's clock starts
     meter = budget_of(args).meter(StateBudget)
-    moves, stats = search(cube, lex, rules, args.depth, args.top, budget=meter)
+    moves, stats = search(cube, lex, rules, args.depth, args.top or SCRUBLE_MAX_TOP, budget=meter)
     proven = not meter.exhausted and stats.complete
     if args.json:
         emit_json({"ok": True, "states": stats.states, "moves": [m.as_dict() for m in moves], "proven_optimal": proven,

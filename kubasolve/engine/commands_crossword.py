@@ -10,6 +10,7 @@ from kubasolve.engine.commands_session import (
     V2Answer,
     adopt_game,
     call,
+    check_rule_files,
     declare_ai_options,
     declare_rules,
     declare_v2_state_and_apply,
@@ -37,6 +38,7 @@ from kubasolve.engine.registry import (
 )
 from kubasolve.errors import IllegalMoveError, KubasolveError
 from kubasolve.games.crossword.ai_names import AI_NAME_FORMS, AI_NAME_PATTERN
+from kubasolve.games.crossword.layout import LAYOUTS, TILE_SETS
 from kubasolve.games.limits import (
     CROSSWORD_MAX_ENDGAME_THREADS,
     CROSSWORD_MAX_LISTED,
@@ -140,7 +142,7 @@ def moves(p: MovesParams, session: Session) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ games
 # The v2 session commands: aliases over the protocol code in commands_session (docs/engine_crossword.md); v3's
 # new-game/legal-moves/apply-move/ai-move are the ones to use.
-declare_rules("crossword", CrosswordRulesSpec)
+declare_rules("crossword", CrosswordRulesSpec, files={"tiles": TILE_SETS, "layout": LAYOUTS})
 
 
 class NewGameParams(Params):
@@ -255,6 +257,7 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
 
     refuse_with_state(p)
     saved = p.state
+    check_rule_files("crossword", saved.get("rules"))  # tiles and layout by their bundled names, never a file
     rules = CrosswordRules.from_dict(saved["rules"]) if isinstance(saved.get("rules"), dict) else CrosswordRules()
     native = CrosswordState.from_dict(saved, default_referee(rules, lexicon_for(p.lexicon)))
     gid, sg = adopt_game(session, "crossword", native.rules, p.lexicon, native, p.players)

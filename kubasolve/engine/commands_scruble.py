@@ -10,6 +10,7 @@ from kubasolve.engine.commands_session import (
     SessionGame,
     adopt_game,
     call,
+    check_rule_files,
     declare_rules,
     declare_v2_state_and_apply,
     lexicon_for,
@@ -33,7 +34,8 @@ from kubasolve.engine.registry import (
     command,
     given,
 )
-from kubasolve.errors import IllegalMoveError, KubasolveError
+from kubasolve.errors import IllegalMoveError, KubasolveError, StateError
+from kubasolve.games.limits import SCRUBLE_MAX_TOP
 
 State = Annotated[str, Meta(min_length=96, max_length=400, description="96-symbol cube state (docs/scruble.md)")]
 TwistToken = Annotated[str, Meta(min_length=1, max_length=6)]
@@ -81,7 +83,7 @@ class BestParams(Params):
     state: State
     depth: Annotated[int, Meta(ge=0, le=3, description="twists allowed (depth 3: about a second; 0 only with "
                                                         "require_new_letter false)")] = 2
-    top: Annotated[int, Meta(ge=1, le=4096)] = 10
+    top: Annotated[int, Meta(ge=1, le=SCRUBLE_MAX_TOP)] = 10
     rules: ScrubleRulesSpec | UnsetType = UNSET
     lexicon: LexiconName = "en"
     movetime_ms: MoveTimeMs | None = None
@@ -138,7 +140,7 @@ def best(p: BestParams, session: Session) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ games
 # The v2 session commands: aliases over the protocol code in commands_session (docs/engine_scruble.md); v3's
 # new-game/legal-moves/apply-move/ai-move are the ones to use.
-declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pegs.name})  # (the library writes the whole peg table)
+declare_rules("scruble", ScrubleRulesSpec, shown=lambda rules: {"pegs": rules.pegs.name}, files={"pegs": ("en", "es")})  # (the library writes the whole peg table)
 
 
 class NewGameParams(Params):
@@ -160,7 +162,7 @@ class BudgetedGameParams(GameParams):
 
 class LegalMovesParams(BudgetedGameParams):
     depth: Annotated[int, Meta(ge=1, le=3)] = 2
-    top: Annotated[int, Meta(ge=1, le=4096)] = 10
+    top: Annotated[int, Meta(ge=1, le=SCRUBLE_MAX_TOP)] = 10
 
 
 class TurnSpec(Params):
@@ -198,6 +200,18 @@ class V2Answer(Answer):
     over: bool | UnsetType = UNSET
 
 
+def _saved_rules(state: dict[str, Any]) -> Any:
+    """The rules a saved game ``state`` holds (the defaults when it holds none), read before its history is replayed:
+    an operator's word list is read in their pegs' letters (as ``scruble.best`` and the session games read it)."""
+    from kubasolve.games.scruble.rules import ScrubleRules
+
+    check_rule_files("scruble", state.get("rules"))  # a peg set by its bundled name or as a table, never a file
+    try:
+        return ScrubleRules.from_dict(state.get("rules", {}))
+    except KubasolveError as exc:
+        raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
+
+
 @command("scruble.new-game", NewGameParams, V2Answer)
 def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
     """v2 (use new-game): scramble a new game (``seed``, ``players`` 1-4, ``rules``), or resume a saved ``state``."""
@@ -210,7 +224,7 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
 
     if p.rules is not UNSET:
         raise KubasolveError("params.rules: not allowed with state (the state holds it)", key="params.rules")
-    native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon))
+    native = ScrubleGame.from_dict(p.state, lexicon_for(p.lexicon, alphabet=_saved_rules(p.state).pegs.alphabet))
     check_dealt_from_seed(native, "params.state.seed")
     gid, sg = adopt_game(session, "scruble", native.rules, p.lexicon, native)
     return _answer(gid, sg)

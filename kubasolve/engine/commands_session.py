@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -38,7 +38,7 @@ from kubasolve.engine.registry import (
 )
 from kubasolve.errors import KubasolveError, StateError, UnknownGameError
 
-__all__ = ["SessionGame", "V2Answer", "adopt_game", "lexicon_for", "call", "declare_ai_options", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
+__all__ = ["SessionGame", "V2Answer", "adopt_game", "check_rule_files", "lexicon_for", "saved_game", "call", "declare_ai_options", "declare_rules", "find_game", "new_session_game", "session_answer", "session_budget",
            "v2_answer", "v2_game"]
 
 GameKind = Annotated[str, Meta(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$",
@@ -70,16 +70,21 @@ class RulesDeclaration:
     shown: Callable[[Any], dict[str, Any]] | None = None
     """The settings of a rules object whose form in the library's ``to_dict`` is not the one ``spec`` takes (e.g. a
     table the request names by its bundled name); ``games`` publishes the defaults through it."""
+    files: Mapping[str, Collection[str]] = field(default_factory=dict)
+    """The settings the library reads as a bundled name *or a file's path* (crossword ``tiles``, ``layout``; Scruble
+    ``pegs``), with their bundled names: a saved state's string there must be one of them (a table is data)."""
 
 
 RULES: dict[str, RulesDeclaration] = {}
 
 
 def declare_rules(game: str, spec: type[Params], check: Callable[[Any], None] | None = None,
-                  shown: Callable[[Any], dict[str, Any]] | None = None) -> None:
+                  shown: Callable[[Any], dict[str, Any]] | None = None,
+                  files: Mapping[str, Collection[str]] | None = None) -> None:
     """Declare the engine's schema of game ``game``'s rules (its command module does, at import); ``shown`` gives the
-    settings whose library form differs from the one ``spec`` takes (see :class:`RulesDeclaration`)."""
-    RULES[game] = RulesDeclaration(spec, check, shown)
+    settings whose library form differs from the one ``spec`` takes, ``files`` the settings the library would read
+    as a file's path, with their bundled names (see :class:`RulesDeclaration`)."""
+    RULES[game] = RulesDeclaration(spec, check, shown, dict(files or {}))
 
 
 def declared_defaults(game: Any, declared: RulesDeclaration) -> dict[str, Any]:
@@ -197,10 +202,54 @@ def _game_object(kind: str, rules: Any, lexicon: str | None, root: str = "params
     return cls(parsed, lexicon_for(name, f"{root}.lexicon", probe.wordlist_alphabet()))
 
 
+def check_rule_files(kind: str, rules: Any, root: str = "params.state") -> None:
+    """Refuse a saved state's rule setting that names a file (``{"tiles": "/srv/x.toml"}``): each setting the library
+    reads as a bundled name or a file's path (:attr:`RulesDeclaration.files`) must give a bundled name (or a table)."""
+    declared = RULES.get(kind)
+    if declared is None or not isinstance(rules, Mapping):
+        return
+    for name, bundled in declared.files.items():
+        value = rules.get(name)
+        if isinstance(value, str) and value not in bundled:
+            raise StateError(f"{root}.rules.{name}: {value[:64]!r} is not one of {', '.join(sorted(bundled))} (the "
+                             "engine opens no file a request names)", key=f"{root}.rules.{name}")
+
+
+def saved_game(kind: str, saved: Any, root: str = "params.state") -> Any:
+    """The protocol game of a saved state ``saved`` of kind ``kind`` (its ``rules`` and ``lexicon``) as the engine
+    takes it: the rules a JSON object of settings, never the path of a rules file (nor TOML text) for the engine to
+    read, checked by the library (a saved state may hold settings the request schema does not); the lexicon a name
+    the engine serves. Errors are keyed under ``root`` (``params.state.rules`` ...)."""
+    from kubasolve.games.protocol import game_class
+
+    cls = game_class(kind)
+    rules = saved.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise StateError(f"{root}.rules: a JSON object of rule settings (the engine opens no rules file a request "
+                         "names)", key=f"{root}.rules")
+    check_rule_files(kind, rules, root)
+    try:
+        parsed = cls.parse_rules(rules)
+    except KubasolveError as exc:
+        raise StateError(f"{root}.rules: {exc}", key=f"{root}.rules") from None
+    return _game_object(kind, parsed, saved.get("lexicon") if cls.lexicons else None, root=root)
+
+
+def _saved_json(text: str) -> dict[str, Any] | None:
+    """The JSON object of a saved-game text (a protocol state, a game's own saved JSON), else None (not JSON: a
+    notation such as GCG, which the game's loader reads)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players: Any = UNSET, rules: Any = UNSET,
-                     lexicon: Any = UNSET, saved: Any = UNSET) -> tuple[str, SessionGame]:
-    """Start (or, with ``saved``, resume) a game of kind ``kind`` in the session: (its id, the session game)."""
-    from kubasolve.games.protocol import check_state_envelope, game_class
+                     lexicon: Any = UNSET, saved: Any = UNSET, root: str = "params.state") -> tuple[str, SessionGame]:
+    """Start (or, with ``saved``, resume) a game of kind ``kind`` in the session: (its id, the session game); errors in
+    ``saved`` are keyed under ``root``."""
+    from kubasolve.games.protocol import check_state_envelope
 
     if saved is not UNSET:
         given_too = [k for k, v in (("seed", seed), ("players", players), ("rules", rules), ("lexicon", lexicon)) if v is not UNSET]
@@ -211,13 +260,8 @@ def new_session_game(session: Session, kind: str, *, seed: Any = UNSET, players:
             if saved["game"] != kind:
                 raise StateError(f"state.game: a {saved['game']} state, not {kind}", key="state.game")
         except KubasolveError as exc:
-            raise rekeyed(exc) from None
-        cls = game_class(kind)
-        try:  # a saved state's rules are checked by the library (they may hold settings the request schema does not)
-            rules = cls.parse_rules(saved["rules"])
-        except KubasolveError as exc:
-            raise StateError(f"params.state.rules: {exc}", key="params.state.rules") from None
-        game = _game_object(kind, rules, saved["lexicon"] if cls.lexicons else None, root="params.state")
+            raise rekeyed(exc, root.removesuffix(".state")) from None
+        game = saved_game(kind, saved, root=root)
         state = call(game.state_from_json, saved)
     else:
         game = _game_object(kind, None if rules is UNSET else rules, None if lexicon is UNSET else lexicon)
@@ -449,8 +493,15 @@ def new_game(p: NewGameParams, session: Session) -> dict[str, Any]:
         given_too = [k for k, v in (("seed", p.seed), ("players", p.players), ("state", p.state)) if v is not UNSET]
         if given_too:
             raise KubasolveError(f"params.{given_too[0]}: not allowed with saved_text (the file holds it)", key=f"params.{given_too[0]}")
+        from kubasolve.games.protocol import STATE_FORMAT
         from kubasolve.lexicon.alphabet import normalize_text
 
+        held = _saved_json(p.saved_text)
+        if held is not None and held.get("format") == STATE_FORMAT:  # its rules and lexicon name no file either:
+            gid, sg = new_session_game(session, p.game, saved=held, root="params.saved_text.state")  # read as `state`
+            return session_answer(gid, sg)
+        if held is not None:  # the game's own saved JSON (a v2 state): its rules name no file
+            check_rule_files(p.game, held.get("rules"), root="params.saved_text")
         game = _game_object(p.game, None if p.rules is UNSET else p.rules, None if p.lexicon is UNSET else p.lexicon)
         game.lexicon_given = p.lexicon is not UNSET  # (the default lexicon gives way to the one the file names)
         notices: list[str] = []

@@ -29,6 +29,8 @@ DIR_SUFFIXES = (".txt", ".txt.gz", ".txt.xz")
 
 _named: dict[str, Path] = {}
 _dirs: list[Path] = []
+_loaded: dict[tuple[str, str, str], Any] = {}
+"""The operator's lists loaded, by (served name, file, alphabet): each loaded once per process."""
 
 
 def configure(named: Mapping[str, str | Path] | None = None, dirs: Iterable[str | Path] = ()) -> None:
@@ -58,6 +60,7 @@ def configure(named: Mapping[str, str | Path] | None = None, dirs: Iterable[str 
         folders.append(p.resolve())
     _named.clear()
     _named.update(files)
+    _loaded.clear()
     _dirs[:] = folders
 
 
@@ -96,7 +99,8 @@ def resolve_lexicon(name: str, key: str = "params.lexicon", alphabet: Any = None
     engine's operator named, read with ``alphabet`` (the game's, e.g. the Romanian letters of Word colonies; None:
     a-z), as the CLI reads a word-list file for that game. Anything else, and a named list that does not load, is
     ``bad-lexicon`` (``key``: where the name was, default ``params.lexicon``) without a word of any file's contents."""
-    from kubasolve.lexicon import load_lexicon
+    from kubasolve.lexicon import Lexicon, load_lexicon
+    from kubasolve.lexicon.alphabet import LATIN
     from kubasolve.lexicon.bundled import BUNDLED
 
     if name in BUNDLED:
@@ -107,10 +111,14 @@ def resolve_lexicon(name: str, key: str = "params.lexicon", alphabet: Any = None
         extra = ", ".join(n for n in served_names() if n not in BUNDLED)
         served = f"bundled: {bundled}" + (f"; named by the engine's operator: {extra}" if extra else "")
         raise LexiconError(f"no lexicon {name[:64]!r} on this engine ({served}); a request names a lexicon, never a "
-                           "file (the operator adds lists with kubasolve engine --lexicon NAME=PATH or --lexicon-dir DIR)",
+                           "file (the operator adds lists with --lexicon NAME=PATH or --lexicon-dir DIR of kubasolve engine or analyse)",
                            key=key)
-    try:
-        return load_lexicon(str(path), alphabet=alphabet)
+    memo = (name, str(path), getattr(alphabet, "letters", alphabet) or "")
+    if memo in _loaded:
+        return _loaded[memo]
+    try:  # named by its served name (a saved state names it so, and resumes with it), not by its file's
+        lexicon = _loaded[memo] = Lexicon.from_wordlist(path, LATIN if alphabet is None else alphabet, name=name)
+        return lexicon
     except LexiconError as exc:
         log.error("lexicon %r (%s) does not load: %s", name, path, exc)
         raise LexiconError(f"lexicon {name!r} cannot be loaded (the engine's stderr says why)", key=key) from None

@@ -65,6 +65,11 @@ CROSSWORD_MAX_SIM_ITERATIONS = 1000
 CROSSWORD_MAX_SIM_CANDIDATES = 50
 """Most equity candidates a simulating AI simulates (``candidates``)."""
 
+# ------------------------------------------------------------------------------------------------ Scruble Cube
+SCRUBLE_MAX_TOP = 4096
+"""Most words in one ``best`` answer (``top``; "all" means up to this many): depth 3 with top 4096 takes about a
+second."""
+
 
 def check_kubagram_request(position: Any, *, claim: bool = False) -> None:
     """Refuse (:class:`LimitError`) a Kubagram position beyond the request bounds: more than

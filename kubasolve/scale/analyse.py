@@ -23,7 +23,7 @@ from typing import Any
 from kubasolve.errors import KubasolveError
 from kubasolve.scale.runner import run_ordered
 
-__all__ = ["STATE_LINE_KEYS", "Answerer", "analyse_lines", "answer_state_line", "failed", "parse_line", "split_lines"]
+__all__ = ["STATE_LINE_KEYS", "Answerer", "analyse_lines", "answer_state_line", "failed", "forget_games", "parse_line", "split_lines"]
 
 Answerer = Callable[[str, int, "str | bytes"], dict[str, Any]]
 """``answer(game, line number, line text) -> answer``: a module-level function (workers receive it by name)."""
@@ -92,10 +92,20 @@ def is_state_line(data: Any) -> bool:
 
 
 _GAMES: dict[str, Any] = {}
+"""The games of the saved states answered in this process, by (game, rules, lexicon name): built once."""
 
 
-def answer_state_line(game: str, number: int, text: str | bytes) -> dict[str, Any]:
-    """Worker: the legal moves of the saved state on line ``number`` (a game of kind ``game``), or its error answer."""
+def forget_games() -> None:
+    """Drop the games built for saved states (after the lexicons a name stands for changed)."""
+    _GAMES.clear()
+
+
+def answer_state_line(game: str, number: int, text: str | bytes,
+                      make_game: Callable[[str, Mapping[str, Any]], Any] | None = None) -> dict[str, Any]:
+    """Worker: the legal moves of the saved state on line ``number`` (a game of kind ``game``), or its error answer.
+    ``make_game(game, saved state)``: the game of the state's rules and lexicon (default: the library's
+    ``load_game``, which takes a lexicon's or a rules file's path too; the engine's batch analysis passes its own,
+    which serves lexicons by name only)."""
     from kubasolve.games.protocol import STATE_FORMAT, load_game
 
     try:
@@ -110,10 +120,11 @@ def answer_state_line(game: str, number: int, text: str | bytes) -> dict[str, An
         saved = params["state"]
         if saved.get("game") != game:
             raise KubasolveError(f"state.game: a {str(saved.get('game'))[:40]} state, not {game}", key="state.game")
-        key = json.dumps([game, saved.get("rules"), saved.get("lexicon")], sort_keys=True, default=str)
+        key = json.dumps([game, saved.get("rules"), saved.get("lexicon"), make_game is None], sort_keys=True, default=str)
         kind = _GAMES.get(key)
         if kind is None:
-            kind = _GAMES[key] = load_game(game, saved.get("rules"), saved.get("lexicon"))
+            made = load_game(game, saved.get("rules"), saved.get("lexicon")) if make_game is None else make_game(game, saved)
+            kind = _GAMES[key] = made
         state = kind.state_from_json(saved)
         budget = _line_budget(params.get("movetime_ms"), params.get("max_nodes"))
         found = kind.legal_moves(state, params.get("top", DEFAULT_TOP), budget)

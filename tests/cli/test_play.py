@@ -264,3 +264,20 @@ def test_a_game_resumed_with_its_seed_goes_on_as_the_game_never_stopped(game: st
     assert f"go on with: kubasolve {game} play --resume {part} --seed 5" in first
     play([game, "play", "--resume", str(part), "--seed", "5", "--no-board", "--save", str(part)], "h\n1\nq\n")
     assert json.loads(part.read_text()) == json.loads(whole.read_text())
+
+
+@pytest.mark.parametrize("command", [["kubagram", "play"], ["play", "--game", "kubagram"]])
+def test_kubagram_play_redraws_the_field_after_a_step_of_a_turn(command: list[str]) -> None:
+    """A Kubagram turn is several steps (take a cube, claim words, end the turn: docs/kubagram.md); play drew the
+    field only when a turn began, so the cube just taken was not shown until the next turn. Each step that changes
+    the drawing now shows it again (a refused step, which changes nothing, does not)."""
+    takes = "t\n" + "".join(f"t {c}\n" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # exactly one take is allowed
+    text = play([*command, "--players", "human,greedy", "--seed", "1"], takes + "q\n")
+    assert text.count("human> ok") == 1
+    before, after = text.split("human> ok", 1)
+    fields = [line for line in text.splitlines() if line.startswith("field:")]
+    assert len(fields) == 2 and fields[0] in before and fields[1] in after.split("bye")[0]
+    assert len(fields[1].split()) == len(fields[0].split()) + 1  # the cube taken stands in the field drawn again
+    assert after.count("field:") == 1  # the refused takes after it draw nothing
+    board_less = play([*command, "--players", "human,greedy", "--seed", "1", "--no-board"], takes + "q\n")
+    assert "field:" not in board_less

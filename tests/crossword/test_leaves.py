@@ -282,17 +282,19 @@ def test_learn_leaves_cli(tmp_path, capsys):
     from kubasolve.cli.main import main
 
     out = tmp_path / "leaves.npz"
-    assert main(["crossword", "learn-leaves", "--games", "3", "--held-out", "1", "--seed", "2", "--out", str(out), "--json",
+    assert main(["crossword", "learn-leaves", "--games", "3", "--held-out", "1", "--seed", "2", "-o", str(out), "--json",
                  "--samples", str(tmp_path / "s")]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["ok"] and payload["bytes"] == out.stat().st_size and payload["leaves"] == len(LearntLeaves.from_npz(out))
     assert (tmp_path / "s-g1.npz").is_file()
     refit = tmp_path / "refit.npz"  # the saved samples give the run's own table again, without playing
-    assert main(["crossword", "learn-leaves", "--refit", str(tmp_path / "s-g1.npz"), "--out", str(refit), "--json"]) == 0
+    assert main(["crossword", "learn-leaves", "--refit", str(tmp_path / "s-g1.npz"), "--output", str(refit), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert table_digest(LearntLeaves.from_npz(refit)) == table_digest(LearntLeaves.from_npz(out))
     assert again["generations"][0]["held_out"]["next_score"] == payload["generations"][0]["held_out"]["next_score"]
-    assert main(["crossword", "learn-leaves", "--out", str(refit)]) == 2  # neither --games nor --refit
+    assert main(["crossword", "learn-leaves", "--out", str(refit)]) == 2  # neither --games nor --refit (--out: the older -o)
+    assert main(["crossword", "learn-leaves", "--games", "3"]) == 2  # no table to write
+    assert "-o/--output FILE" in capsys.readouterr().err
     assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(out), "--start", "nope.npz"]) == 2
     assert main(["crossword", "learn-leaves", "--games", "3", "--out", str(tmp_path / "no" / "x.npz")]) == 1
 

@@ -91,7 +91,7 @@ def test_every_lexicon_parameter_goes_through_the_policy(tmp_path: Path, monkeyp
     takes = sorted(name for name, c in COMMANDS.items() if "lexicon" in c.params.__struct_fields__)
     assert {"kubagram.best-words", "crossword.moves", "crossword.new-game", "colonii.moves", "scruble.best", "scruble.new-game"} <= set(takes)
     cube = handle_request('{"cmd": "scruble.scramble"}', Session())["result"]["state"]
-    minimal = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
+    minimal: dict[str, dict[str, object]] = {"kubagram.best-words": {"position": {"field": "zebra"}}, "kubagram.compounds": {"position": {"field": "zebra"}},
                "kubagram.best-move": {"position": {"field": "zebra"}}, "crossword.moves": {"board": ["." * 15] * 15, "rack": "ZEBRA"},
                "colonii.moves": {"hand": "abc"}, "colonii.best-turn": {"hand": "abc"}, "scruble.best": {"state": cube},
                "new-game": {"game": "crossword"}, "simulate": {"game": "crossword"}}
@@ -141,3 +141,97 @@ def test_a_bad_flag_is_named_for_what_it_is(tmp_path: Path, restore: None) -> No
         lexicons.configure({"mine": tmp_path})
     with pytest.raises(lexicons.LexiconError, match=r"'.*nowhere' does not exist"):
         lexicons.configure(dirs=[tmp_path / "nowhere"])
+
+
+def test_scruble_v2_resume_reads_an_operators_list_in_the_pegs_letters(tmp_path: Path, restore: None) -> None:
+    """``scruble.new-game`` given a saved ``state`` read an operator's list in a-z, whatever the state's pegs: a Spanish
+    game whose history holds a word with ñ (played with that very list) was refused on resume (``bad-lexicon``: no
+    usable word; with some a-z words in the list, the replay found the ñ word "not a word"). The list is now read in the
+    pegs' letters, as ``scruble.best`` and the session games read it."""
+    from kubasolve.lexicon import load_lexicon
+
+    words = [w for w in load_lexicon("es").words_with_prefix("") if "ñ" in w]
+    (tmp_path / "enie.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    lexicons.configure({"enie": tmp_path / "enie.txt"})
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    for seed in range(20):  # a game whose first (greedy) turn lays a word
+        started = ask("scruble.new-game", seed=seed, rules={"pegs": "es"}, lexicon="enie")
+        assert started["ok"] is True, started
+        played = ask("scruble.ai-move", game=started["result"]["game"], ai="greedy", state=False)
+        assert played["ok"] is True, played
+        if played["result"]["played"].get("word"):
+            break
+    assert "ñ" in played["result"]["played"]["word"]
+    saved = ask("scruble.state", game=started["result"]["game"])["result"]["state"]
+    resumed = ask("scruble.new-game", state=saved, lexicon="enie")
+    assert resumed["ok"] is True, resumed
+    assert resumed["result"]["state"] == saved
+    # the state's rules are read first: a bad one is refused by name, as new-game (v3) refuses it
+    refused = ask("scruble.new-game", state={**saved, "rules": {"min_length": "xx"}}, lexicon="enie")
+    assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
+
+
+def test_a_saved_state_names_neither_a_rules_file_nor_its_lists_file(tmp_path: Path, restore: None) -> None:
+    """``new-game`` given a saved ``state`` read a rules file the state's ``rules`` named as a path (and quoted its
+    setting names: "unknown Rummikub rule setting(s) board_size"); and a game played with an operator's list saved
+    the list's file name as its lexicon ("secretwords"), so its own state did not resume ("no lexicon
+    'secretwords'"). The rules of a saved state are a JSON object, and an operator's list is named by the name it is
+    served as."""
+    (tmp_path / "r.toml").write_text("board_size = 99\n", encoding="utf-8")
+    (tmp_path / "secretwords.txt").write_text("zebra\nquartz\n", encoding="utf-8")
+    lexicons.configure({"mine": tmp_path / "secretwords.txt"})
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    started = ask("new-game", game="rummikub")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    for rules in (str(tmp_path / "r.toml"), "min_first_meld = 1"):
+        refused = ask("new-game", game="rummikub", state={**saved, "rules": rules})
+        assert refused["error"]["code"] == "bad-state" and refused["error"]["key"] == "params.state.rules", refused
+        assert "board_size" not in json.dumps(refused)
+    started = ask("new-game", game="crossword", lexicon="mine")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    assert saved["lexicon"] == "mine"
+    resumed = ask("new-game", game="crossword", state=saved)
+    assert resumed["ok"] is True, resumed
+
+
+def test_no_rule_setting_nor_saved_text_makes_the_engine_open_a_file(tmp_path: Path, restore: None) -> None:
+    """A saved state's crossword ``tiles``/``layout`` or Scruble ``pegs`` naming a file made ``new-game`` (and the v2
+    ``crossword.new-game``/``scruble.new-game``) read it ("board layout file '/etc/hostname' is not valid TOML"); and
+    ``saved_text`` holding a state whose ``lexicon`` was a path made the engine play with that file's words. Those
+    settings take a bundled name (or a table), and a state in ``saved_text`` is read as ``state`` is."""
+    (tmp_path / "x.toml").write_text("[counts]\nA = 1\n", encoding="utf-8")
+    (tmp_path / "words.txt").write_text("zebra\n", encoding="utf-8")
+    session = Session()
+
+    def ask(cmd: str, **params: object) -> dict:
+        return handle_request(json.dumps({"id": 1, "cmd": cmd, "params": params}), session)
+
+    path = str(tmp_path / "x.toml")
+    for game, setting in (("crossword", "tiles"), ("crossword", "layout"), ("scruble", "pegs")):
+        started = ask("new-game", game=game)
+        saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+        forged = {**saved, "rules": {**saved["rules"], setting: path}}
+        for cmd, params, key in (("new-game", {"game": game, "state": forged}, f"params.state.rules.{setting}"),
+                                 ("new-game", {"game": game, "saved_text": json.dumps(forged)}, f"params.saved_text.state.rules.{setting}")):
+            answer = ask(cmd, **params)
+            assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == key, answer
+        v2 = ask(f"{game}.new-game", seed=1)
+        native = ask(f"{game}.state", game=v2["result"]["game"])["result"]["state"]
+        forged_native = {**native, "rules": {**native.get("rules", {}), setting: path}}
+        answer = ask(f"{game}.new-game", state=forged_native)
+        assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == f"params.state.rules.{setting}", answer
+        answer = ask("new-game", game=game, saved_text=json.dumps(forged_native))  # the game's own saved JSON
+        assert answer["error"]["code"] == "bad-state" and answer["error"]["key"] == f"params.saved_text.rules.{setting}", answer
+        assert ask("new-game", game=game, saved_text=json.dumps(saved))["ok"] is True  # a bundled name is served
+    started = ask("new-game", game="crossword")
+    saved = ask("state", game_id=started["result"]["game_id"])["result"]["state"]
+    answer = ask("new-game", game="crossword", saved_text=json.dumps({**saved, "lexicon": str(tmp_path / "words.txt")}))
+    assert answer["error"]["code"] == "bad-lexicon" and answer["error"]["key"] == "params.saved_text.state.lexicon", answer

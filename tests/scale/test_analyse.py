@@ -227,7 +227,7 @@ def test_one_string_is_refused_not_read_per_character() -> None:
 
     for whole in ('{"state": 1}\n{"state": 2}\n', b'{"state": 1}\n'):
         with pytest.raises(KubasolveError, match="split it first"):
-            list(library_analyse(whole, "rummikub"))
+            list(library_analyse(whole, "rummikub"))  # type: ignore[arg-type]  # the mistake under test
 
 
 def test_cli_shows_progress_on_a_terminal_and_not_with_no_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -248,3 +248,43 @@ def test_cli_shows_progress_on_a_terminal_and_not_with_no_progress(tmp_path: Pat
     assert [json.loads(line)["line"] for line in captured.out.splitlines()] == [1, 3, 4]
     assert main(["analyse", str(path), "--game", "nim", "--game-module", NIM, "--no-progress"]) == 0
     assert capsys.readouterr().err.startswith("analysed 3 positions")
+
+
+def test_a_state_line_names_a_lexicon_as_an_engine_request_does(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kubasolve analyse``: a saved state whose ``lexicon`` was a file path (absolute, or relative to where the CLI
+    ran) made it read that file and answer with its words; its ``rules`` a path made it read a rules file. A line now
+    names a lexicon as an engine request does: a bundled one or one served with ``--lexicon NAME=PATH`` (or
+    ``--lexicon-dir``), never a file; the rules are a JSON object."""
+    from kubasolve.engine import lexicons
+    from kubasolve.games.protocol import load_game
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "words.txt").write_text("zebra\nzebras\nquartz\n", encoding="utf-8")
+    (tmp_path / "r.toml").write_text("board_size = 99\n", encoding="utf-8")
+    game = load_game("crossword")
+    saved = game.state_to_json(game.new_game(1, 2))
+    lines = [{**saved, "lexicon": str(tmp_path / "words.txt")}, {**saved, "lexicon": "words.txt"}, {**saved, "rules": "r.toml"}]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    try:
+        assert main(["analyse", "in.jsonl", "--game", "crossword"]) == 1
+        out = capsys.readouterr().out
+        answers = [json.loads(line) for line in out.splitlines()]
+        assert [(a["error"]["code"], a["error"]["key"]) for a in answers] == [("bad-lexicon", "state.lexicon")] * 2 + [
+            ("bad-state", "state.rules")]
+        assert "never a file" in answers[0]["error"]["message"] and "--lexicon NAME=PATH" in answers[0]["error"]["message"]
+        assert "zebra" not in out.lower() and "board_size" not in out
+        # the operator serves the list by a name; a state played with it names it so, and is answered
+        (tmp_path / "mine.jsonl").write_text(json.dumps({**saved, "lexicon": "mine"}) + "\n", encoding="utf-8")
+        assert main(["analyse", "mine.jsonl", "--game", "crossword", "--lexicon", "mine=words.txt"]) == 0
+        assert json.loads(capsys.readouterr().out)["ok"] is True
+        assert main(["analyse", "mine.jsonl", "--game", "crossword", "--lexicon-dir", str(tmp_path)]) == 1  # no mine.txt
+        assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad-lexicon"
+        (tmp_path / "mine.txt").write_text("zebra\n", encoding="utf-8")
+        assert main(["analyse", "mine.jsonl", "--game", "crossword", "--lexicon-dir", str(tmp_path)]) == 0
+        capsys.readouterr()
+        # a bad flag is a usage error, as in kubasolve engine
+        assert main(["analyse", "mine.jsonl", "--game", "crossword", "--lexicon", "en=words.txt"]) == 2
+        assert "bundled lexicon" in capsys.readouterr().err
+    finally:
+        lexicons.configure()

@@ -58,3 +58,14 @@ def test_play_refuses_an_illegal_turn_then_quits(state):
     p = subprocess.run([sys.executable, "-m", "kubasolve", "scruble", "play", "--players", "human,greedy", "--seed", "2"],
                        input="R = qqqzx\nq\n", capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and "not allowed: 'qqqzx' is not a word" in p.stdout
+
+
+def test_top_0_is_all_as_in_the_other_games(state):
+    """``--top 0`` is "all" in ``kubagram best``, ``colonii best`` and ``crossword moves``; ``scruble best --top 0`` was
+    a usage error. It now lists all (up to the engine's bound, the same module's), as ``--top`` of the bound does."""
+    every = run("best", state, "--depth", "1", "--top", "0", "--json")
+    assert every.returncode == 0, every.stderr
+    bound = run("best", state, "--depth", "1", "--top", "4096", "--json")
+    assert json.loads(every.stdout)["moves"] == json.loads(bound.stdout)["moves"]
+    assert len(json.loads(every.stdout)["moves"]) > 10
+    assert run("best", state, "--depth", "1", "--top", "4097").returncode == 2
