@@ -91,8 +91,8 @@ NONE = 99
 # rows of the per-state integer scratch (length SEQ + 1)
 (R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_TRI_RUN,
  R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_LIVE,
- R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB, R_F_SAME) = range(28)
-N_ROWS = 28
+ R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB, R_F_SAME, R_SAME, R_SCODE, R_SAMEC) = range(31)
+N_ROWS = 31
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -389,6 +389,9 @@ def scan_state(
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
     f_same = w[R_F_SAME]
+    q_same = w[R_SAME]
+    q_scode = w[R_SCODE]
+    samec = w[R_SAMEC]
     f_code = w[R_F_CODE]
     f_kind = w[R_F_KIND]
     f_val = w[R_F_VAL]
@@ -430,12 +433,14 @@ def scan_state(
         unchanged = True  # every cell shows the symbol it showed at the start: no run places a new letter
         for p in range(16):
             o = o_prev if p == 0 else origin[belt_cells[belt, p]]
-            if require_new:
+            if require_new:  # 1: the cell shows its start symbol; 2: a wildcard now, a letter then (same if read so)
                 cell = belt_cells[belt, p]
-                same_sym = o == cell or (peg_kind[o] == peg_kind[cell] and peg_code[o] == peg_code[cell])
-                f_same[p] = 1 if same_sym else 0
-                if not same_sym:
+                if o == cell or (peg_kind[o] == peg_kind[cell] and peg_code[o] == peg_code[cell]):
+                    f_same[p] = 1
+                else:
                     unchanged = False
+                    f_same[p] = 2 if peg_kind[cell] == K_LETTER and (peg_kind[o] == K_WILD or (
+                        wild_mode and peg_kind[o] >= K_DL)) else 0
             f_code[p] = peg_code[o]
             f_kind[p] = peg_kind[o]
             f_val[p] = peg_value[o]
@@ -561,6 +566,10 @@ def scan_state(
                     if n_spent > 0:
                         for k in range(SEQ):
                             q_peg[k] = origin[belt_cells[belt, pos[k]]]
+                    if require_new:
+                        for k in range(SEQ):
+                            q_same[k] = f_same[pos[k]]
+                            q_scode[k] = peg_code[belt_cells[belt, pos[k]]]
                     if has_prem:
                         for k in range(SEQ):
                             kd = q_kind[k]
@@ -577,6 +586,7 @@ def scan_state(
                 j = 0
                 faces[0] = 0
                 chgc[0] = 0
+                samec[0] = 0
                 xmask[0] = 0
                 if kd == K_LETTER:
                     code = q_code[s]
@@ -615,9 +625,14 @@ def scan_state(
                     kinds[j] = q_kind[k]
                     faces[length] = faces[j] | (1 << fb[SEQ + k])
                     chgc[length] = chgc[j] + q_chg[k]
+                    if require_new:  # cells showing the letter they showed (a wildcard read as the letter it replaced)
+                        sm = q_same[k]
+                        samec[length] = samec[j] + (1 if sm == 1 or (sm == 2 and np.int64(packed & LETTER_MASK) == q_scode[k])
+                                                    else 0)
                     if n_cross > 0:
                         xmask[length] = xmask[j] | q_cross[k]
-                    if (packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len:
+                    if ((packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len
+                            and not (require_new and samec[length] == length)):
                         lm_first = 1
                         lm_last = 1
                         wm = 1

@@ -162,6 +162,21 @@ def test_two_twists_back_and_forth_do_not_score_forever(en):
     assert "cetaceans" not in {m.word for m in best if m.notation() == ["2L'"]}
 
 
+def test_a_letter_swapped_for_a_wildcard_read_as_it_places_none(en):
+    """Greedy self-play (seed 3, game 19): TOPSIDES (B' 2R, +43), and the reply B' 2R scored TOPSIDES again on the
+    same cells (+42): one letter peg replaced by a wildcard read as that letter. No letter a player reads changed:
+    "Se debe colocar al menos una nueva letra"."""
+    game = ScrubleGame.new(2, seed=4397992694677522711)
+    for tw, w in ((("2R", "2F'"), "zed"), (("L2", "U2"), "prides"), (("B'", "2R"), "topsides")):
+        game.play(Turn(tw, w), en)
+    cells = tuple(game.history[-1]["cells"])
+    before = [game.cube.symbols[c] for c in cells]
+    after = game.cube.twisted("B' 2R")
+    assert [after.symbols[c] for c in cells].count("?") == before.count("?") + 1  # the O's cell: a wildcard now
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("B'", "2R"), "topsides", cells), en)
+
+
 def test_an_extended_word_does_not_use_its_premium_again_and_is_crossed_once(en):
     """Greedy self-play (seed 3, game 1): JAR used the 3x word peg (+42); RAJA (JAR's pegs read back plus an A)
     and then RAJAS used it again (+45, +48), and HALOED crossing them scored RAJA and RAJAS both. A premium peg

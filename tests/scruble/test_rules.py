@@ -112,6 +112,23 @@ def test_a_word_in_cells_that_show_the_same_letters_places_none():
     assert score_run(tuple(now), origin, run, "alf", DEFAULT) is not None
 
 
+def test_a_letter_swapped_for_a_wildcard_read_as_it_places_none():
+    """A wildcard brought in for ELF's L and read as L places no new letter (the word reads as it read); read as
+    another letter (ERF) it places one."""
+    cube = place("XELFX")
+    l_cell = int(geometry().belt_cells[Y_BELT, 2])
+    syms = list(cube.symbols)
+    syms[0] = "?"
+    origin = STILL.copy()
+    origin[l_cell], origin[0] = 0, l_cell  # the wildcard now in L's cell
+    now = tuple(syms[int(o)] for o in origin)
+    run = Run(Y_BELT, 1, 1, 3)
+    assert score_run(now, origin, run, "elf", DEFAULT) is None
+    assert score_run(now, origin, run, "erf", DEFAULT) is not None
+    wild_now = tuple("2" if c == "?" else c for c in now)  # option 2: a premium peg is a wildcard too
+    assert score_run(wild_now, origin, run, "elf", WILD) is None
+
+
 def test_a_scored_word_made_again_of_its_own_pegs_places_no_letter():
     """A word scored in an earlier turn, broken and rebuilt of the same pegs (in order, or read back), places no
     new letter; rebuilt with one other peg it does (and scores its letters: its premiums are spent)."""

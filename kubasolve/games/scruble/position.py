@@ -197,14 +197,24 @@ def reformed(start_pegs: Sequence[int], word: str, spent: Sequence[SpentPremium]
                and pegs in (list(sp.pegs), list(sp.pegs)[::-1]) for sp in spent)
 
 
-def shows_same_letters(symbols: Sequence[str], origin: np.ndarray | Sequence[int], cells: Sequence[int]) -> bool:
-    """Whether every cell of ``cells`` shows the symbol it showed at the start of the turn (``symbols``: now;
-    ``origin[cell]``: where the peg now in ``cell`` stood). A word read there stood there already: a twist that
-    swaps one of its E pegs for another E changes no letter a player sees, so it places no new letter (and a
-    premium brought beside it does not count: "no se aplican a una palabra existente")."""
+def shows_same_letters(symbols: Sequence[str], origin: np.ndarray | Sequence[int], cells: Sequence[int], word: str,
+                       rules: ScrubleRules) -> bool:
+    """Whether every cell of ``cells`` shows the letter of ``word`` it showed at the start of the turn (``symbols``:
+    now; ``origin[cell]``: where the peg now in ``cell`` stood): the same symbol, or a wildcard (in option 2 a
+    premium peg too) read as the letter peg it replaced. A word read there stood there already: a twist that
+    swaps one of its E pegs for another E, or a letter for a wildcard read as that letter, places no new letter
+    (and a premium peg brought beside it does not count: "no se aplican a una palabra existente")."""
     inverse = np.empty(N_CELLS, np.int64)
     inverse[np.asarray(origin, np.int64)] = np.arange(N_CELLS)
-    return all(symbols[c] == symbols[int(inverse[c])] for c in cells)
+    for c, ch in zip(cells, word):
+        now, then = symbols[c], symbols[int(inverse[c])]
+        if now == then:
+            continue
+        k = symbol_kind(now)
+        if not (symbol_kind(then) == LETTER and then.lower() == ch
+                and (k == WILDCARD or (rules.premium_mode == "wild" and k != LETTER))):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -289,7 +299,8 @@ def score_run(
     cells = run.cells()
     if not word_fits(symbols, cells, word, rules) or len(word) < rules.min_length or len(word) > rules.max_length:
         return None
-    if rules.require_new_letter and (not placed_new_letter(origin, cells) or shows_same_letters(symbols, origin, cells)
+    if rules.require_new_letter and (not placed_new_letter(origin, cells)
+                                     or shows_same_letters(symbols, origin, cells, word, rules)
                                      or reformed([int(origin[c]) for c in cells], word, spent)):
         return None
     pegs = rules.pegs
@@ -392,4 +403,5 @@ def require_cube(text: str, rules: ScrubleRules) -> Cube:
 
 
 __all__ = ["SCORED_WORD", "Breakdown", "Cube", "EarlierWord", "Run", "SpentPremium", "apply_twists", "contains_pegs",
-           "crossable",            "placed_new_letter", "plain_points", "reformed", "score_run", "shows_same_letters", "symbol_kind", "word_fits"]
+           "crossable", "placed_new_letter", "plain_points", "reformed", "score_run", "shows_same_letters", "symbol_kind",
+           "word_fits"]
