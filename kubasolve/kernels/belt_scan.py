@@ -91,8 +91,8 @@ NONE = 99
 # rows of the per-state integer scratch (length SEQ + 1)
 (R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_TRI_RUN,
  R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_LIVE,
- R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB, R_F_SAME, R_SAME, R_SCODE, R_SAMEC) = range(31)
-N_ROWS = 31
+ R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB, R_F_SAME, R_SAME, R_SCODE, R_SAMEC, R_CELL) = range(32)
+N_ROWS = 32
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -323,12 +323,14 @@ def _holds_pegs(q_peg, s, length, spent_pegs, m, e):
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
-def _reformed(q_peg, s, length, rank, spent_prem, spent_rank, n_spent, spent_pegs, spent_len):
-    """Whether the run ``q_peg[s:s + length]`` spelling word ``rank`` is a scored word made again of its own pegs
-    (an entry with ``spent_prem`` -1: the word's rank and its pegs, in that order or reversed)."""
+def _reformed(q_peg, q_cell, s, length, rank, spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells):
+    """Whether the run ``q_peg[s:s + length]`` (in cells ``q_cell[s:s + length]``) spelling word ``rank`` is a scored
+    word made again of its own pegs or in its own cells (an entry with ``spent_prem`` -1: the word's rank, its pegs
+    and cells, in that order or reversed)."""
     for e in range(n_spent):
         if (spent_prem[e] == -1 and spent_len[e] == length and spent_rank[e] == rank
-                and _holds_pegs(q_peg, s, length, spent_pegs, length, e)):
+                and (_holds_pegs(q_peg, s, length, spent_pegs, length, e)
+                     or (spent_cells[e, 0] >= 0 and _holds_pegs(q_cell, s, length, spent_cells, length, e)))):
             return True
     return False
 
@@ -385,13 +387,14 @@ def scan_state(
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total,
     pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask,
-    link, spent_prem, spent_rank, n_spent, spent_pegs, spent_len,
+    link, spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells,
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
     f_same = w[R_F_SAME]
     q_same = w[R_SAME]
     q_scode = w[R_SCODE]
     samec = w[R_SAMEC]
+    q_cell = w[R_CELL]
     f_code = w[R_F_CODE]
     f_kind = w[R_F_KIND]
     f_val = w[R_F_VAL]
@@ -566,6 +569,7 @@ def scan_state(
                     if n_spent > 0:
                         for k in range(SEQ):
                             q_peg[k] = origin[belt_cells[belt, pos[k]]]
+                            q_cell[k] = belt_cells[belt, pos[k]]
                     if require_new:
                         for k in range(SEQ):
                             q_same[k] = f_same[pos[k]]
@@ -696,8 +700,8 @@ def scan_state(
                                 for i in range(length):
                                     word_rank += edge_rank[cur[i] - 1]
                                 if not (n_spent > 0 and require_new and _reformed(
-                                        q_peg, s, length, word_rank, spent_prem, spent_rank, n_spent, spent_pegs,
-                                        spent_len)):  # a scored word made again of its own pegs: no new letter
+                                        q_peg, q_cell, s, length, word_rank, spent_prem, spent_rank, n_spent,
+                                        spent_pegs, spent_len, spent_cells)):  # a scored word made again of its own pegs: no new letter
                                     n_pool = _pool_push(pool_i, pool_score, pool_twists, n_pool, top, total, twists,
                                                         state, belt, (s if di == 0 else (16 - s) % 16), di, length,
                                                         word_rank)
@@ -797,7 +801,7 @@ def best_words_search(
     twist_layer, graph, edge_rank, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, face_bonus, max_value,
     cross_cells, cross_belt, cross_points, allow_restrict, zobrist, link, spent_prem, spent_rank, spent_pegs, spent_len,
-    stop_at=-1,
+    spent_cells, stop_at=-1,
 ):
     """Breadth-first twist search to ``depth`` with a belt scan per new state.
 
@@ -902,7 +906,7 @@ def best_words_search(
                             root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,
                             len_bonus_max, face_bonus, max_value, cross_mask_cell, cross_points, belt_of_cross, n_cross,
                             cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link,
-                            spent_prem, spent_rank, n_spent, spent_pegs, spent_len)
+                            spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells)
     level_lo = 0
     level_hi = 1
     child = np.empty(96, np.uint8)
@@ -980,7 +984,7 @@ def best_words_search(
                                     both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
                                     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
                                     pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link, spent_prem,
-                                    spent_rank, n_spent, spent_pegs, spent_len)
+                                    spent_rank, n_spent, spent_pegs, spent_len, spent_cells)
                 n_states += 1
                 if stop_at >= 0 and n_pool >= top and _pool_floor(pool_score, n_pool, top) >= stop_at:
                     complete = False

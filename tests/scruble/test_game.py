@@ -119,9 +119,9 @@ def test_a_premium_peg_never_counts_again_for_its_word(en):
     """"Las clavijas premium … no se aplican en turnos posteriores para esa palabra": WADE used a 2x letter
     and the 3x word peg. The spent premiums are part of the JSON state and checked on replay."""
     game, _, _ = _issue_22_game(en)
-    assert game.spent_premiums() and {w for _, w, _ in game.spent} == {"wade"}
+    assert game.spent_premiums() and {w for _, w, _, _ in game.spent} == {"wade"}
     d = game.to_dict()
-    assert d["spent_premiums"] == [[q, "wade"] for q, _, _ in game.spent if q >= 0]
+    assert d["spent_premiums"] == [[q, "wade"] for q, _, _, _ in game.spent if q >= 0]
     assert replay_check(game, en)
     d["spent_premiums"] = []
     with pytest.raises(StateError, match="spent_premiums"):
@@ -175,6 +175,18 @@ def test_a_letter_swapped_for_a_wildcard_read_as_it_places_none(en):
     assert [after.symbols[c] for c in cells].count("?") == before.count("?") + 1  # the O's cell: a wildcard now
     with pytest.raises(IllegalMoveError, match="no new letter"):
         game.play(Turn(("B'", "2R"), "topsides", cells), en)
+
+
+def test_a_word_rebuilt_in_its_cells_with_a_letter_swapped_does_not_score_again(en):
+    """Greedy self-play (seed 3, game 19, after the fixes above): TOPSIDES (+43); B' 2R broke it for UPSIDES; 2R'
+    2D2 rebuilt TOPSIDES in the same cells, its I peg swapped for another I (+43 again). The same word in the cells
+    it scored in is that word made again, whichever of two identical pegs stands in a cell."""
+    game = ScrubleGame.new(2, seed=4397992694677522711)
+    plays = ((("2R", "2F'"), "zed"), (("L2", "U2"), "prides"), (("B'", "2R"), "topsides"), (("B'", "2R"), "upsides"))
+    for tw, w in plays:
+        game.play(Turn(tw, w), en)
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("2R'", "2D2"), "topsides"), en)
 
 
 def test_an_extended_word_does_not_use_its_premium_again_and_is_crossed_once(en):

@@ -138,6 +138,12 @@ def test_a_scored_word_made_again_of_its_own_pegs_places_no_letter():
         assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", scored)]) is None
     assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", pegs[:2] + (pegs[2] + 1,))]) is not None
     assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elves", pegs)]) is not None
+    # in the cells it scored in, with other pegs (an E swapped for another E while it was broken): the same word
+    cells = tuple(Run(Y_BELT, 1, 1, 3).cells())
+    other = tuple(p + 1 for p in pegs)
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, cells)]) is None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, cells[::-1])]) is None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, ())]) is not None
 
 
 def test_a_premium_peg_does_not_count_again_for_an_extended_word():

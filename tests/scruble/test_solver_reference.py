@@ -109,7 +109,10 @@ def test_scored_words_and_premiums_by_pegs_match_reference(cube, seed, mode, dat
         origin = apply_twists(np.arange(N_CELLS), m.twists)
         pegs = tuple(int(origin[c]) for c in m.cells)
         cut = data.draw(st.integers(0, max(0, len(pegs) - 2)))
-        spent.append(SpentPremium(SCORED_WORD, m.word, pegs if data.draw(st.booleans()) else pegs[::-1]))
+        scored = pegs if data.draw(st.booleans()) else pegs[::-1]
+        if data.draw(st.booleans()):  # the same cells, other pegs (an I swapped for another I)
+            scored = tuple((p + 1) % 96 for p in scored)
+        spent.append(SpentPremium(SCORED_WORD, m.word, scored, tuple(m.cells) if data.draw(st.booleans()) else ()))
         spent += [SpentPremium(c, data.draw(st.sampled_from(words)), pegs[cut:cut + 2])
                   for c in range(96) if cube.symbols[c] in "23+#"][:3]
     got = {m.word: (m.score, m.n_twists) for m in search(cube, lex, rules, 1, 4096, spent=spent)[0]}

@@ -76,25 +76,25 @@ class Turn:
         return cls(tuple(tw), word, tuple(cells) if cells is not None else None)
 
 
-SpentIds = tuple[int, str, tuple[int, ...]]
-"""What counted for a scored word: (a premium peg's id, the word, the word's peg ids in reading order), and for
-each scored word one entry (``SCORED_WORD``, the word, its peg ids): the word made again of those pegs places no
-new letter."""
+SpentIds = tuple[int, str, tuple[int, ...], tuple[int, ...]]
+"""What counted for a scored word: (a premium peg's id, the word, the word's peg ids in reading order, its cells),
+and for each scored word one entry (``SCORED_WORD``, the word, its peg ids, its cells): the word made again of
+those pegs, or in those cells, places no new letter."""
 
 
 def spent_in_cells(spent: Sequence[SpentIds], pegs: np.ndarray) -> list[SpentPremium]:
     """``spent`` with each peg named by the cell it stands in (``pegs``: peg id per cell): the search's frame."""
     cell_of = np.empty(N_CELLS, np.int64)
     cell_of[pegs] = np.arange(N_CELLS)
-    return [SpentPremium(SCORED_WORD if q == SCORED_WORD else int(cell_of[q]), word, tuple(int(cell_of[i]) for i in ids))
-            for q, word, ids in spent]
+    return [SpentPremium(SCORED_WORD if q == SCORED_WORD else int(cell_of[q]), word, tuple(int(cell_of[i]) for i in ids),
+                         cells) for q, word, ids, cells in spent]
 
 
 def spent_by(breakdown: Breakdown, word: str, cells: Sequence[int], pegs: np.ndarray) -> list[SpentIds]:
     """What a word scored on ``cells`` spent, by peg id (``pegs``: peg id per cell after the turn): the premium
     pegs it used and the word on its pegs."""
-    ids = tuple(int(pegs[c]) for c in cells)
-    return [(int(pegs[c]), word, ids) for c in breakdown.premium_cells] + [(SCORED_WORD, word, ids)]
+    ids, where = tuple(int(pegs[c]) for c in cells), tuple(int(c) for c in cells)
+    return [(int(pegs[c]), word, ids, where) for c in breakdown.premium_cells] + [(SCORED_WORD, word, ids, where)]
 
 
 @dataclass
@@ -228,7 +228,7 @@ class ScrubleGame:
             "game": "scruble", "players": self.players, "seed": self.seed, "rules": self.rules.to_dict(),
             "start": self.start_cube.notation(), "cube": self.cube.notation(), "scores": list(self.scores),
             "turn": self.turn, "to_move": self.to_move, "over": self.over,
-            "spent_premiums": [[q, word] for q, word, _ in self.spent if q != SCORED_WORD],
+            "spent_premiums": [[q, word] for q, word, _, _ in self.spent if q != SCORED_WORD],
             "history": [dict(h) for h in self.history],
         }
 

@@ -167,13 +167,15 @@ class SpentPremium:
     the word is made, nor a word whose pegs hold the word's ``pegs`` (its pegs when it scored, in reading order)
     in a row, either way: RAJA's 3x word peg does not count again for RAJAS made by adding an S to RAJA.
 
-    A scored word (``premium`` = :data:`SCORED_WORD`): ``word`` scored on ``pegs``; made again of the same pegs,
-    in that order or reversed, it places no new letter ("Se debe colocar al menos una nueva letra"): a word
-    broken by a twist and rebuilt by twisting back does not score again."""
+    A scored word (``premium`` = :data:`SCORED_WORD`): ``word`` scored on ``pegs`` in ``cells``; made again of the
+    same pegs, in that order or reversed, or in the same cells, it places no new letter ("Se debe colocar al
+    menos una nueva letra"): a word broken by a twist and rebuilt by twisting back (an I peg swapped for another
+    I on the way or not) does not score again."""
 
     premium: int
     word: str
     pegs: tuple[int, ...] = ()
+    cells: tuple[int, ...] = ()
 
 
 SCORED_WORD = -1
@@ -189,12 +191,14 @@ def contains_pegs(run: Sequence[int], pegs: Sequence[int]) -> bool:
     return any(list(run[i:i + m]) in (a, r) for i in range(n - m + 1))
 
 
-def reformed(start_pegs: Sequence[int], word: str, spent: Sequence[SpentPremium]) -> bool:
-    """Whether ``word`` on the pegs ``start_pegs`` (reading order, by start cell) is a scored word made again of
-    its own pegs (in order or reversed): :data:`SCORED_WORD` entries of ``spent``."""
-    pegs = list(start_pegs)
+def reformed(start_pegs: Sequence[int], word: str, spent: Sequence[SpentPremium], cells: Sequence[int] = ()) -> bool:
+    """Whether ``word`` on the pegs ``start_pegs`` (reading order, by start cell) in ``cells`` is a scored word made
+    again of its own pegs or in its own cells (in order or reversed): :data:`SCORED_WORD` entries of ``spent``."""
+    pegs, where = list(start_pegs), list(cells)
     return any(sp.premium == SCORED_WORD and sp.word == word and len(sp.pegs) == len(pegs)
-               and pegs in (list(sp.pegs), list(sp.pegs)[::-1]) for sp in spent)
+               and (pegs in (list(sp.pegs), list(sp.pegs)[::-1])
+                    or (len(sp.cells) == len(where) and where in (list(sp.cells), list(sp.cells)[::-1])))
+               for sp in spent)
 
 
 def shows_same_letters(symbols: Sequence[str], origin: np.ndarray | Sequence[int], cells: Sequence[int], word: str,
@@ -301,7 +305,7 @@ def score_run(
         return None
     if rules.require_new_letter and (not placed_new_letter(origin, cells)
                                      or shows_same_letters(symbols, origin, cells, word, rules)
-                                     or reformed([int(origin[c]) for c in cells], word, spent)):
+                                     or reformed([int(origin[c]) for c in cells], word, spent, cells)):
         return None
     pegs = rules.pegs
     vals = [pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells]
