@@ -434,6 +434,7 @@ def scan_state(
         o_prev = o_first
         slid = True  # every peg follows its neighbour as at the start: no run places a new letter
         unchanged = True  # every cell shows the symbol it showed at the start: no run places a new letter
+        any_two = False  # a wildcard where a letter stood: runs over it are checked letter by letter in the walk
         for p in range(16):
             o = o_prev if p == 0 else origin[belt_cells[belt, p]]
             if require_new:  # 1: the cell shows its start symbol; 2: a wildcard now, a letter then (same if read so)
@@ -444,6 +445,8 @@ def scan_state(
                     unchanged = False
                     f_same[p] = 2 if peg_kind[cell] == K_LETTER and (peg_kind[o] == K_WILD or (
                         wild_mode and peg_kind[o] >= K_DL)) else 0
+                    if f_same[p] == 2:
+                        any_two = True
             f_code[p] = peg_code[o]
             f_kind[p] = peg_kind[o]
             f_val[p] = peg_value[o]
@@ -570,7 +573,7 @@ def scan_state(
                         for k in range(SEQ):
                             q_peg[k] = origin[belt_cells[belt, pos[k]]]
                             q_cell[k] = belt_cells[belt, pos[k]]
-                    if require_new:
+                    if any_two:
                         for k in range(SEQ):
                             q_same[k] = f_same[pos[k]]
                             q_scode[k] = peg_code[belt_cells[belt, pos[k]]]
@@ -629,14 +632,14 @@ def scan_state(
                     kinds[j] = q_kind[k]
                     faces[length] = faces[j] | (1 << fb[SEQ + k])
                     chgc[length] = chgc[j] + q_chg[k]
-                    if require_new:  # cells showing the letter they showed (a wildcard read as the letter it replaced)
+                    if any_two:  # cells showing the letter they showed (a wildcard read as the letter it replaced)
                         sm = q_same[k]
                         samec[length] = samec[j] + (1 if sm == 1 or (sm == 2 and np.int64(packed & LETTER_MASK) == q_scode[k])
                                                     else 0)
                     if n_cross > 0:
                         xmask[length] = xmask[j] | q_cross[k]
                     if ((packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len
-                            and not (require_new and samec[length] == length)):
+                            and not (any_two and samec[length] == length)):
                         lm_first = 1
                         lm_last = 1
                         wm = 1
