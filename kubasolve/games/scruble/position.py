@@ -194,10 +194,8 @@ def contains_pegs(run: Sequence[int], pegs: Sequence[int]) -> bool:
 def reformed(start_pegs: Sequence[int], word: str, spent: Sequence[SpentPremium], cells: Sequence[int] = ()) -> bool:
     """Whether ``word`` on the pegs ``start_pegs`` (reading order, by start cell) in ``cells`` is a scored word made
     again of its own pegs or in its own cells (in order or reversed): :data:`SCORED_WORD` entries of ``spent``."""
-    pegs, where = list(start_pegs), list(cells)
-    return any(sp.premium == SCORED_WORD and sp.word == word and len(sp.pegs) == len(pegs)
-               and (pegs in (list(sp.pegs), list(sp.pegs)[::-1])
-                    or (len(sp.cells) == len(where) and where in (list(sp.cells), list(sp.cells)[::-1])))
+    return any(sp.premium == SCORED_WORD and sp.word == word and len(sp.pegs) == len(start_pegs)
+               and (contains_pegs(start_pegs, sp.pegs) or (len(sp.cells) == len(cells) and contains_pegs(cells, sp.cells)))
                for sp in spent)
 
 
