@@ -91,8 +91,8 @@ NONE = 99
 # rows of the per-state integer scratch (length SEQ + 1)
 (R_F_CODE, R_F_KIND, R_F_VAL, R_F_LINK, R_F_TRI, R_CODE, R_KIND, R_VAL, R_PEG, R_TRI_RUN,
  R_PRE_VAL, R_PRE_DL, R_PRE_TL, R_PRE_DW, R_PRE_TW, R_CUR, R_END, R_TRI_BITS, R_VALS, R_KINDS, R_FACES, R_LIVE,
- R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB) = range(27)
-N_ROWS = 27
+ R_CHGC, R_POW2, R_POW3, R_F_TRIB, R_R_TRIB, R_F_SAME, R_SAME, R_SCODE, R_SAMEC, R_CELL) = range(32)
+N_ROWS = 32
 SEQ = 32
 """A belt read from a start index: 16 positions twice over, so runs need no wrap-around arithmetic
 (a start below 16, at most 15 more cells and the cell after)."""
@@ -282,10 +282,11 @@ def _bound_direct(i, lmax, pos, f_val, f_kind, fb, has_prem, len_bonus_max, face
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
-def _premium_counts(premium, cur, edge_rank, length, spent_prem, spent_rank, n_spent):
-    """Whether the premium peg ``premium`` (its start cell) counts for the word spelled by ``cur[:length]``: not if
-    it already counted for that word (``spent_prem``/``spent_rank``: premium peg and word rank). The rank is summed
-    only when the peg has spent entries."""
+def _premium_counts(premium, cur, edge_rank, length, spent_prem, spent_rank, n_spent, q_peg, s, spent_pegs, spent_len):
+    """Whether the premium peg ``premium`` (its start cell) counts for the word spelled by ``cur[:length]`` on the
+    pegs ``q_peg[s:s + length]``: not if it already counted for that word (``spent_prem``/``spent_rank``: premium
+    peg and word rank), nor for a word whose pegs hold, in a row either way, the pegs of the word it counted for
+    (``spent_pegs[e, :spent_len[e]]``). The rank is summed only when the peg has spent entries."""
     rank = -1
     for e in range(n_spent):
         if spent_prem[e] == premium:
@@ -295,7 +296,43 @@ def _premium_counts(premium, cur, edge_rank, length, spent_prem, spent_rank, n_s
                     rank += edge_rank[cur[i] - 1]
             if spent_rank[e] == rank:
                 return False
+            if _holds_pegs(q_peg, s, length, spent_pegs, spent_len[e], e):
+                return False
     return True
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
+def _holds_pegs(q_peg, s, length, spent_pegs, m, e):
+    """Whether ``spent_pegs[e, :m]`` stand in a row inside ``q_peg[s:s + length]``, in that order or reversed."""
+    if m == 0 or m > length:
+        return False
+    for i in range(length - m + 1):
+        fwd = True
+        rev = True
+        for k in range(m):
+            p = q_peg[s + i + k]
+            if p != spent_pegs[e, k]:
+                fwd = False
+            if p != spent_pegs[e, m - 1 - k]:
+                rev = False
+            if not fwd and not rev:
+                break
+        if fwd or rev:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
+def _reformed(q_peg, q_cell, s, length, rank, spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells):
+    """Whether the run ``q_peg[s:s + length]`` (in cells ``q_cell[s:s + length]``) spelling word ``rank`` is a scored
+    word made again of its own pegs or in its own cells (an entry with ``spent_prem`` -1: the word's rank, its pegs
+    and cells, in that order or reversed)."""
+    for e in range(n_spent):
+        if (spent_prem[e] == -1 and spent_len[e] == length and spent_rank[e] == rank
+                and (_holds_pegs(q_peg, s, length, spent_pegs, length, e)
+                     or (spent_cells[e, 0] >= 0 and _holds_pegs(q_cell, s, length, spent_cells, length, e)))):
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # no reference counting (module docstring)
@@ -350,9 +387,14 @@ def scan_state(
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total,
     pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask,
-    link, spent_prem, spent_rank, n_spent,
+    link, spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells,
 ):
     """Scan the belts of one state; push every scoring run into the pool; return the new pool size."""
+    f_same = w[R_F_SAME]
+    q_same = w[R_SAME]
+    q_scode = w[R_SCODE]
+    samec = w[R_SAMEC]
+    q_cell = w[R_CELL]
     f_code = w[R_F_CODE]
     f_kind = w[R_F_KIND]
     f_val = w[R_F_VAL]
@@ -391,8 +433,20 @@ def scan_state(
         o_first = origin[belt_cells[belt, 0]]
         o_prev = o_first
         slid = True  # every peg follows its neighbour as at the start: no run places a new letter
+        unchanged = True  # every cell shows the symbol it showed at the start: no run places a new letter
+        any_two = False  # a wildcard where a letter stood: runs over it are checked letter by letter in the walk
         for p in range(16):
             o = o_prev if p == 0 else origin[belt_cells[belt, p]]
+            if require_new:  # 1: the cell shows its start symbol; 2: a wildcard now, a letter then (same if read so)
+                cell = belt_cells[belt, p]
+                if o == cell or (peg_kind[o] == peg_kind[cell] and peg_code[o] == peg_code[cell]):
+                    f_same[p] = 1
+                else:
+                    unchanged = False
+                    f_same[p] = 2 if peg_kind[cell] == K_LETTER and (peg_kind[o] == K_WILD or (
+                        wild_mode and peg_kind[o] >= K_DL)) else 0
+                    if f_same[p] == 2:
+                        any_two = True
             f_code[p] = peg_code[o]
             f_kind[p] = peg_kind[o]
             f_val[p] = peg_value[o]
@@ -410,7 +464,7 @@ def scan_state(
             f_link[15] = lk
             if lk == 0 or lk != f_link[0]:
                 slid = False
-            if slid:
+            if slid or unchanged:
                 continue
         # trigram bits at each belt position, read forward (p, p+1, p+2) and backward (p, p-1, p-2)
         for p in range(16):
@@ -492,6 +546,11 @@ def scan_state(
                         while same < 16 and (f_link[(s + same) & 15] if di == 0 else f_link[(15 - s - same) & 15]) == lk:
                             same += 1
                     new_len = same + 2
+                    shown = 0  # and leave the cells that show the letters they showed at the start
+                    while shown < 16 and f_same[pos[s + shown]] == 1:
+                        shown += 1
+                    if shown + 1 > new_len:
+                        new_len = shown + 1
                 if new_len > need:
                     need = new_len
                 before_chg = (not wild_mode) and f_kind[pos[s + 15]] >= K_DL and q_chg[s + 15] == 1
@@ -513,6 +572,11 @@ def scan_state(
                     if n_spent > 0:
                         for k in range(SEQ):
                             q_peg[k] = origin[belt_cells[belt, pos[k]]]
+                            q_cell[k] = belt_cells[belt, pos[k]]
+                    if any_two:
+                        for k in range(SEQ):
+                            q_same[k] = f_same[pos[k]]
+                            q_scode[k] = peg_code[belt_cells[belt, pos[k]]]
                     if has_prem:
                         for k in range(SEQ):
                             kd = q_kind[k]
@@ -529,6 +593,7 @@ def scan_state(
                 j = 0
                 faces[0] = 0
                 chgc[0] = 0
+                samec[0] = 0
                 xmask[0] = 0
                 if kd == K_LETTER:
                     code = q_code[s]
@@ -567,9 +632,14 @@ def scan_state(
                     kinds[j] = q_kind[k]
                     faces[length] = faces[j] | (1 << fb[SEQ + k])
                     chgc[length] = chgc[j] + q_chg[k]
+                    if any_two:  # cells showing the letter they showed (a wildcard read as the letter it replaced)
+                        sm = q_same[k]
+                        samec[length] = samec[j] + (1 if sm == 1 or (sm == 2 and np.int64(packed & LETTER_MASK) == q_scode[k])
+                                                    else 0)
                     if n_cross > 0:
                         xmask[length] = xmask[j] | q_cross[k]
-                    if (packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len:
+                    if ((packed >> TERMINAL_SHIFT) & 1 and length >= min_len and length >= new_len
+                            and not (any_two and samec[length] == length)):
                         lm_first = 1
                         lm_last = 1
                         wm = 1
@@ -580,7 +650,8 @@ def scan_state(
                                 if kb >= K_DL:
                                     touched = touched or q_chg[s + 15] == 1
                                     if n_spent == 0 or _premium_counts(q_peg[s + 15], cur, edge_rank, length,
-                                                                       spent_prem, spent_rank, n_spent):
+                                                                       spent_prem, spent_rank, n_spent, q_peg, s,
+                                                                       spent_pegs, spent_len):
                                         if kb <= K_TL:
                                             lm_first = _factor(kb)
                                         else:
@@ -590,7 +661,8 @@ def scan_state(
                                 if ka >= K_DL:
                                     touched = touched or q_chg[s + length] == 1
                                     if n_spent == 0 or _premium_counts(q_peg[s + length], cur, edge_rank, length,
-                                                                       spent_prem, spent_rank, n_spent):
+                                                                       spent_prem, spent_rank, n_spent, q_peg, s,
+                                                                       spent_pegs, spent_len):
                                         if ka <= K_TL:
                                             lm_last = _factor(ka)
                                         else:
@@ -601,7 +673,8 @@ def scan_state(
                                 for i in range(length):
                                     ki = kinds[i]
                                     live[i] = 1 if ki >= K_DL and (n_spent == 0 or _premium_counts(
-                                        q_peg[s + i], cur, edge_rank, length, spent_prem, spent_rank, n_spent)) else 0
+                                        q_peg[s + i], cur, edge_rank, length, spent_prem, spent_rank, n_spent, q_peg, s,
+                                        spent_pegs, spent_len)) else 0
                                     if live[i] and ki >= K_DW:
                                         wm *= _factor(ki)
                                 total = _wild_letter_points(vals, kinds, live, length)
@@ -629,9 +702,13 @@ def scan_state(
                                 word_rank = np.int64(0)
                                 for i in range(length):
                                     word_rank += edge_rank[cur[i] - 1]
-                                n_pool = _pool_push(pool_i, pool_score, pool_twists, n_pool, top, total, twists, state,
-                                                    belt, (s if di == 0 else (16 - s) % 16), di, length, word_rank)
-                                floor = _pool_floor(pool_score, n_pool, top)
+                                if not (n_spent > 0 and require_new and _reformed(
+                                        q_peg, q_cell, s, length, word_rank, spent_prem, spent_rank, n_spent,
+                                        spent_pegs, spent_len, spent_cells)):  # a scored word made again of its own pegs: no new letter
+                                    n_pool = _pool_push(pool_i, pool_score, pool_twists, n_pool, top, total, twists,
+                                                        state, belt, (s if di == 0 else (16 - s) % 16), di, length,
+                                                        word_rank)
+                                    floor = _pool_floor(pool_score, n_pool, top)
                     nchild = (packed >> NCHILD_SHIFT) & 255
                     if length >= max_len or nchild == 0:
                         continue
@@ -726,7 +803,8 @@ def best_words_search(
     peg_code, peg_kind, peg_value, peg_tri, cell_face, belt_cells, twist_perm, twist_changed, twist_belts, twist_axis,
     twist_layer, graph, edge_rank, root_hi, trigram, tri_stride,
     min_len, max_len, both_dirs, wild_mode, require_new, len_bonus, face_bonus, max_value,
-    cross_cells, cross_belt, cross_points, allow_restrict, zobrist, link, spent_prem, spent_rank, stop_at=-1,
+    cross_cells, cross_belt, cross_points, allow_restrict, zobrist, link, spent_prem, spent_rank, spent_pegs, spent_len,
+    spent_cells, stop_at=-1,
 ):
     """Breadth-first twist search to ``depth`` with a belt scan per new state.
 
@@ -788,7 +866,38 @@ def best_words_search(
             if twist_changed[t, c]:
                 moved[t, n_moved[t]] = c
                 n_moved[t] += 1
+    # superseded_by[wc]: the words whose cells hold all of word wc's on its belt (longer, or equal and listed later)
+    superseded_by = np.zeros(max(n_cross, 1), np.uint64)
     for wc in range(n_cross):
+        n_wc = 0
+        for k in range(cross_cells.shape[1]):
+            if cross_cells[wc, k] >= 0:
+                n_wc += 1
+        for wo in range(n_cross):
+            if wo == wc or cross_belt[wo] != cross_belt[wc]:
+                continue
+            n_wo = 0
+            inside = True
+            for k in range(cross_cells.shape[1]):
+                if cross_cells[wo, k] >= 0:
+                    n_wo += 1
+            for k in range(cross_cells.shape[1]):
+                c = cross_cells[wc, k]
+                if c < 0:
+                    continue
+                found = False
+                for k2 in range(cross_cells.shape[1]):
+                    if cross_cells[wo, k2] == c:
+                        found = True
+                        break
+                if not found:
+                    inside = False
+                    break
+            if inside and (n_wo > n_wc or wo > wc):
+                superseded_by[wc] |= np.uint64(1) << np.uint64(wo)
+    for wc in range(n_cross):
+        if superseded_by[wc] != 0:  # the root: every word is intact
+            continue
         for k in range(cross_cells.shape[1]):
             c = cross_cells[wc, k]
             if c >= 0:
@@ -800,7 +909,7 @@ def best_words_search(
                             root_hi, trigram, tri_stride, min_len, max_len, both_dirs, wild_mode, require_new, len_bonus,
                             len_bonus_max, face_bonus, max_value, cross_mask_cell, cross_points, belt_of_cross, n_cross,
                             cross_total, pool_i, pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link,
-                            spent_prem, spent_rank, n_spent)
+                            spent_prem, spent_rank, n_spent, spent_pegs, spent_len, spent_cells)
     level_lo = 0
     level_hi = 1
     child = np.empty(96, np.uint8)
@@ -854,6 +963,7 @@ def best_words_search(
                 if n_cross > 0:
                     for c in range(96):
                         cross_mask_cell[c] = 0
+                intact_mask = np.uint64(0)
                 for wc in range(n_cross):
                     intact = True
                     for k in range(cross_cells.shape[1]):
@@ -862,6 +972,10 @@ def best_words_search(
                             intact = False
                             break
                     if intact:
+                        intact_mask |= np.uint64(1) << np.uint64(wc)
+                for wc in range(n_cross):
+                    # an intact word inside another intact one on its belt is part of it: crossed once, as the longer
+                    if (intact_mask >> np.uint64(wc)) & np.uint64(1) and not intact_mask & superseded_by[wc]:
                         for k in range(cross_cells.shape[1]):
                             c = cross_cells[wc, k]
                             if c >= 0:
@@ -873,7 +987,7 @@ def best_words_search(
                                     both_dirs, wild_mode, require_new, len_bonus, len_bonus_max, face_bonus, max_value,
                                     cross_mask_cell, cross_points, belt_of_cross, n_cross, cross_total, pool_i,
                                     pool_score, pool_twists, n_pool, top, w, q_cross, xmask, link, spent_prem,
-                                    spent_rank, n_spent)
+                                    spent_rank, n_spent, spent_pegs, spent_len, spent_cells)
                 n_states += 1
                 if stop_at >= 0 and n_pool >= top and _pool_floor(pool_score, n_pool, top) >= stop_at:
                     complete = False

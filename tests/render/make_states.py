@@ -72,18 +72,18 @@ def rummikub() -> None:
 
 
 def scruble() -> None:
-    """Two greedy AIs, seed 4: after three turns (the last word wraps from L round to B and R) and after
-    five (the game is over: 131 reaches the target)."""
+    """Two greedy AIs, seed 14: after the first turn (its word, GENERA, wraps from L round to B and R) and once
+    the game is over (a player passes the target)."""
     from kubasolve.games.scruble.ai import greedy
     from kubasolve.games.scruble.game import ScrubleGame
     from kubasolve.lexicon import load_lexicon
 
     lexicon = load_lexicon("en")
-    game = ScrubleGame.new(2, 4)
+    game = ScrubleGame.new(2, 14)
     policies = [greedy(2, 0), greedy(2, 1)]
-    for turn in range(5):
+    while not game.over:
         game.play(policies[game.to_move](game, lexicon), lexicon)
-        if turn == 2:
+        if game.turn == 1:
             _save("scruble", game.to_dict())
     _save("scruble_over", game.to_dict())
 

@@ -267,7 +267,7 @@ def test_scruble_net_face_labels_and_reading_order_of_a_wrapping_word() -> None:
     game = state("scruble")
     rec = game.history[-1]
     cells = rec["cells"]
-    assert {c // 16 for c in cells} == {1, 4, 5}  # FANCIEST runs over L, B and R: it wraps round the back
+    assert {c // 16 for c in cells} == {1, 4, 5}  # GENERA runs over L, B and R: it wraps round the back
     svg = render_svg(game)
     texts = svg_texts(svg)
     for face, label in (("U", "up"), ("L", "left"), ("F", "front"), ("R", "right"), ("B", "back"), ("D", "down")):

@@ -92,7 +92,7 @@ def test_budgeted_ai_turns_are_legal_and_deterministic(en, ai):
 
 def test_planner_plays_the_best_word_when_the_first_search_spends_the_budget(en):
     game = midgame(en, 4, 2)
-    moves, stats = search(game.cube, en, game.rules, 2, 48, game.intact_words())
+    moves, stats = search(game.cube, en, game.rules, 2, 48, game.intact_words(), spent=game.spent_premiums())
     assert stats.complete
     budget = StateBudget(max_nodes=stats.states)  # exactly the candidate search: nothing left for the replies
     assert plan(game, en, work=StateBudget(max_nodes=stats.states)) is None
@@ -102,12 +102,12 @@ def test_planner_plays_the_best_word_when_the_first_search_spends_the_budget(en)
 
 def test_planner_cut_in_its_first_reply_search_plays_the_best_bound(en):
     game = midgame(en, 11, 2)
-    moves, first = search(game.cube, en, game.rules, 2, 48, game.intact_words())
+    moves, first = search(game.cube, en, game.rules, 2, 48, game.intact_words(), spent=game.spent_premiums())
     to_target = game.rules.target_score - game.scores[(game.to_move + 1) % 2]
     cands = handed_over(game, moves, 2)
     spent, bounds = first.states, []
     for c in cands:
-        low, st = search(c.after, en, game.rules, 1, 1, c.earlier_after)
+        low, st = search(c.after, en, game.rules, 1, 1, c.earlier_after, spent=c.spent_after)
         spent += st.states
         bounds.append(reply_value(c.own, low[0].score if low else 0, to_target))
     budget = StateBudget(max_nodes=spent + 1)  # the first reply search expands one state and is cut

@@ -117,23 +117,92 @@ def test_a_slid_word_does_not_score_again(en):
 
 def test_a_premium_peg_never_counts_again_for_its_word(en):
     """"Las clavijas premium … no se aplican en turnos posteriores para esa palabra": WADE used a 2x letter
-    and the 3x word peg; WADE made again (an E swapped for another E, or the word broken and rebuilt) scores its
-    letters only. The spent premiums are part of the JSON state and checked on replay."""
-    game, _, first = _issue_22_game(en)
-    assert game.spent_premiums() and {w for _, w in game.spent} == {"wade"}
-    swapped = ScrubleGame.from_dict(game.to_dict(), en)
-    rec = swapped.play(Turn(("2F",), "wade", tuple(first["cells"])), en)  # another E peg in WADE's last cell
-    assert rec["score"] == 8 and rec["breakdown"]["premium_cells"] == []
-    rebuilt = ScrubleGame.from_dict(game.to_dict(), en)
-    rebuilt.play(Turn(("2U",)), en)  # breaks WADE, leaves its premium pegs
-    rec = rebuilt.play(Turn(("2U'",), "wade"), en)
-    assert rec["score"] == 8 and rec["breakdown"]["premium_cells"] == []
+    and the 3x word peg. The spent premiums are part of the JSON state and checked on replay."""
+    game, _, _ = _issue_22_game(en)
+    assert game.spent_premiums() and {w for _, w, _, _ in game.spent} == {"wade"}
     d = game.to_dict()
-    assert d["spent_premiums"] == [[q, "wade"] for q, _ in game.spent]
+    assert d["spent_premiums"] == [[q, "wade"] for q, _, _, _ in game.spent if q >= 0]
     assert replay_check(game, en)
     d["spent_premiums"] = []
     with pytest.raises(StateError, match="spent_premiums"):
         ScrubleGame.from_dict(d, en)
+
+
+def test_wade_with_an_e_swapped_for_another_e_is_the_word_already_there(en):
+    """"Se debe colocar al menos una nueva letra" as a club player reads it: 2F brings another E peg into WADE's
+    last cell; every cell shows the letter it showed, so no letter is placed (it scored 8 before), and a premium
+    brought beside such a word does not count ("no se aplican a una palabra existente")."""
+    game, _, first = _issue_22_game(en)
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("2F",), "wade", tuple(first["cells"])), en)
+
+
+def test_a_word_broken_and_rebuilt_of_its_own_pegs_does_not_score_again(en):
+    """A twist breaks WADE, the twist back rebuilds it of the same pegs: no letter is new to it (it scored 8
+    before, and the two twists could be repeated turn after turn)."""
+    game, _, _ = _issue_22_game(en)
+    game.play(Turn(("2U",)), en)  # breaks WADE, leaves its premium pegs
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("2U'",), "wade"), en)
+
+
+def test_two_twists_back_and_forth_do_not_score_forever(en):
+    """Greedy self-play (seed 3, game 0): CETACEANS (F2 2L, +38); the reply D2 2L left CETACEAN in the same cells
+    with one E peg swapped for another and the 3x word peg beside it (+56); 2L' rebuilt CETACEANS of its own
+    pegs (+38), and 2L / 2L' then scored 32 and 38 turn after turn. Both words are refused now."""
+    game = ScrubleGame.new(2, seed=1212546908710170580)
+    assert game.play(Turn(("F2", "2L"), "cetaceans"), en)["score"] == 38
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("D2", "2L"), "cetacean"), en)
+    game.play(Turn(("D2", "2L")), en)
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("2L'",), "cetaceans"), en)
+    best = best_words(game.cube, en, game.rules, depth=1, top=4096, earlier=game.intact_words(),
+                      spent=game.spent_premiums())
+    assert "cetaceans" not in {m.word for m in best if m.notation() == ["2L'"]}
+
+
+def test_a_letter_swapped_for_a_wildcard_read_as_it_places_none(en):
+    """Greedy self-play (seed 3, game 19): TOPSIDES (B' 2R, +43), and the reply B' 2R scored TOPSIDES again on the
+    same cells (+42): one letter peg replaced by a wildcard read as that letter. No letter a player reads changed:
+    "Se debe colocar al menos una nueva letra"."""
+    game = ScrubleGame.new(2, seed=4397992694677522711)
+    for tw, w in ((("2R", "2F'"), "zed"), (("L2", "U2"), "prides"), (("B'", "2R"), "topsides")):
+        game.play(Turn(tw, w), en)
+    cells = tuple(game.history[-1]["cells"])
+    before = [game.cube.symbols[c] for c in cells]
+    after = game.cube.twisted("B' 2R")
+    assert [after.symbols[c] for c in cells].count("?") == before.count("?") + 1  # the O's cell: a wildcard now
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("B'", "2R"), "topsides", cells), en)
+
+
+def test_a_word_rebuilt_in_its_cells_with_a_letter_swapped_does_not_score_again(en):
+    """Greedy self-play (seed 3, game 19, after the fixes above): TOPSIDES (+43); B' 2R broke it for UPSIDES; 2R'
+    2D2 rebuilt TOPSIDES in the same cells, its I peg swapped for another I (+43 again). The same word in the cells
+    it scored in is that word made again, whichever of two identical pegs stands in a cell."""
+    game = ScrubleGame.new(2, seed=4397992694677522711)
+    plays = ((("2R", "2F'"), "zed"), (("L2", "U2"), "prides"), (("B'", "2R"), "topsides"), (("B'", "2R"), "upsides"))
+    for tw, w in plays:
+        game.play(Turn(tw, w), en)
+    with pytest.raises(IllegalMoveError, match="no new letter"):
+        game.play(Turn(("2R'", "2D2"), "topsides"), en)
+
+
+def test_an_extended_word_does_not_use_its_premium_again_and_is_crossed_once(en):
+    """Greedy self-play (seed 3, game 1): JAR used the 3x word peg (+42); RAJA (JAR's pegs read back plus an A)
+    and then RAJAS used it again (+45, +48), and HALOED crossing them scored RAJA and RAJAS both. A premium peg
+    does not count again for a word holding the pegs of the word it counted for ("no se aplican en turnos
+    posteriores para esa palabra"), and a crossing scores the word that stands there once."""
+    game = ScrubleGame.new(2, seed=1357471299740422801)
+    plays = [(("L'", "2R'"), "obj"), (("L'", "D2"), "jar"), (("2U",), "raja"), (("L2", "U2"), "rajas"),
+             (("L", "2L'"), "haloed")]
+    recs = [game.play(Turn(tw, w), en) for tw, w in plays]
+    assert recs[1]["breakdown"]["premium_cells"] and recs[1]["score"] == 42
+    assert [r["breakdown"]["word_multiplier"] for r in recs[2:4]] == [1, 1]
+    assert [r["score"] for r in recs[2:4]] == [11 + 12, 12 + 12]  # letters + OBJ crossed
+    assert recs[4]["breakdown"]["crossed"] == ["rajas"] and recs[4]["breakdown"]["crossing_points"] == 12
+    assert replay_check(game, en)
 
 
 def test_the_game_ends_when_a_player_exceeds_the_target(en):

@@ -37,7 +37,7 @@ def test_stop_at_agrees_with_the_full_search(en, seed):
 @pytest.mark.parametrize("seed,turns", [(2, 1), (5, 2)])
 def test_candidates_are_legal_turns_scored_like_the_referee(en, seed, turns):
     game = midgame(en, seed, turns)
-    moves, _ = search(game.cube, en, game.rules, 2, 12, game.intact_words())
+    moves, _ = search(game.cube, en, game.rules, 2, 12, game.intact_words(), spent=game.spent_premiums())
     cands = handed_over(game, moves, 2)
     assert len({c.after for c in cands}) == len(cands)
     assert len(cands) > len({m.word for m in moves})  # one-twist words give extra cubes to hand over
@@ -55,18 +55,18 @@ def test_pruned_choice_has_the_unpruned_value(en, seed, turns):
     game = midgame(en, seed, turns)
     choice = plan(game, en, candidates=6, max_replies=10_000)
     assert choice is not None
-    moves, _ = search(game.cube, en, game.rules, 2, 6, game.intact_words())
+    moves, _ = search(game.cube, en, game.rules, 2, 6, game.intact_words(), spent=game.spent_premiums())
     to_target = game.rules.target_score + 1 - game.scores[(game.to_move + 1) % 2]  # points that pass the target
     values = []
     for c in handed_over(game, moves, 2):
-        reply, _ = search(c.after, en, game.rules, 2, 1, c.earlier_after)
+        reply, _ = search(c.after, en, game.rules, 2, 1, c.earlier_after, spent=c.spent_after)
         values.append(reply_value(c.own, reply[0].score if reply else 0, to_target))
     assert choice[1] == max(values)
 
 
 def test_no_reply_weighed_when_the_word_ends_the_game(en):
     game = midgame(en, 4, 2)
-    best = search(game.cube, en, game.rules, 2, 1, game.intact_words())[0][0]
+    best = search(game.cube, en, game.rules, 2, 1, game.intact_words(), spent=game.spent_premiums())[0][0]
     game.scores[game.to_move] = game.rules.target_score - best.score  # the best word only reaches the target...
     assert plan(game, en) is not None
     game.scores[game.to_move] += 1  # ...and now passes it: the game ends with it

@@ -14,7 +14,16 @@ import pytest
 from kubasolve.errors import RulesError
 from kubasolve.games.scruble.cube import N_CELLS, geometry
 from kubasolve.games.scruble.pegs import PegSet, load_pegs
-from kubasolve.games.scruble.position import Cube, EarlierWord, Run, SpentPremium, placed_new_letter, score_run
+from kubasolve.games.scruble.position import (
+    SCORED_WORD,
+    Cube,
+    EarlierWord,
+    Run,
+    SpentPremium,
+    crossable,
+    placed_new_letter,
+    score_run,
+)
 from kubasolve.games.scruble.rules import ScrubleRules
 
 MOVED = (np.arange(N_CELLS) * 37 + 11) % N_CELLS  # every peg moved, no two neighbours kept: every word is new
@@ -83,6 +92,82 @@ def test_a_word_slid_along_its_belt_places_no_new_letter(shift):
     a, b = Run(Y_BELT, 1, 1, 3).cells()[:2]
     origin[a], origin[b] = origin[b], origin[a]
     assert placed_new_letter(origin, Run(Y_BELT, 1, 1, 3).cells())
+
+
+def test_a_word_in_cells_that_show_the_same_letters_places_none():
+    """"Se debe colocar al menos una nueva letra", read as a club player reads it: a twist that swaps the E of ELF
+    for another E peg changes no letter anyone sees, so ELF was there already (and a premium peg brought beside
+    it does not count: "no se aplican a una palabra existente"). Swapping in another letter places one."""
+    cube = place("XELFX")
+    e_cell, other = int(geometry().belt_cells[Y_BELT, 1]), 0
+    syms = list(cube.symbols)
+    syms[other] = "E"
+    origin = STILL.copy()
+    origin[e_cell], origin[other] = other, e_cell  # the E pegs swapped: the cube shows what it showed
+    run = Run(Y_BELT, 1, 1, 3)
+    assert placed_new_letter(origin, run.cells())  # by pegs the E is another one...
+    assert score_run(tuple(syms), origin, run, "elf", DEFAULT) is None  # ...but no letter is new
+    syms[other] = "A"  # the peg brought in shows another letter: no word ELF, and ALF places the A
+    now = [syms[int(o)] for o in origin]
+    assert score_run(tuple(now), origin, run, "alf", DEFAULT) is not None
+
+
+def test_a_letter_swapped_for_a_wildcard_read_as_it_places_none():
+    """A wildcard brought in for ELF's L and read as L places no new letter (the word reads as it read); read as
+    another letter (ERF) it places one."""
+    cube = place("XELFX")
+    l_cell = int(geometry().belt_cells[Y_BELT, 2])
+    syms = list(cube.symbols)
+    syms[0] = "?"
+    origin = STILL.copy()
+    origin[l_cell], origin[0] = 0, l_cell  # the wildcard now in L's cell
+    now = tuple(syms[int(o)] for o in origin)
+    run = Run(Y_BELT, 1, 1, 3)
+    assert score_run(now, origin, run, "elf", DEFAULT) is None
+    assert score_run(now, origin, run, "erf", DEFAULT) is not None
+    wild_now = tuple("2" if c == "?" else c for c in now)  # option 2: a premium peg is a wildcard too
+    assert score_run(wild_now, origin, run, "elf", WILD) is None
+
+
+def test_a_scored_word_made_again_of_its_own_pegs_places_no_letter():
+    """A word scored in an earlier turn, broken and rebuilt of the same pegs (in order, or read back), places no
+    new letter; rebuilt with one other peg it does (and scores its letters: its premiums are spent)."""
+    pegs = tuple(int(MOVED[c]) for c in Run(Y_BELT, 1, 1, 3).cells())
+    assert score("XELFX", "elf") is not None
+    for scored in (pegs, pegs[::-1]):
+        assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", scored)]) is None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", pegs[:2] + (pegs[2] + 1,))]) is not None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elves", pegs)]) is not None
+    # in the cells it scored in, with other pegs (an E swapped for another E while it was broken): the same word
+    cells = tuple(Run(Y_BELT, 1, 1, 3).cells())
+    other = tuple(p + 1 for p in pegs)
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, cells)]) is None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, cells[::-1])]) is None
+    assert score("XELFX", "elf", spent=[SpentPremium(SCORED_WORD, "elf", other, ())]) is not None
+
+
+def test_a_premium_peg_does_not_count_again_for_an_extended_word():
+    """"Las clavijas premium … no se aplican en turnos posteriores para esa palabra": the 3x letter peg that
+    counted for TREE does not count for STREET made by adding an S to TREE's pegs; for a STREET of other pegs it
+    does."""
+    cells = Run(Y_BELT, 1, 1, 6).cells()
+    premium = int(MOVED[geometry().belt_cells[Y_BELT, 7]])
+    tree = tuple(int(MOVED[c]) for c in cells[2:])
+    assert score("XSTREET3", "street", spent=[SpentPremium(premium, "tree", tree)]).word_points == 6
+    assert score("XSTREET3", "street", spent=[SpentPremium(premium, "tree", tree[::-1])]).word_points == 6
+    other = (tree[0] + 1,) + tree[1:]
+    assert score("XSTREET3", "street", spent=[SpentPremium(premium, "tree", other)]).word_points == 8
+
+
+def test_a_crossed_word_scores_once_as_the_word_that_stands():
+    """Crossing scores an intact earlier word again (issue 11): RAJA made RAJAS, so a word crossing them scores
+    RAJAS once, not RAJA and RAJAS; a word scored twice on the same cells counts once."""
+    cells = tuple(Run(Y_BELT, 1, 1, 5).cells())
+    raja, rajas = EarlierWord("raja", cells[:4], Y_BELT, 11), EarlierWord("rajas", cells, Y_BELT, 12)
+    assert crossable([raja, rajas]) == [rajas] and crossable([rajas, raja]) == [rajas]
+    assert crossable([rajas, rajas]) == [rajas]
+    elsewhere = EarlierWord("raja", cells[:4], Y_BELT + 1, 11)
+    assert crossable([raja, rajas, elsewhere]) == [rajas, elsewhere]
 
 
 def test_a_premium_peg_counts_once_for_a_word():

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubasolve.games.scruble.cube import N_CELLS, Twist
-from kubasolve.games.scruble.position import Cube, EarlierWord, Run, SpentPremium, apply_twists
+from kubasolve.games.scruble.position import SCORED_WORD, Cube, EarlierWord, Run, SpentPremium, apply_twists
 from kubasolve.games.scruble.reference import reference_best, reference_best_plain
 from kubasolve.games.scruble.rules import ScrubleRules
 from kubasolve.games.scruble.solver import search
@@ -95,6 +95,30 @@ def test_spent_premiums_match_reference(cube, seed, mode, data):
     assert got == reference_best(cube, words, rules, 1, spent=spent)
 
 
+@settings(max_examples=10, deadline=None)
+@given(cube=cubes, seed=st.integers(0, 50), mode=st.sampled_from(["ends", "wild"]), data=st.data())
+def test_scored_words_and_premiums_by_pegs_match_reference(cube, seed, mode, data):
+    """Scored words made again of their own pegs place no new letter, and a premium peg does not count again for a
+    word holding the pegs of the word it counted for: kernel and reference agree (the scored words and premium
+    entries drawn from the words the cube offers, so both rules bite)."""
+    words, lex = small_lexicon(seed)
+    rules = ScrubleRules(premium_mode=mode)
+    _, moves = kernel_best(cube, lex, rules, 1)
+    spent = []
+    for m in data.draw(st.lists(st.sampled_from(moves), max_size=5)) if moves else []:
+        origin = apply_twists(np.arange(N_CELLS), m.twists)
+        pegs = tuple(int(origin[c]) for c in m.cells)
+        cut = data.draw(st.integers(0, max(0, len(pegs) - 2)))
+        scored = pegs if data.draw(st.booleans()) else pegs[::-1]
+        if data.draw(st.booleans()):  # the same cells, other pegs (an I swapped for another I)
+            scored = tuple((p + 1) % 96 for p in scored)
+        spent.append(SpentPremium(SCORED_WORD, m.word, scored, tuple(m.cells) if data.draw(st.booleans()) else ()))
+        spent += [SpentPremium(c, data.draw(st.sampled_from(words)), pegs[cut:cut + 2])
+                  for c in range(96) if cube.symbols[c] in "23+#"][:3]
+    got = {m.word: (m.score, m.n_twists) for m in search(cube, lex, rules, 1, 4096, spent=spent)[0]}
+    assert got == reference_best(cube, words, rules, 1, spent=spent)
+
+
 PREMIUM_HEAVY = "ABCDE" * 2 + "2233+#?"
 premium_cubes = st.lists(st.sampled_from(PREMIUM_HEAVY), min_size=N_CELLS, max_size=N_CELLS).map(lambda s: Cube(tuple(s)))
 
@@ -115,6 +139,8 @@ def test_crossing_words_match_reference(cube, seed, picks):
     words, lex = small_lexicon(seed)
     rules = ScrubleRules()
     earlier = [EarlierWord("x" * n, tuple(Run(b, s, 1, n).cells()), b, pts) for b, s, n, pts in picks]
+    b, s, n, pts = picks[0]  # a word inside the first one on its belt, and the first one again: crossed once
+    earlier += [EarlierWord("y" * (n - 1), tuple(Run(b, s + 1, 1, n - 1).cells()), b, pts + 1), earlier[0]]
     assert kernel_best(cube, lex, rules, 1, earlier)[0] == reference_best(cube, words, rules, 1, earlier)
 
 

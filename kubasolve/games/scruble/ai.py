@@ -147,7 +147,7 @@ def handed_over(game: ScrubleGame, moves: Sequence[WordMove], depth: int,
             pegs = game.pegs[origin]
             intact = [w for w, ids in game.words if all(int(pegs[c]) == i for c, i in zip(w.cells, ids))]
             intact.append(EarlierWord(m.word, m.cells, m.run.belt, plain_points(after.symbols, m.cells, game.rules)))
-            spent_after = spent_in_cells(game.spent + spent_by(b, m.word, pegs), pegs)
+            spent_after = spent_in_cells(game.spent + spent_by(b, m.word, m.cells, pegs), pegs)
             best[key] = Candidate(m, seq, own, after, tuple(intact), tuple(spent_after))
     return sorted(best.values(), key=lambda c: (-c.own, len(c.twists), c.move.word))
 

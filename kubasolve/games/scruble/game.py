@@ -21,6 +21,7 @@ from kubasolve.errors import IllegalMoveError, StateError
 from kubasolve.games.limits import check_seed
 from kubasolve.games.scruble.cube import N_CELLS, NotationError, Twist, format_twists, geometry, parse_twists
 from kubasolve.games.scruble.position import (
+    SCORED_WORD,
     Breakdown,
     Cube,
     EarlierWord,
@@ -76,20 +77,25 @@ class Turn:
         return cls(tuple(tw), word, tuple(cells) if cells is not None else None)
 
 
-SpentIds = tuple[int, str]
-"""A premium peg that counted for a word: (the premium peg's id, the word)."""
+SpentIds = tuple[int, str, tuple[int, ...], tuple[int, ...]]
+"""What counted for a scored word: (a premium peg's id, the word, the word's peg ids in reading order, its cells),
+and for each scored word one entry (``SCORED_WORD``, the word, its peg ids, its cells): the word made again of
+those pegs, or in those cells, places no new letter."""
 
 
 def spent_in_cells(spent: Sequence[SpentIds], pegs: np.ndarray) -> list[SpentPremium]:
-    """Spent premiums with each premium peg named by the cell it stands in (``pegs``: peg id per cell)."""
+    """``spent`` with each peg named by the cell it stands in (``pegs``: peg id per cell): the search's frame."""
     cell_of = np.empty(N_CELLS, np.int64)
     cell_of[pegs] = np.arange(N_CELLS)
-    return [SpentPremium(int(cell_of[q]), word) for q, word in spent]
+    return [SpentPremium(SCORED_WORD if q == SCORED_WORD else int(cell_of[q]), word, tuple(int(cell_of[i]) for i in ids),
+                         cells) for q, word, ids, cells in spent]
 
 
-def spent_by(breakdown: Breakdown, word: str, pegs: np.ndarray) -> list[SpentIds]:
-    """The premium pegs a scored word used, by peg id (``pegs``: peg id per cell after the turn)."""
-    return [(int(pegs[c]), word) for c in breakdown.premium_cells]
+def spent_by(breakdown: Breakdown, word: str, cells: Sequence[int], pegs: np.ndarray) -> list[SpentIds]:
+    """What a word scored on ``cells`` spent, by peg id (``pegs``: peg id per cell after the turn): the premium
+    pegs it used and the word on its pegs."""
+    ids, where = tuple(int(pegs[c]) for c in cells), tuple(int(c) for c in cells)
+    return [(int(pegs[c]), word, ids, where) for c in breakdown.premium_cells] + [(SCORED_WORD, word, ids, where)]
 
 
 @dataclass
@@ -130,8 +136,8 @@ class ScrubleGame:
         return [w for w, ids in self.words if all(int(self.pegs[c]) == i for c, i in zip(w.cells, ids))]
 
     def spent_premiums(self) -> list[SpentPremium]:
-        """Premium pegs that already counted for a word, named by the cells they stand in now (the frame of a
-        search from this position)."""
+        """Premium pegs that already counted for a word, and the scored words' pegs, named by the cells they
+        stand in now (the frame of a search from this position)."""
         return spent_in_cells(self.spent, self.pegs)
 
     # ---------------------------------------------------------------- referee
@@ -184,7 +190,8 @@ class ScrubleGame:
                 raise IllegalMoveError(f"{turn.word!r} cannot be read {where} after {' '.join(format_twists(twists))}")
             raise IllegalMoveError(
                 f"{turn.word!r} has no new letter: its pegs already stood in a row on a belt at the start of the turn "
-                "(a word slid by a layer turn does not score again); at least one letter must be placed")
+                "(a word slid by a layer turn does not score again), its cells show the letters they showed then, or it "
+                "is a word scored before made again of the same pegs; at least one letter must be placed")
         return twists, after, origin, best
 
     def play(self, turn: Turn, lexicon: Lexicon) -> dict[str, Any]:
@@ -198,7 +205,7 @@ class ScrubleGame:
             cells = tuple(run.cells())
             self.words.append((EarlierWord(word, cells, run.belt, plain_points(after.symbols, cells, self.rules)),
                                tuple(int(new_pegs[c]) for c in cells)))
-            self.spent.extend(spent_by(b, word, new_pegs))
+            self.spent.extend(spent_by(b, word, cells, new_pegs))
             self.scores[player] += b.score
             rec.update(word=word, cells=list(cells), score=b.score, breakdown=b.as_dict())
         self.cube = after
@@ -221,7 +228,7 @@ class ScrubleGame:
             "game": "scruble", "players": self.players, "seed": self.seed, "rules": self.rules.to_dict(),
             "start": self.start_cube.notation(), "cube": self.cube.notation(), "scores": list(self.scores),
             "turn": self.turn, "to_move": self.to_move, "over": self.over,
-            "spent_premiums": [[q, word] for q, word in self.spent],
+            "spent_premiums": [[q, word] for q, word, _, _ in self.spent if q != SCORED_WORD],
             "history": [dict(h) for h in self.history],
         }
 

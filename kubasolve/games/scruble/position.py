@@ -159,13 +159,64 @@ class EarlierWord:
 
 @dataclass(frozen=True)
 class SpentPremium:
-    """A premium peg that already counted for a word: "Las clavijas premium … no se aplican en turnos
-    posteriores para esa palabra". ``premium`` names the peg by the cell it stands in at the start of the turn
-    (the search's frame, like ``origin``); that peg never multiplies ``word`` again, wherever and from whichever
-    pegs the word is made (a slid, rebuilt or letter-swapped word is still that word)."""
+    """Something that already counted in an earlier turn, named in the search's frame (pegs by the cell they
+    stand in at the start of the turn, like ``origin``).
+
+    A premium peg (``premium`` >= 0) that counted for ``word``: "Las clavijas premium … no se aplican en turnos
+    posteriores para esa palabra". That peg never multiplies ``word`` again, wherever and from whichever pegs
+    the word is made, nor a word whose pegs hold the word's ``pegs`` (its pegs when it scored, in reading order)
+    in a row, either way: RAJA's 3x word peg does not count again for RAJAS made by adding an S to RAJA.
+
+    A scored word (``premium`` = :data:`SCORED_WORD`): ``word`` scored on ``pegs`` in ``cells``; made again of the
+    same pegs, in that order or reversed, or in the same cells, it places no new letter ("Se debe colocar al
+    menos una nueva letra"): a word broken by a twist and rebuilt by twisting back (an I peg swapped for another
+    I on the way or not) does not score again."""
 
     premium: int
     word: str
+    pegs: tuple[int, ...] = ()
+    cells: tuple[int, ...] = ()
+
+
+SCORED_WORD = -1
+"""``SpentPremium.premium`` of an entry that names a scored word's pegs rather than a premium peg."""
+
+
+def contains_pegs(run: Sequence[int], pegs: Sequence[int]) -> bool:
+    """Whether ``pegs`` stand in a row inside ``run`` (both by peg), in that order or reversed."""
+    n, m = len(run), len(pegs)
+    if m == 0 or m > n:
+        return False
+    a, r = list(pegs), list(pegs)[::-1]
+    return any(list(run[i:i + m]) in (a, r) for i in range(n - m + 1))
+
+
+def reformed(start_pegs: Sequence[int], word: str, spent: Sequence[SpentPremium], cells: Sequence[int] = ()) -> bool:
+    """Whether ``word`` on the pegs ``start_pegs`` (reading order, by start cell) in ``cells`` is a scored word made
+    again of its own pegs or in its own cells (in order or reversed): :data:`SCORED_WORD` entries of ``spent``."""
+    return any(sp.premium == SCORED_WORD and sp.word == word and len(sp.pegs) == len(start_pegs)
+               and (contains_pegs(start_pegs, sp.pegs) or (len(sp.cells) == len(cells) and contains_pegs(cells, sp.cells)))
+               for sp in spent)
+
+
+def shows_same_letters(symbols: Sequence[str], origin: np.ndarray | Sequence[int], cells: Sequence[int], word: str,
+                       rules: ScrubleRules) -> bool:
+    """Whether every cell of ``cells`` shows the letter of ``word`` it showed at the start of the turn (``symbols``:
+    now; ``origin[cell]``: where the peg now in ``cell`` stood): the same symbol, or a wildcard (in option 2 a
+    premium peg too) read as the letter peg it replaced. A word read there stood there already: a twist that
+    swaps one of its E pegs for another E, or a letter for a wildcard read as that letter, places no new letter
+    (and a premium peg brought beside it does not count: "no se aplican a una palabra existente")."""
+    inverse = np.empty(N_CELLS, np.int64)
+    inverse[np.asarray(origin, np.int64)] = np.arange(N_CELLS)
+    for c, ch in zip(cells, word):
+        now, then = symbols[c], symbols[int(inverse[c])]
+        if now == then:
+            continue
+        k = symbol_kind(now)
+        if not (symbol_kind(then) == LETTER and then.lower() == ch
+                and (k == WILDCARD or (rules.premium_mode == "wild" and k != LETTER))):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -242,20 +293,27 @@ def score_run(
     spent: Sequence[SpentPremium] = (),
 ) -> Breakdown | None:
     """Score ``word`` read on ``run`` of the cube ``symbols``; None if the run cannot spell it or it places no
-    new letter (:func:`placed_new_letter`) while the rules ask for one. A premium peg listed in ``spent`` for
-    this word does not count again. Does not check the lexicon.
+    new letter while the rules ask for one: its pegs stood in a row (:func:`placed_new_letter`), its cells show
+    the letters they showed (:func:`shows_same_letters`), or it is a scored word made again of its own pegs
+    (:func:`reformed`). A premium peg listed in ``spent`` for this word (or for a word whose pegs it holds) does
+    not count again. Does not check the lexicon.
     """
     cells = run.cells()
     if not word_fits(symbols, cells, word, rules) or len(word) < rules.min_length or len(word) > rules.max_length:
         return None
-    if rules.require_new_letter and not placed_new_letter(origin, cells):
+    if rules.require_new_letter and (not placed_new_letter(origin, cells)
+                                     or shows_same_letters(symbols, origin, cells, word, rules)
+                                     or reformed([int(origin[c]) for c in cells], word, spent, cells)):
         return None
     pegs = rules.pegs
     vals = [pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells]
     kinds = [symbol_kind(symbols[c]) for c in cells]
 
+    start_pegs = [int(origin[c]) for c in cells]
+
     def counts(cell: int) -> bool:
-        return not any(sp.premium == int(origin[cell]) and sp.word == word for sp in spent)
+        return not any(sp.premium == int(origin[cell]) and (sp.word == word or contains_pegs(start_pegs, sp.pegs))
+                       for sp in spent)
 
     mult = [1] * len(cells)
     wm = 1
@@ -300,12 +358,12 @@ def score_run(
     crossed: list[str] = []
     if rules.crossing:
         cellset = set(cells)
-        for w in earlier:
+        intact = [w for w in earlier if all(int(origin[c]) == c for c in w.cells)]
+        for w in crossable(intact):
             if w.belt == run.belt or not cellset.intersection(w.cells):
                 continue
-            if all(int(origin[c]) == c for c in w.cells):
-                crossing += w.points
-                crossed.append(w.word)
+            crossing += w.points
+            crossed.append(w.word)
     return Breakdown(
         letter_points=letter_points,
         word_multiplier=wm,
@@ -316,6 +374,21 @@ def score_run(
         premium_cells=tuple(premium_cells),
         crossed=tuple(crossed),
     )
+
+
+def crossable(earlier: Sequence[EarlierWord]) -> list[EarlierWord]:
+    """The earlier words a crossing can score: each standing word once. A word whose cells all lie in another
+    earlier word's cells on the same belt is part of that word now (RAJA made RAJAS, or CETACEANS scored twice
+    on the same cells), so a word crossing it scores the longer word once, not both (the last one listed of
+    equal words)."""
+    out = []
+    for i, w in enumerate(earlier):
+        cells = set(w.cells)
+        if any(j != i and o.belt == w.belt and cells <= set(o.cells) and (len(o.cells) > len(cells) or j > i)
+               for j, o in enumerate(earlier)):
+            continue
+        out.append(w)
+    return out
 
 
 def plain_points(symbols: Sequence[str], cells: Sequence[int], rules: ScrubleRules) -> int:
@@ -331,5 +404,6 @@ def require_cube(text: str, rules: ScrubleRules) -> Cube:
         raise PositionError(str(exc)) from None
 
 
-__all__ = ["Breakdown", "Cube", "EarlierWord", "Run", "SpentPremium", "apply_twists", "placed_new_letter", "plain_points",
-           "score_run", "symbol_kind", "word_fits"]
+__all__ = ["SCORED_WORD", "Breakdown", "Cube", "EarlierWord", "Run", "SpentPremium", "apply_twists", "contains_pegs",
+           "crossable", "placed_new_letter", "plain_points", "reformed", "score_run", "shows_same_letters", "symbol_kind",
+           "word_fits"]

@@ -160,9 +160,11 @@ def reference_best(
         if len(word_i) == 0:
             continue
         # each (cube, run) with a hit, scored once per distinct content of what score_run reads (with spent
-        # premiums the word matters too: each (cube, run, word))
-        per_word = len(vocab) if spent else 1
-        pairs, first_hit, pair_of_hit = np.unique((cube_i * len(runs) + run_i) * per_word + (word_i if spent else 0),
+        # premiums, or a new letter required, the word matters too: a wildcard read as the letter it replaced
+        # places none; each (cube, run, word))
+        by_word = bool(spent) or rules.require_new_letter
+        per_word = len(vocab) if by_word else 1
+        pairs, first_hit, pair_of_hit = np.unique((cube_i * len(runs) + run_i) * per_word + (word_i if by_word else 0),
                                                   return_index=True, return_inverse=True)
         pc, pr = pairs // per_word // len(runs), pairs // per_word % len(runs)
         neighbours = np.array([[-1 if c is None else c for c in r.neighbours()] for r in runs], np.int64)
@@ -174,7 +176,9 @@ def reference_best(
         new = (links[:, 0] == 0) | (links != links[:, :1]).any(axis=1)
         parts = [pr[:, None], sym_at, new[:, None], intact[pc]]
         if spent:
-            parts += [origins[pc[:, None], around], word_i[first_hit][:, None]]
+            parts += [origins[pc[:, None], around]]
+        if by_word:
+            parts += [word_i[first_hit][:, None]]
         context = np.concatenate(parts, axis=1).astype(np.int64)
         _, rep, context_of_pair = np.unique(context, axis=0, return_index=True, return_inverse=True)
         scores = np.empty(len(rep), np.int64)

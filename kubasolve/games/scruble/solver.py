@@ -21,6 +21,7 @@ from kubasolve.errors import KubasolveError, LimitError, PositionError
 from kubasolve.games.scruble.cube import N_CELLS, N_TWISTS, Twist, belt_links, cell_name, format_twists, geometry
 from kubasolve.games.scruble.pegs import LETTER, WILDCARD, PegSet
 from kubasolve.games.scruble.position import (
+    SCORED_WORD,
     Breakdown,
     Cube,
     EarlierWord,
@@ -228,13 +229,27 @@ def cross_arrays(earlier: Sequence[EarlierWord]) -> tuple[np.ndarray, np.ndarray
     return cells, belts, points
 
 
-def spent_arrays(spent: Sequence[SpentPremium], lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's form of spent premiums: the premium peg's cell and the word's rank in ``lexicon`` (the sum
-    of ``edge_rank`` along its path); a word the lexicon lacks is left out (no run spells it)."""
+def spent_arrays(spent: Sequence[SpentPremium], lexicon: Lexicon) -> tuple[np.ndarray, ...]:
+    """The kernel's form of ``spent``: the premium peg's cell (-1 for a scored word's entry), the word's rank in
+    ``lexicon`` (the sum of ``edge_rank`` along its path; -2 for a word the lexicon lacks: no run spells it),
+    the word's pegs (start cells, reading order; -1 padded), their number and the word's cells (-1 padded). An entry that cannot act is left
+    out: a scored word the lexicon lacks, a premium entry for such a word without pegs."""
     rank_word = np.asarray(lexicon.compiled.rank_word)
-    kept = [(sp.premium, lexicon.word_id(sp.word)) for sp in spent]
-    kept = [(q, int(np.flatnonzero(rank_word == wid)[0])) for q, wid in kept if wid >= 0]
-    return np.array([q for q, _ in kept], np.int64), np.array([r for _, r in kept], np.int64)
+    kept = []
+    for sp in spent:
+        wid = lexicon.word_id(sp.word)
+        rank = int(np.flatnonzero(rank_word == wid)[0]) if wid >= 0 else -2
+        if rank == -2 and (sp.premium == SCORED_WORD or not sp.pegs):
+            continue
+        kept.append((sp.premium, rank, tuple(sp.pegs)[:16], tuple(sp.cells)[:16]))
+    pegs = np.full((max(1, len(kept)), 16), -1, np.int64)
+    cells = np.full((max(1, len(kept)), 16), -1, np.int64)
+    for i, (_, _, p, c) in enumerate(kept):
+        pegs[i, :len(p)] = p
+        if len(c) == len(p):
+            cells[i, :len(c)] = c
+    return (np.array([k[0] for k in kept], np.int64), np.array([k[1] for k in kept], np.int64), pegs,
+            np.array([len(k[2]) for k in kept], np.int64), cells)
 
 
 def search(
@@ -284,7 +299,7 @@ def search(
     cell_face, belt_cells, twist_perm, twist_changed, twist_belts, axis, layer = _geometry_arrays()
     arr = lexicon.compiled
     cross_cells, cross_belts, cross_points = cross_arrays(earlier if rules.crossing else ())
-    spent_premium, spent_rank = spent_arrays(spent, lexicon)
+    spent_premium, spent_rank, spent_pegs, spent_len, spent_cells = spent_arrays(spent, lexicon)
     kernel_start = time.perf_counter()
     pool_i, pool_score, pool_twists, parent, via, n_states, complete = best_words_search(
         depth, top, max_states,
@@ -294,6 +309,7 @@ def search(
         rules.require_new_letter, np.array(rules.length_bonus_table(), np.int64), rules.three_face_bonus,
         max(rules.pegs.values.values(), default=0),
         cross_cells, cross_belts, cross_points, restrict, _zobrist(), belt_links(), spent_premium, spent_rank,
+        spent_pegs, spent_len, spent_cells,
         int(stop_at),
     )
     StateBudget.record_rate(int(n_states), (time.perf_counter() - kernel_start) * 1e3, top)
