@@ -169,6 +169,21 @@ def test_a_played_game_reaches_the_no_legal_move_ending() -> None:
     assert RummikubGame.from_dict(g.to_dict()).end_reason == "no-legal-move"
 
 
+def test_an_ai_cut_by_its_budget_still_plays_when_the_pool_is_empty() -> None:
+    """With the pool empty a draw is refused while a play exists, so an AI whose budget ran out before it found
+    a play searches on (before the rule was enforced it drew: a pass)."""
+    from kubasolve.games.rummikub.ai import MoveBudget
+
+    for kind in ("greedy", "holdback"):
+        g = _game_with(["r10 r11 r12 b2 o5 k7 b9 k12", "k1 J"], table="o1 o2 o3 | r4 b4 k4", pool="")
+        g.melded = [True, False]
+        budget = MoveBudget(max_nodes=1)
+        assert not budget.solve(g, "tiles").found  # the budget alone finds nothing
+        move = ai_move(g, kind, MoveBudget(max_nodes=1))
+        assert move["type"] == "play"
+        g.apply(move)
+
+
 def test_voluntary_passes_are_refused_or_end_the_game_by_the_setting() -> None:
     """With an empty pool a player who can play must ("plays the table") under ``no-legal-move``; a whole round of
     passes ends the game under ``round-of-passes``."""
