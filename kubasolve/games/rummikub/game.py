@@ -164,17 +164,18 @@ class RummikubGame:
         self.moves.append(_plain_move(move, self.rules))
         if not self.racks[player]:
             self._finish(player, "out")
-        elif self.passes and self._blocked():
+        elif self.passes and self._blocked(stuck=player if move["type"] == "draw" else None):
             # the pool is empty and play cannot go on: the lowest rack wins
             self._finish(min(range(len(self.players)), key=lambda p: (self.rack_value(p), p)), self.rules.empty_pool_end)
         else:
             self.turn = (self.turn + 1) % len(self.players)
 
-    def _blocked(self) -> bool:
-        """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)?"""
+    def _blocked(self, stuck: int | None = None) -> bool:
+        """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)? ``stuck``: a player already
+        known to have no play (a draw from the empty pool: ``check_move`` refuses it to a player who has one)."""
         if self.rules.empty_pool_end == "round-of-passes":
             return self.passes >= len(self.players)
-        return not any(self.has_legal_play(p) for p in range(len(self.players)))
+        return not any(self.has_legal_play(p) for p in range(len(self.players)) if p != stuck)
 
     def has_legal_play(self, player: int) -> bool:
         """True if ``player`` could play at least one tile now (first-meld rules until they have melded).
