@@ -257,7 +257,7 @@ def test_exchange_needs_seven_in_the_bag(lex):
     after = ref.apply(st, {"type": "exchange", "letters": "EEEE"})
     assert len(after.racks[0]) == 7 and len(after.bag) == 7
     assert Counter(after.racks[0]) + Counter(after.bag) == Counter("CATEEEE") + Counter("ABCDEFG")
-    assert after.log[-1]["score"] == 0 and after.scoreless == 1 and after.current != st.current
+    assert after.log[-1]["score"] == 0 and after.scoreless == 0 and after.current != st.current  # a move, not a pass
     with pytest.raises(IllegalMoveError, match="not on the rack"):
         ref.apply(st, {"type": "exchange", "letters": "QQ"})
 
@@ -290,6 +290,31 @@ def test_scoreless_turns_end_the_game_when_every_player_passed_twice(lex, player
     assert st.over and st.went_out is None and st.scoreless == 2 * players
     tiles = ref.tiles
     assert list(st.scores) == [-rack_value(r, tiles) for r in st.racks]
+
+
+def test_exchanges_are_moves_not_passes_under_the_dutch_ending(lex):
+    """'or no one can move any more' (the Dutch rules: every player passed twice in a row): an exchange is a move.
+    Before, exchanges counted as scoreless turns, so four exchanges at the start ended the game with 88 tiles in
+    the bag (each player losing their rack). Under the English tournament rule (scoreless_turns_end = 6: 'six
+    consecutive scoreless turns', exchanges included) they still count."""
+    ref = Referee(lex)
+    st = ref.new_game(7, 2)
+    for _ in range(6):
+        st = ref.apply(st, {"type": "exchange", "letters": st.rack()[:2]})
+    assert not st.over and st.scoreless == 0 and len(st.bag) == 88
+    st = ref.apply(st, {"type": "pass"})
+    st = ref.apply(st, {"type": "exchange", "letters": st.rack()[:1]})  # the exchange breaks the run of passes
+    for _ in range(3):
+        st = ref.apply(st, {"type": "pass"})
+    assert not st.over and st.scoreless == 3
+    st = ref.apply(st, {"type": "pass"})
+    assert st.over and st.went_out is None  # every player passed twice in a row
+    english = Referee(lex, CrosswordRules(scoreless_turns_end=6))
+    st = english.new_game(7, 2)
+    for _ in range(6):
+        assert not st.over
+        st = english.apply(st, {"type": "exchange", "letters": st.rack()[:2]})
+    assert st.over and st.scoreless == 6
 
 
 def test_scoreless_settings_fixed_count_and_off(lex):

@@ -86,7 +86,51 @@ def test_game_ends_when_the_pool_is_empty_and_nobody_can_play() -> None:
     g.apply({"type": "draw"})
     # nobody can meld 30 from these racks: the first pass ends the game
     # player 0 holds r10 b2 (12 points), player 1 holds k1 J (31): the lowest rack wins
-    assert g.over and g.winner == 0 and g.scores == [31, -31] and g.end_reason == "no-legal-move"
+    assert g.over and g.winner == 0 and g.end_reason == "no-legal-move"
+    # "Each loser adds up his/her total tile value and subtracts from it the winner's total. This result is scored
+    # as a minus amount. This total is scored to the winner as a plus amount." (Goliath): 31 - 12 = 19
+    assert g.scores == [19, -19]
+
+
+def test_a_blocked_game_scores_each_loser_from_the_winners_rack() -> None:
+    """Rule (Goliath): "In the rare event that all the tiles in the pool are used before any player goes
+    'Rummikub', the player with the lowest count on his/her rack is the winner. Each loser adds up his/her total
+    tile value and subtracts from it the winner's total. This result is scored as a minus amount. This total is
+    scored to the winner as a plus amount." Before: the losers lost their whole racks, as if the winner had gone
+    out holding nothing (12 points on the winner's rack scored nowhere)."""
+    g = _game_with(["r10 b2", "k1 J", "o13 b13 k9"], pool="")
+    g.apply({"type": "draw"})
+    racks = [12, 31, 35]
+    assert g.over and g.end_reason == "no-legal-move" and [g.rack_value(p) for p in range(3)] == racks
+    assert g.winner == 0 and g.scores == [(31 - 12) + (35 - 12), -(31 - 12), -(35 - 12)]
+    assert sum(g.scores) == 0  # "the plus scores should equal the total of the minus scores"
+    rules = RummikubRules(empty_pool_end="round-of-passes")
+    h = RummikubGame.new(3, seed=0, rules=rules)
+    h.racks, h.pool = [list(r) for r in g.racks], []
+    for _ in range(3):
+        h.apply({"type": "draw"})
+    assert h.over and h.end_reason == "round-of-passes" and h.scores == g.scores
+
+
+def test_with_the_pool_empty_a_player_who_can_play_may_not_pass() -> None:
+    """Rule (Goliath): "Should the pool run out of tiles, every player in turn 'plays the table' by placing at least
+    one tile from their racks onto the table until someone finishes. If players are unable to proceed further, the
+    game ends." Before: drawing from the empty pool was a pass at will, so two players holding back could keep a game
+    going for ever (it never ended)."""
+    g = _game_with(["r10 r11 r12 b2", "k1 J"], pool="")
+    g.melded = [True, False]  # player 1 has not melded: k1 J cannot open with 30 points
+    before = g.to_dict()
+    with pytest.raises(IllegalMoveError, match="pool is empty: you must play"):
+        g.apply({"type": "draw"})
+    assert g.to_dict() == before
+    from kubasolve.games import load_game
+
+    game = load_game("rummikub")
+    legal = game.legal_moves(game.state_of(g), top=5)
+    assert {"type": "draw"} not in [m.action for m in legal.moves] and legal.moves[0].action["type"] == "play"
+    g.apply({"type": "play", "table": [["r10", "r11", "r12"]]})  # then player 1 (k1 J, nothing to meld) passes
+    g.apply({"type": "draw"})  # and b2 alone cannot be played either: nobody can play, the game ends
+    assert g.over and g.end_reason == "no-legal-move" and g.scores == [29, -29]
 
 
 def test_round_of_passes_setting_ends_after_a_whole_round() -> None:
@@ -125,18 +169,36 @@ def test_a_played_game_reaches_the_no_legal_move_ending() -> None:
     assert RummikubGame.from_dict(g.to_dict()).end_reason == "no-legal-move"
 
 
-def test_voluntary_passes_do_not_end_the_game_while_someone_can_play() -> None:
-    """A whole round of passes with an empty pool ends the game only under ``round-of-passes``."""
+def test_an_ai_cut_by_its_budget_still_plays_when_the_pool_is_empty() -> None:
+    """With the pool empty a draw is refused while a play exists, so an AI whose budget ran out before it found
+    a play searches on (before the rule was enforced it drew: a pass)."""
+    from kubasolve.games.rummikub.ai import MoveBudget
+
+    for kind in ("greedy", "holdback"):
+        g = _game_with(["r10 r11 r12 b2 o5 k7 b9 k12", "k1 J"], table="o1 o2 o3 | r4 b4 k4", pool="")
+        g.melded = [True, False]
+        budget = MoveBudget(max_nodes=1)
+        assert not budget.solve(g, "tiles").found  # the budget alone finds nothing
+        move = ai_move(g, kind, MoveBudget(max_nodes=1))
+        assert move["type"] == "play"
+        g.apply(move)
+
+
+def test_voluntary_passes_are_refused_or_end_the_game_by_the_setting() -> None:
+    """With an empty pool a player who can play must ("plays the table") under ``no-legal-move``; a whole round of
+    passes ends the game under ``round-of-passes``."""
     g = _greedy_until(0, BLOCKED, lambda g: not g.pool and g.has_legal_play(g.turn))
     assert not g.over and not g.pool and g.has_legal_play(g.turn)
     moves = list(g.moves)
-    for setting, ends in (("no-legal-move", False), ("round-of-passes", True)):
-        rules = RummikubRules(min_first_meld=90, empty_pool_end=setting)
-        h = RummikubGame.new(4, seed=0, rules=rules).replay(moves)
-        for _ in range(4):  # everyone passes once although the first player could play
-            if not h.over:
-                h.apply({"type": "draw"})
-        assert h.over is ends and (not ends or h.end_reason == "round-of-passes")
+    h = RummikubGame.new(4, seed=0, rules=BLOCKED).replay(moves)
+    with pytest.raises(IllegalMoveError, match="pool is empty"):
+        h.apply({"type": "draw"})
+    rules = RummikubRules(min_first_meld=90, empty_pool_end="round-of-passes")
+    h = RummikubGame.new(4, seed=0, rules=rules).replay(moves)
+    for _ in range(4):  # everyone passes once although the first player could play
+        if not h.over:
+            h.apply({"type": "draw"})
+    assert h.over and h.end_reason == "round-of-passes"
 
 
 def test_json_state_replays_to_the_same_game() -> None:

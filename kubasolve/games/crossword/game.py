@@ -187,7 +187,8 @@ class CrosswordState:
     start_draws: tuple[tuple[str, ...], ...] = ()
     turn: int = 1
     scoreless: int = 0
-    """Scoreless turns in a row (passes, exchanges, withdrawn plays, lost challenges)."""
+    """Scoreless turns in a row (passes, withdrawn plays, lost challenges; exchanges where
+    ``rules.exchange_is_scoreless``)."""
     over: bool = False
     went_out: int | None = None
     scores_before_end: tuple[int, ...] | None = None
@@ -462,7 +463,7 @@ class Referee:
             random.Random(f"crossword:{state.seed}:exchange:{state.turn}").shuffle(rest_bag)
             bag = "".join(rest_bag)
             rack = sort_rack(rest + drawn)
-            scoreless = state.scoreless + 1
+            scoreless = state.scoreless + 1 if self.rules.exchange_is_scoreless else 0
             went_out = False
             entry.update(letters=act.letters, score=0)
         else:  # pass (also: accepting a going-out play in challenge mode)

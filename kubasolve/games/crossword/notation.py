@@ -682,9 +682,9 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
         pool = pool[need:]
     scoreless = 0
     for e in reversed(game.events):
-        if e.kind in ("pass", "exchange", "withdrawn"):
+        if e.kind in ("pass", "withdrawn") or (e.kind == "exchange" and rules.exchange_is_scoreless):
             scoreless += 1
-        elif e.kind == "place":
+        elif e.kind in ("place", "exchange"):
             break
     state = CrosswordState(rules, seed, n, board, "".join(pool), tuple(racks), tuple(game.scores()), game.to_move(),
                            turn=1 + sum(e.kind in ("place", "exchange", "pass", "withdrawn") for e in game.events), scoreless=scoreless,

@@ -39,11 +39,11 @@ class CrosswordRules:
     """An exchange needs at least this many tiles in the bag."""
     scoreless_rounds_end: int = 2
     """"No one can move any more": the game ends when every player has had this many scoreless turns in
-    a row (passes, exchanges, withdrawn plays, lost challenges), i.e. after ``scoreless_rounds_end x
-    players`` scoreless turns in a row (4 with two players, 8 with four); 0 = never."""
+    a row (passes, withdrawn plays, lost challenges; an exchange is a move and resets the count), i.e. after
+    ``scoreless_rounds_end x players`` scoreless turns in a row (4 with two players, 8 with four); 0 = never."""
     scoreless_turns_end: int = 0
     """When above 0, a fixed number of scoreless turns in a row ends the game whatever the number of
-    players (the English tournament rule: 6), in place of ``scoreless_rounds_end``."""
+    players (the English tournament rule: 6, exchanges counted), in place of ``scoreless_rounds_end``."""
     word_check: str = "referee"
     """``referee``: a move forming a word outside the lexicon is refused; ``challenge``: it stays on
     the board unless the next player challenges it."""
@@ -87,6 +87,14 @@ class CrosswordRules:
     def scoreless_limit(self, n_players: int) -> int:
         """Scoreless turns in a row that end a game of ``n_players`` (0: never)."""
         return self.scoreless_turns_end or self.scoreless_rounds_end * n_players
+
+    @property
+    def exchange_is_scoreless(self) -> bool:
+        """Whether an exchange counts toward the scoreless ending. Under ``scoreless_turns_end`` (the English
+        tournament rule: six scoreless turns, exchanges included) it does. Under ``scoreless_rounds_end`` ("no one
+        can move any more": every player passed twice in a row) it does not: an exchange is a move, and it resets
+        the count (four exchanges at the start ended a game with 88 tiles in the bag)."""
+        return self.scoreless_turns_end > 0
 
     # ---------------------------------------------------------------- equipment
     def tile_set(self) -> TileSet:

@@ -1,8 +1,8 @@
 """Kubagram in the game protocol (:mod:`kubasolve.games.protocol`), over the referee, solver and AIs.
 
 A turn is several actions of one player (take a cube, claims, end), each an ``apply`` of its own; ``legal_moves``
-lists the take/skip/place choices, the best claims (a claim of any word the field spells is legal, so the list
-is never complete) and ending the turn. An AI plans the rest of the turn at once: its action is
+lists the take/skip/place choices, the best claims by the mover's gain (a claim of any word the field spells is
+legal, so the list is never complete) and ending the turn. An AI plans the rest of the turn at once: its action is
 ``{"type": "turn", "actions": [...]}``, which ``apply`` plays in order (all or nothing).
 """
 
@@ -162,8 +162,11 @@ class Kubagram(Game):
             if found:  # the best so far, for progress reports, while the compounds are searched
                 meter.report({"action": found[0].to_dict(), "text": found[0].describe()})
             if position.table:
+                # the best compounds by what the list ranks by and reports as score, the mover's gain (by swing, a
+                # compound of the mover's own words that gains more but takes nothing could be left out of the top
+                # while proven_optimal said the first claim listed was the best)
                 found += [claim_from_move(m, position.table)
-                          for m in referee.solver.compound_moves(position, top, "swing", budget=meter)]
+                          for m in referee.solver.compound_moves(position, top, "gain", budget=meter)]
             for claim in found:
                 gain, taken = _claim_value(referee, native, claim)
                 claims.append(LegalMove(claim.to_dict(), claim.describe(), gain, {"taken": taken}))

@@ -96,7 +96,14 @@ def ai_move(game: RummikubGame, kind: str = "greedy", budget: MoveBudget | None 
         policy = AIS[kind]
     except KeyError:
         raise PositionError(f"unknown Rummikub AI {kind!r}; choose one of {', '.join(AIS)}") from None
-    return policy(game) if budget is None else policy(game, budget=budget)
+    move = policy(game) if budget is None else policy(game, budget=budget)
+    if move["type"] == "draw" and not game.pool and game.rules.empty_pool_end == "no-legal-move":
+        # a budget cut before any play was found: with the pool empty the player must play when they can, so the
+        # search runs to its end (the rulebook's "plays the table"; a draw would be refused)
+        sol = game.best_move(Objective.TILE_COUNT)
+        if sol.found:
+            move = solution_move(sol)
+    return move
 
 
 def play_game(game: RummikubGame, kinds: Sequence[str], max_turns: int = 2000, max_nodes: int | None = None,

@@ -108,6 +108,12 @@ class RummikubGame:
         unknown = sorted(str(k) for k in set(move) - ({"type", "table"} if move["type"] == "play" else {"type"}))
         if unknown:
             raise PositionError(f"unknown key(s) in a {move['type']} move: {', '.join(unknown)}", key=f"action.{unknown[0]}")
+        if move["type"] == "draw" and not self.pool and self.rules.empty_pool_end == "no-legal-move" \
+                and self.has_legal_play(self.turn):
+            # "Should the pool run out of tiles, every player in turn 'plays the table' by placing at least one tile
+            # from their racks onto the table until someone finishes" (Goliath): no passing while a play exists
+            raise IllegalMoveError("the pool is empty: you must play at least one tile while you can (no drawing, no"
+                                   " passing)")
         if move["type"] != "play":
             return None
         raw = move.get("table")
@@ -158,17 +164,18 @@ class RummikubGame:
         self.moves.append(_plain_move(move, self.rules))
         if not self.racks[player]:
             self._finish(player, "out")
-        elif self.passes and self._blocked():
+        elif self.passes and self._blocked(stuck=player if move["type"] == "draw" else None):
             # the pool is empty and play cannot go on: the lowest rack wins
             self._finish(min(range(len(self.players)), key=lambda p: (self.rack_value(p), p)), self.rules.empty_pool_end)
         else:
             self.turn = (self.turn + 1) % len(self.players)
 
-    def _blocked(self) -> bool:
-        """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)?"""
+    def _blocked(self, stuck: int | None = None) -> bool:
+        """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)? ``stuck``: a player already
+        known to have no play (a draw from the empty pool: ``check_move`` refuses it to a player who has one)."""
         if self.rules.empty_pool_end == "round-of-passes":
             return self.passes >= len(self.players)
-        return not any(self.has_legal_play(p) for p in range(len(self.players)))
+        return not any(self.has_legal_play(p) for p in range(len(self.players)) if p != stuck)
 
     def has_legal_play(self, player: int) -> bool:
         """True if ``player`` could play at least one tile now (first-meld rules until they have melded).
@@ -188,12 +195,17 @@ class RummikubGame:
         return solve(self.table, rack, self.rules, Objective.TILE_COUNT, first_meld=not self.melded[player]).found
 
     def _finish(self, winner: int, reason: str) -> None:
+        """Score the end. Out: each loser scores minus their rack, the winner the sum of the losers' racks. A blocked
+        game (the pool ran out, no one went out; the winner holds the lowest rack) counts from the winner's rack, as
+        the rulebook says: "Each loser adds up his/her total tile value and subtracts from it the winner's total.
+        This result is scored as a minus amount. This total is scored to the winner as a plus amount." (Goliath)."""
         self.over = True
         self.end_reason = reason
         self.winner = winner
         values = [self.rack_value(p) for p in range(len(self.players))]
-        self.scores = [-v for v in values]
-        self.scores[winner] = sum(v for p, v in enumerate(values) if p != winner)
+        base = 0 if reason == "out" else values[winner]
+        self.scores = [base - v for v in values]
+        self.scores[winner] = sum(v - base for p, v in enumerate(values) if p != winner)
 
     # --- JSON ------------------------------------------------------------------------------------
     def to_dict(self, hide_racks: bool = False) -> dict[str, Any]:

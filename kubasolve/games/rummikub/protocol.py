@@ -32,7 +32,7 @@ class Rummikub(Game):
     default_ai: ClassVar[str] = "greedy"
     rules_type: ClassVar[type] = RummikubRules
     play_help: ClassVar[str] = """Rummikub commands:
-  d                  draw a tile (pass when the pool is empty)
+  d                  draw a tile (with the pool empty: pass, only when you cannot play)
   t                  timeout: the turn failed, draw the penalty tiles
   TABLE              play: the whole new table, sets separated by '|', e.g. r1 r2 r3 | b4 b5 b6 b7"""
 
@@ -89,8 +89,10 @@ class Rummikub(Game):
                     reporter.nodes = meter.nodes
                     reporter.report({"action": best.action, "text": best.text})
         plays.sort(key=_play_order, reverse=True)
-        fixed = [LegalMove({"type": "draw"}, "draw a tile" if native.pool else "pass (the pool is empty)"),
-                 LegalMove({"type": "timeout"}, f"timeout: draw {self.rules.timeout_draw}")]
+        fixed = [LegalMove({"type": "timeout"}, f"timeout: draw {self.rules.timeout_draw}")]
+        if native.pool or native.rules.empty_pool_end != "no-legal-move" or not (plays or native.has_legal_play(native.turn)):
+            # with the pool empty a player who can play must (the rulebook's "plays the table"): no pass then
+            fixed.insert(0, LegalMove({"type": "draw"}, "draw a tile" if native.pool else "pass (the pool is empty)"))
         return LegalMoves(plays[:top] + fixed, None, False, meter.proven_optimal, meter.nodes)
 
     def _apply(self, native: Any, action: dict[str, Any]) -> Any:
