@@ -190,3 +190,29 @@ def test_real_lexicon_depth_one_matches_reference(en):
     moves = search(cube, en, rules, 1, 4096)[0]
     assert {m.word: (m.score, m.n_twists) for m in moves} == reference_best_plain(cube, list(en), rules, 1)
     assert moves == sorted(moves, key=lambda m: m.sort_key())
+
+
+def test_kernel_arrays_read_each_word_rank_and_symbol():
+    """``spent_arrays`` gives each word its place in the lexicon's rank table (read from a table built once per
+    lexicon), ``peg_arrays`` each cell its symbol's code, kind and value (worked out once per symbol)."""
+    from kubasolve.games.scruble.pegs import LETTER
+    from kubasolve.games.scruble.position import symbol_kind
+    from kubasolve.games.scruble.solver import peg_arrays, spent_arrays
+
+    words, lex = small_lexicon(5)
+    rank_word = np.asarray(lex.compiled.rank_word)
+    spent = [SpentPremium(SCORED_WORD if i % 2 else 3, w, (1, 2, 3), (4, 5, 6)) for i, w in enumerate(words[:40])]
+    premium, rank = spent_arrays(spent, lex)[:2]
+    assert list(premium) == [s.premium for s in spent]
+    assert list(rank) == [int(np.flatnonzero(rank_word == lex.word_id(s.word))[0]) for s in spent]
+    assert list(spent_arrays([SpentPremium(3, "zzz", (1, 2, 3), (4, 5, 6))], lex)[1]) == [-2]  # not in the lexicon
+    rules = ScrubleRules()
+    cube = Cube(tuple((SYMBOLS + "XY")[i % 22] for i in range(N_CELLS)))
+    code, kind, value = peg_arrays(cube, lex, rules.pegs)
+    for c, sym in enumerate(cube.symbols):
+        k = symbol_kind(sym)
+        assert kind[c] == k
+        letter = k == LETTER
+        assert code[c] == ((lex.alphabet.code(sym.lower()) if sym.lower() in lex.alphabet else 63) if letter else -1)
+        assert value[c] == (rules.pegs.symbol_value(sym) if letter else 0)
+    assert -1 in code and (kind == LETTER).sum() > 0

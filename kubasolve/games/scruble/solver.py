@@ -204,17 +204,21 @@ def lexicon_tables(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, int]:
 
 def peg_arrays(cube: Cube, lexicon: Lexicon, pegs: PegSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-cell letter code (63 = a letter the lexicon lacks, -1 non-letter), kind and value."""
-    code = np.full(N_CELLS, -1, np.int64)
-    kind = np.zeros(N_CELLS, np.int64)
-    value = np.zeros(N_CELLS, np.int64)
-    for c, sym in enumerate(cube.symbols):
-        k = symbol_kind(sym)
-        kind[c] = k
-        if k == LETTER:
-            ch = sym.lower()
-            code[c] = lexicon.alphabet.code(ch) if ch in lexicon.alphabet else 63
-            value[c] = pegs.symbol_value(sym)
-    return code, kind, value
+    seen: dict[str, tuple[int, int, int]] = {}  # each distinct symbol worked out once (a cube has ~30)
+    rows = []
+    for sym in cube.symbols:
+        row = seen.get(sym)
+        if row is None:
+            k = symbol_kind(sym)
+            if k == LETTER:
+                ch = sym.lower()
+                row = (lexicon.alphabet.code(ch) if ch in lexicon.alphabet else 63, k, pegs.symbol_value(sym))
+            else:
+                row = (-1, k, 0)
+            seen[sym] = row
+        rows.append(row)
+    table = np.array(rows, np.int64).reshape(N_CELLS, 3)
+    return table[:, 0].copy(), table[:, 1].copy(), table[:, 2].copy()
 
 
 def cross_arrays(earlier: Sequence[EarlierWord]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -229,16 +233,31 @@ def cross_arrays(earlier: Sequence[EarlierWord]) -> tuple[np.ndarray, np.ndarray
     return cells, belts, points
 
 
+_RANK_OF_WORD: weakref.WeakKeyDictionary[Lexicon, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def _rank_of_word(lexicon: Lexicon) -> np.ndarray:
+    """``rank_of[word id]``: the word's rank in ``lexicon`` (``compiled.rank_word`` inverted: it orders the word
+    ids), built once per lexicon: :func:`spent_arrays` looks up every scored word of the game for each search."""
+    hit = _RANK_OF_WORD.get(lexicon)
+    if hit is None:
+        rank_word = np.asarray(lexicon.compiled.rank_word).astype(np.int64)
+        hit = np.full(len(rank_word), -1, np.int64)
+        hit[rank_word] = np.arange(len(rank_word))
+        _RANK_OF_WORD[lexicon] = hit
+    return hit
+
+
 def spent_arrays(spent: Sequence[SpentPremium], lexicon: Lexicon) -> tuple[np.ndarray, ...]:
     """The kernel's form of ``spent``: the premium peg's cell (-1 for a scored word's entry), the word's rank in
     ``lexicon`` (the sum of ``edge_rank`` along its path; -2 for a word the lexicon lacks: no run spells it),
     the word's pegs (start cells, reading order; -1 padded), their number and the word's cells (-1 padded). An entry that cannot act is left
     out: a scored word the lexicon lacks, a premium entry for such a word without pegs."""
-    rank_word = np.asarray(lexicon.compiled.rank_word)
+    rank_of = _rank_of_word(lexicon)
     kept = []
     for sp in spent:
         wid = lexicon.word_id(sp.word)
-        rank = int(np.flatnonzero(rank_word == wid)[0]) if wid >= 0 else -2
+        rank = int(rank_of[wid]) if wid >= 0 else -2
         if rank == -2 and (sp.premium == SCORED_WORD or not sp.pegs):
             continue
         kept.append((sp.premium, rank, tuple(sp.pegs)[:16], tuple(sp.cells)[:16]))
