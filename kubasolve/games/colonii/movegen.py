@@ -490,16 +490,24 @@ class ColoniiSolver:
         is legal with an own group on the table), judged, with the owner's actions on its group that then pay (as
         :meth:`_replay` plays them); empty when no word move is legal. The owner's actions (a declaration, a
         decolonisation) are the same for every move of one kind on one group, so the best move of each (group, kind) is
-        judged and the best of them in all answered (ties: the first in the table)."""
+        judged and the best of them in all answered (ties: the first in the table). Only chained words (a colony
+        started, conquered or grown) open them, and the table holds those in runs of one kind on one group: the best
+        move of the table and the best of each such run are judged."""
         legal = np.flatnonzero((roots.on_other == 0) | pos.has_own())
         if not len(legal):
             return []
-        keys = roots.keys(objective)[legal]
-        cls = roots.target[legal].astype(np.int64) * len(KINDS) + roots.kind[legal]
-        order = np.lexsort((legal, -keys, cls))
-        first = order[np.concatenate([[True], cls[order][1:] != cls[order][:-1]])]
+        keys = roots.keys(objective)
+        rows = {int(legal[np.argmax(keys[legal])])}  # the first of the best, as the search's fallback
+        kind = roots.kind[legal]
+        chained = legal[np.isin(kind, [KIND_CODE[k] for k in (MoveKind.COLONY_START, MoveKind.CONQUEST_B, MoveKind.COLONY_ADD)])]
+        if len(chained):
+            cls = roots.target[chained].astype(np.int64) * len(KINDS) + roots.kind[chained]
+            starts = np.flatnonzero(np.concatenate([[True], cls[1:] != cls[:-1]])).tolist()
+            for lo, hi in itertools.pairwise([*starts, len(chained)]):
+                run = chained[lo:hi]
+                rows.add(int(run[np.argmax(keys[run])]))
         best: tuple[int, int, list[ColoniiMove]] | None = None
-        for row in sorted(int(legal[i]) for i in first):
+        for row in sorted(rows):
             moves = self._single_with_owner(pos, roots, row)
             total = sum(move_key(m, objective) for m in moves)
             if best is None or total > best[0]:
