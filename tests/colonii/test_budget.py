@@ -90,11 +90,12 @@ def test_thirty_cards_in_three_moves_are_proven_or_cut_by_the_budget(ro) -> None
     pos = ColoniiPosition(TABLE, HAND_30, 0, 2)
     exact = solver.best_turn(pos, "gain", 3)
     assert exact.proven_optimal and sorted(exact.cards) == sorted(HAND_30) and exact.taken == 6 + 4
-    tiny = TurnBudget(max_nodes=1000)
+    nodes = len(solver.move_table(pos, legal_only=False)) + 1000  # the preparation (a node per move) and 1,000 more
+    tiny = TurnBudget(max_nodes=nodes)
     cut = solver.best_turn(pos, "gain", 3, tiny)
-    assert cut.proven_optimal is False and tiny.nodes == 1000 and tiny.exhausted
+    assert cut.proven_optimal is False and tiny.nodes == nodes and tiny.exhausted
     assert_legal(cut, pos, rules, ro)
-    assert cut == solver.best_turn(pos, "gain", 3, TurnBudget(max_nodes=1000))  # a node budget is deterministic
+    assert cut == solver.best_turn(pos, "gain", 3, TurnBudget(max_nodes=nodes))  # a node budget is deterministic
     roomy = solver.best_turn(pos, "gain", 3, TurnBudget(max_nodes=10**11, movetime_ms=600_000))
     assert roomy == exact and roomy.proven_optimal
 
@@ -130,7 +131,7 @@ def _spy_on_the_plan(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     for name in ("_chain_items", "_root_items"):
         original = getattr(ColoniiSolver, name)
 
-        def spy(self, *args, _original=original, _name=name, **kwargs):  # type: ignore[no-untyped-def]
+        def spy(self, *args, _original=original, _name=name, **kwargs):
             ran.append(_name)
             return _original(self, *args, **kwargs)
 
@@ -175,3 +176,65 @@ def test_a_time_budget_too_short_for_the_preparation_answers_at_once(ro: Lexicon
     counted = TurnBudget(max_nodes=10**9)
     exact = solver.best_turn(pos, "gain", 3, counted)
     assert ran and not counted.exhausted and exact.proven_optimal and exact.gain >= turn.gain
+
+
+def test_a_node_budget_too_small_for_the_preparation_answers_the_best_single_move(ro: Lexicon,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: the preparation (follow-up words, the roots' bounds, sorting: 1-2.4 s for this 30-card hand) was not
+    charged to the node budget, so ``max_nodes`` 1 and 1,000 answered in 1.3-2.7 s. Now it costs a node per move of the
+    table, charged before it starts: a budget that cannot pay for it and one search node answers the best legal single
+    move without preparing anything, and one that can spends exactly its nodes."""
+    rules = ColoniiRules()
+    solver = ColoniiSolver(ro, rules)
+    pos = ColoniiPosition(TABLE, HAND_30, 0, 2)
+    roots = len(solver.move_table(pos, legal_only=False))
+    ran = _spy_on_the_plan(monkeypatch)
+    for nodes in (1, 1000, roots):
+        budget = TurnBudget(max_nodes=nodes)
+        turn = solver.best_turn(pos, "gain", 3, budget)
+        assert ran == [] and budget.exhausted and budget.nodes == 0 and not turn.proven_optimal, nodes
+        assert_legal(turn, pos, rules, ro)
+        word_moves = [m for m in turn.moves if m.kind.builds]
+        assert len(word_moves) == 1 and move_key(word_moves[0], "gain") == solver.move_table(pos).keys("gain").max()
+    paid = TurnBudget(max_nodes=roots + 1)
+    turn = solver.best_turn(pos, "gain", 3, paid)
+    assert ran and paid.nodes == roots + 1 and paid.exhausted and not turn.proven_optimal
+    assert_legal(turn, pos, rules, ro)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases(), st.sampled_from(["gain", "swing"]), st.integers(1, 3), st.integers(1, 200))
+def test_a_node_budget_bounds_the_preparation_and_the_search(case, objective, max_moves, max_nodes) -> None:
+    """The nodes spent never exceed ``max_nodes``; they include a node per move of the table once the search is
+    prepared, and a budget that finishes the search gives the reference's turn."""
+    lex, rules, pos = case
+    solver = ColoniiSolver(lex, rules)
+    roots = len(solver.move_table(pos, legal_only=False))
+    budget = TurnBudget(max_nodes=max_nodes)
+    turn = solver.best_turn(pos, objective, max_moves, budget)
+    assert_legal(turn, pos, rules, lex)
+    assert budget.nodes <= max_nodes
+    assert budget.nodes == 0 or budget.nodes > roots  # the preparation paid, and at least one search node
+    if roots and roots >= max_nodes:
+        assert budget.nodes == 0 and not turn.proven_optimal
+    if turn.proven_optimal:
+        assert turn_key(turn.moves, objective) == reference_best_turn(pos, lex, rules, objective, max_moves)
+
+
+def test_the_best_single_move_answered_without_a_search_counts_the_owners_actions_it_opens() -> None:
+    """Before: a budget that skipped the search answered the move of the best word key ('la', 2 points), not the best
+    single move once the owner's actions it opens are counted ('ca' makes the colony a supercolony: 1 + 5)."""
+    from .helpers import position, rules, small_lexicon
+
+    lex = small_lexicon(["aa", "aaa", "ac", "ca", "la", "al"])
+    rules_4 = rules(supercolony_words=4)
+    solver = ColoniiSolver(lex, rules_4)
+    pos = position([Group(("aa", "aaa", "ac"), 0)], "la")
+    exact = solver.best_turn(pos, "gain", 1)
+    assert exact.proven_optimal and turn_key(exact.moves, "gain") == (6, 0)
+    timed = TurnBudget(movetime_ms=600_000)
+    timed.deadline = timed.deadline - 601.0  # type: ignore[operator]  # spent before the search starts
+    for budget in (timed, TurnBudget(max_nodes=1)):
+        turn = solver.best_turn(pos, "gain", 3, budget)
+        assert budget.nodes == 0 and not turn.proven_optimal and turn.moves == exact.moves
+        assert_legal(turn, pos, rules_4, lex)

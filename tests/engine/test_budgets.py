@@ -144,13 +144,23 @@ def _colonii_legal(result: dict[str, Any], request: dict[str, Any]) -> None:
 
 def test_colonii_best_turn_answers_the_best_found_within_its_budget() -> None:
     ask = Client()
-    cut = ask("colonii.best-turn", **COLONII_30, max_nodes=1000)["result"]
-    assert cut["proven_optimal"] is False and cut["nodes"] == 1000 and cut["moves"]
-    _colonii_legal(cut, COLONII_30)
-    assert ask("colonii.best-turn", **COLONII_30, max_nodes=1000)["result"] == cut  # a node budget is deterministic
+    from kubasolve import load_lexicon
+    from kubasolve.games.colonii.movegen import ColoniiSolver
+    from kubasolve.games.colonii.rules import ColoniiRules
+    from kubasolve.games.colonii.table import ColoniiPosition, Group
+
+    spec: dict[str, Any] = COLONII_30
+    table = tuple(Group(tuple(g["words"]), g["owner"], g.get("stake", 0)) for g in spec["table"])
+    position = ColoniiPosition(table, spec["hand"], 0, 2)
+    roots = len(ColoniiSolver(load_lexicon("ro"), ColoniiRules()).move_table(position, legal_only=False))
+    for nodes in (1000, roots + 1000):  # too few for the preparation (a node per move), then enough and a cut search
+        cut = ask("colonii.best-turn", **COLONII_30, max_nodes=nodes)["result"]
+        assert cut["proven_optimal"] is False and cut["nodes"] == (0 if nodes == 1000 else nodes) and cut["moves"]
+        _colonii_legal(cut, COLONII_30)
+        assert ask("colonii.best-turn", **COLONII_30, max_nodes=nodes)["result"] == cut  # a node budget is deterministic
     timed = ask("colonii.best-turn", **COLONII_30, movetime_ms=20)["result"]  # the slow case answers (legal) all the same
     _colonii_legal(timed, COLONII_30)
-    small = {"hand": "oriferânjet", "table": COLONII_30["table"][:3]}
+    small = {"hand": "oriferânjet", "table": spec["table"][:3]}
     exact = ask("colonii.best-turn", **small)["result"]  # no budget: the engine's default (10 s), ample here
     roomy = ask("colonii.best-turn", **small, max_nodes=10**9, movetime_ms=600_000)["result"]
     assert exact["proven_optimal"] is True and {**roomy, "nodes": 0} == {**exact, "nodes": 0}

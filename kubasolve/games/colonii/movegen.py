@@ -53,13 +53,16 @@ ChainWords = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 class TurnBudget(WorkBudget):
     """A work budget for one request (a ``best_turn``, or an AI turn that makes several), shared by its searches.
 
-    ``max_nodes`` caps the best-turn search nodes in all (a node: one move tested against the cards left),
-    ``movetime_ms`` the wall time from the budget's creation. The kernel runs in slices of at most
-    :attr:`SLICE_NODES` nodes when there is a deadline, and the clock is read between slices. Move
-    generation (every legal move of the position, before the search) is not cut: a few milliseconds for a
-    10-card hand, 0.05-0.2 s for 30 cards (360,000-500,000 moves); the search's preparation after it reads the clock
-    between its steps and is skipped (the best single move answered) when the time left cannot pay for it. ``exhausted``: a search ran out (its turn is the best found,
-    not proven best); ``nodes``: what was spent. A node budget alone is deterministic.
+    ``max_nodes`` caps the best-turn searches' nodes in all, ``movetime_ms`` the wall time from the budget's creation.
+    Nodes: the kernel's (one move tested against the cards left), and the search's preparation (follow-up words,
+    the roots' bounds, sorting) at one node per move of the move table, charged before it starts. The kernel runs
+    in slices of at most :attr:`SLICE_NODES` nodes when there is a deadline, and the clock is read between slices.
+    Move generation (every legal move of the position, before the search) is not cut: a few milliseconds for a
+    10-card hand, 0.05-0.2 s for 30 cards (360,000-500,000 moves); the preparation after it is skipped (the best
+    single move answered) when the nodes left cannot pay for it and one search node, or the time left cannot pay
+    for it, and it reads the clock between its steps. ``exhausted``: a search ran out (its turn is the best found,
+    not proven best); ``nodes``: what was spent (never more than ``max_nodes``). A node budget alone is
+    deterministic.
     """
 
     SLICE_NODES = 1 << 20
@@ -485,11 +488,35 @@ class ColoniiSolver:
     def _best_single(self, pos: ColoniiPosition, roots: MoveTable, objective: Objective) -> list[ColoniiMove]:
         """The best legal single word move of a move table (``legal_only=False``: a move on another player's group
         is legal with an own group on the table), judged, with the owner's actions on its group that then pay (as
-        :meth:`_replay` plays them); empty when no word move is legal."""
+        :meth:`_replay` plays them); empty when no word move is legal. The owner's actions (a declaration, a
+        decolonisation) are the same for every move of one kind on one group, so the best move of each (group, kind) is
+        judged and the best of them in all answered (ties: the first in the table). Only chained words (a colony
+        started, conquered or grown) open them, and the table holds those in runs of one kind on one group: the best
+        move of the table and the best of each such run are judged."""
         legal = np.flatnonzero((roots.on_other == 0) | pos.has_own())
         if not len(legal):
             return []
-        row = int(legal[np.argmax(roots.keys(objective)[legal])])  # the first of the best, as the search's fallback
+        keys = roots.keys(objective)
+        rows = {int(legal[np.argmax(keys[legal])])}  # the first of the best, as the search's fallback
+        kind = roots.kind[legal]
+        chained = legal[np.isin(kind, [KIND_CODE[k] for k in (MoveKind.COLONY_START, MoveKind.CONQUEST_B, MoveKind.COLONY_ADD)])]
+        if len(chained):
+            cls = roots.target[chained].astype(np.int64) * len(KINDS) + roots.kind[chained]
+            starts = np.flatnonzero(np.concatenate([[True], cls[1:] != cls[:-1]])).tolist()
+            for lo, hi in itertools.pairwise([*starts, len(chained)]):
+                run = chained[lo:hi]
+                rows.add(int(run[np.argmax(keys[run])]))
+        best: tuple[int, int, list[ColoniiMove]] | None = None
+        for row in sorted(rows):
+            moves = self._single_with_owner(pos, roots, row)
+            total = sum(move_key(m, objective) for m in moves)
+            if best is None or total > best[0]:
+                best = (total, row, moves)
+        assert best is not None
+        return best[2]
+
+    def _single_with_owner(self, pos: ColoniiPosition, roots: MoveTable, row: int) -> list[ColoniiMove]:
+        """Row ``row`` of a move table judged, with the owner's actions on its group that then pay."""
         kind, target = KINDS[int(roots.kind[row])], int(roots.target[row])
         move = judge(pos, kind.play, None if target < 0 else target, self.lexicon.word(int(roots.word_id[row])),
                      self.rules, self.lexicon)
@@ -507,8 +534,10 @@ class ColoniiSolver:
     def _plan(self, pos: ColoniiPosition, objective: Objective, depth: int, value_bound: bool,
               budget: TurnBudget | None = None) -> _TurnPlan | MoveTable | None:
         """The search's input for a position (see ``kernels/colonii_search.best_turn``); None without any move. With a
-        ``budget``, the clock is read between the steps (the follow-up words and the roots' bounds of a rich 30-card
-        hand took 1-2.4 s, load 2-4): once it is spent, the move table alone (the caller answers its best move)."""
+        ``budget``, the preparation is charged a node per move of the table first (skipped when the nodes left cannot pay
+        for it and a search node), and the clock is read between the steps (the follow-up words and the roots' bounds
+        of a rich 30-card hand took 1-2.4 s, load 2-4): once it is spent, the move table alone (the caller answers its
+        best move)."""
         from kubasolve.kernels import colonii_search as cs
         from kubasolve.kernels.colonii_search import pack_cards
 
@@ -527,8 +556,12 @@ class ColoniiSolver:
             left_ms = (budget.deadline - time.perf_counter()) * 1e3
             if len(roots) * _PLAN_NS_PER_ROOT / 1e6 > left_ms:  # the time left cannot pay for the rest of the plan
                 budget.exhausted = True
+        if budget is not None and not budget.exhausted and len(roots) >= budget.nodes_left():
+            budget.exhausted = True  # the nodes left cannot pay for the preparation and a search node
         if spent():
             return roots
+        if budget is not None:
+            budget.nodes += len(roots)  # the preparation: a node per move of the table (see TurnBudget)
         gw_off = np.zeros(len(table) + 1, np.int64)
         gw_off[1:] = np.cumsum([len(g.words) for g in table])
         gw_ids = np.array([self.lexicon.word_id(w) for g in table for w in g.words], np.int64)
