@@ -41,6 +41,9 @@ def test_a_time_budget_that_pays_for_the_search_answers_all_of_it(solver, positi
     field-word letters at 250 ns > 250 ms) dropped the field words: 1 compound."""
     solver.warm_up()
     monkeypatch.setattr(movegen.time, "perf_counter", lambda: 1000.0)
+    # the fixed rates, not a rate this process measured in an earlier test (a slow one, under load, made the node
+    # limits cut the search although the frozen clock paid for it all)
+    monkeypatch.setattr(SearchBudget, "_measured", {})
     meter = Budget(movetime_ms=500).meter(SearchBudget)
     got = solver.compound_moves(position, budget=meter)
     assert got == exact and not meter.exhausted
@@ -57,6 +60,7 @@ def test_a_time_budget_that_runs_out_answers_every_compound_found(solver, positi
         return now[0]
 
     monkeypatch.setattr(movegen.time, "perf_counter", tick)
+    monkeypatch.setattr(SearchBudget, "_measured", {})  # the fixed rates (see above)
     meter = Budget(movetime_ms=60).meter(SearchBudget)
     got = solver.compound_moves(position, budget=meter)
     assert meter.exhausted
