@@ -442,8 +442,9 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
     shown = -1
     drawn: str | None = None  # the drawing last shown: redrawn when a step of a turn changes it (a Kubagram take)
     # an AI's seed: the deal seed (--seed), its seat and the number of the move in the game (as in simulate), so a game
-    # resumed with the seed it was dealt from goes on as it would have without the stop
-    moves_made = game.result(state).turn - 1
+    # resumed with the seed it was dealt from goes on as it would have without the stop. The number is the turn's
+    # (Result.turn - 1, the turns played: read from the state, so a resumed game counts as the whole game did), not a
+    # count of the actions applied here: a Kubagram player's turn is several actions (take, claims, end) when typed
 
     def leave(why: str) -> int:
         term.say(why)
@@ -464,9 +465,8 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             assert p is not None
             if seats[p] != HUMAN:
                 before = view.scores
-                move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, moves_made))
+                move = game.ai_move(state, seats[p], budget, ai_seed(game_seed or 0, p, view.turn - 1))
                 state = game.apply(state, move.action)
-                moves_made += 1
                 view = game.result(state)
                 term.say(f"{names[p]}: {move.text}{_gains(names, before, view.scores)}")
                 continue
@@ -516,7 +516,6 @@ def run_play(args: argparse.Namespace, stdin: IO[str] | None = None, out: IO[str
             except KubasolveError as exc:
                 term.say(f"not allowed: {exc}")
                 continue
-            moves_made += 1
             view = game.result(state)
             term.say(f"ok{_gains(names, before, view.scores)}")
             listed = []

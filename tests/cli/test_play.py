@@ -253,16 +253,26 @@ def test_w_reads_its_file_name_as_a_shell_would(tmp_path: Path, monkeypatch: pyt
     assert json.loads((tmp_path / "a b.json").read_text()) == json.loads((home / "x.json").read_text())
 
 
-@pytest.mark.parametrize("game", ["colonii", "scruble"])
+RESUMED = {"colonii": ("random", 1), "scruble": ("random", 1), "kubagram": ("random", 3), "rummikub": ("greedy", 1),
+           "crossword": ("score", 1)}
+"""Per game: the AI facing the human and the hinted moves (``h``, ``1``) before and after the stop (a Kubagram turn
+is several: take, claims, end)."""
+
+
+@pytest.mark.parametrize("game", sorted(RESUMED))
 def test_a_game_resumed_with_its_seed_goes_on_as_the_game_never_stopped(game: str, tmp_path: Path) -> None:
     """The AIs of a resumed game drew from the seed given (default 0) and the moves made since the resume, so a random
     AI played other moves than in the game never stopped; now from the seed and the move's number in the game, and the
-    saved-game notice says the ``--seed`` to go on with."""
+    saved-game notice says the ``--seed`` to go on with. The number is the turn's (``Result.turn - 1``): before, play
+    counted the actions applied, which in Kubagram (several typed actions a turn) is not what a resumed game reads
+    from its state, so a resumed Kubagram game went on with other AI moves."""
+    ai, steps = RESUMED[game]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
-    play([game, "play", "--players", "human,random", "--seed", "5", "--no-board", "--save", str(whole)], "h\n1\nh\n1\nq\n")
-    first = play([game, "play", "--players", "human,random", "--seed", "5", "--no-board", "--save", str(part)], "h\n1\nq\n")
+    players = ["--players", f"human,{ai}", "--seed", "5", "--no-board"]
+    play([game, "play", *players, "--save", str(whole)], "h\n1\n" * 2 * steps + "q\n")
+    first = play([game, "play", *players, "--save", str(part)], "h\n1\n" * steps + "q\n")
     assert f"go on with: kubasolve {game} play --resume {part} --seed 5" in first
-    play([game, "play", "--resume", str(part), "--seed", "5", "--no-board", "--save", str(part)], "h\n1\nq\n")
+    play([game, "play", "--resume", str(part), "--seed", "5", "--no-board", "--save", str(part)], "h\n1\n" * steps + "q\n")
     assert json.loads(part.read_text()) == json.loads(whole.read_text())
 
 

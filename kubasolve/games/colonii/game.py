@@ -32,6 +32,7 @@ from kubasolve.games.colonii.table import (
     judge,
     remove_cards,
 )
+from kubasolve.games.limits import check_seed
 from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_word
@@ -214,8 +215,7 @@ class Referee:
         """Shuffle the deck with ``seed`` and deal ``hand_size`` cards to each player in turn."""
         if not isinstance(n_players, int) or not 1 <= n_players <= 8:
             raise IllegalMoveError(f"1 to 8 players, got {n_players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise IllegalMoveError(f"the seed must be an integer, got {seed!r}")
+        check_seed(seed)  # a whole number 0..2**63-1 (KubasolveError, key "seed"), as load_game(...).new_game
         deck = self.rules.deck()
         random.Random(f"colonii:{seed}").shuffle(deck)
         h = self.rules.hand_size

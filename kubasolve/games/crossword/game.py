@@ -30,6 +30,7 @@ from kubasolve.games.crossword.layout import BLANK, BoardLayout, TileSet, tile_u
 from kubasolve.games.crossword.movegen import Placement
 from kubasolve.games.crossword.rules import CrosswordRules
 from kubasolve.games.crossword.scoring import score_placement, tile_run
+from kubasolve.games.limits import check_seed
 from kubasolve.games.turn_play import GameRecord, cached_referee, play_turns, replay_actions
 from kubasolve.lexicon import Lexicon
 from kubasolve.lexicon.alphabet import normalize_text
@@ -318,8 +319,7 @@ class Referee:
         """Draw for the start player, shuffle the bag with ``seed`` and fill every rack."""
         if not isinstance(n_players, int) or isinstance(n_players, bool) or not self.rules.min_players <= n_players <= self.rules.max_players:
             raise IllegalMoveError(f"{self.rules.min_players} to {self.rules.max_players} players, got {n_players!r}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise IllegalMoveError(f"the seed must be an integer, got {seed!r}")
+        check_seed(seed)  # a whole number 0..2**63-1 (KubasolveError, key "seed"), as load_game(...).new_game
         start, draws = draw_start_player(seed, n_players, self.tiles)
         bag = [ch for ch in sorted(self.tiles.counts) for _ in range(self.tiles.counts[ch])]
         random.Random(f"crossword:{seed}").shuffle(bag)

@@ -40,6 +40,7 @@ from typing import Any
 
 from kubasolve.errors import PositionError
 from kubasolve.games.crossword.board import Board
+from kubasolve.games.limits import check_seed
 from kubasolve.lexicon.alphabet import normalize_text
 
 __all__ = ["CgpPosition", "CgpSettings", "GcgEvent", "GcgGame", "cgp_settings", "file_lexicon", "format_coordinate", "format_placement",
@@ -645,10 +646,11 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
     in the bag, shuffled with ``seed``. The state has no history (it did not start from a deal): its ``origin``
     records the GCG text (``to_gcg`` of a :class:`GcgGame`), so that the turns played on from it
     (:meth:`Referee.apply`) replay when it is saved and resumed. Refused (PositionError) when the tiles do not fit
-    the rules' tile set."""
+    the rules' tile set, and ``seed`` unless a whole number from 0 to 2**63 - 1 (key ``seed``, as every game's seed)."""
     from kubasolve.games.crossword.game import CrosswordState, sort_rack
     from kubasolve.games.crossword.layout import BLANK
 
+    check_seed(seed, "seed", PositionError)
     layout, tiles, rules = referee.layout, referee.tiles, referee.rules
     if isinstance(game, str):
         origin = game

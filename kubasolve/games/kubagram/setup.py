@@ -36,6 +36,7 @@ from kubasolve.games.kubagram.equipment import (
     rotate_position,
     rotated_shape,
 )
+from kubasolve.games.limits import check_seed
 
 __all__ = [
     "CORNER_ROTATION",
@@ -299,11 +300,13 @@ def deal(
     unturned board from :data:`CORNER_ROTATION` (``"top-right"`` ...) that becomes the start cube, a callback
     that receives the unturned Setup (rotation 0, start player known) and returns either, or ``None`` for a
     seeded random choice. ``seed=None`` draws a fresh seed from the OS and records it, so the deal can be replayed.
+    An int seed is a whole number from 0 to 2**63 - 1, as in every game (else :class:`RulesError` with ``key``
+    ``seed``); a string seed is kept for the v2 engine's ``kubagram.new-game``.
     """
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise RulesError(f"the seed must be an int or a string, got {seed!r}")
+    if not isinstance(seed, str):
+        check_seed(seed, "seed", RulesError)
     cube_set = CubeSet.default_nl() if cube_set is None else cube_set
     layout = BoardLayout.default() if layout is None else layout
     if not isinstance(cube_set, CubeSet):

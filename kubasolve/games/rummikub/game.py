@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubasolve.errors import IllegalMoveError, PositionError, StateError
+from kubasolve.games.limits import check_seed
 from kubasolve.games.rummikub.rules import RummikubRules
 from kubasolve.games.rummikub.sets import canonical_set, describe_set, set_value
 from kubasolve.games.rummikub.solver import Objective, Solution, check_play, solve
@@ -58,8 +59,7 @@ class RummikubGame:
     ) -> RummikubGame:
         """Shuffle the box with ``random.Random(seed)`` and deal ``rules.tiles_dealt`` tiles to each player."""
         rules = rules or RummikubRules()
-        if type(seed) is not int:
-            raise PositionError(f"the seed must be an integer, got {_short(seed, 40)}")
+        check_seed(seed, "seed", PositionError)  # a whole number 0..2**63-1, as load_game(...).new_game
         if players is None:
             if type(n_players) is not int or not 2 <= n_players <= MAX_PLAYERS:
                 raise PositionError(f"a game needs 2 to {MAX_PLAYERS} players, got {_short(n_players, 40)}")
