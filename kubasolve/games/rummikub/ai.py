@@ -97,7 +97,7 @@ def ai_move(game: RummikubGame, kind: str = "greedy", budget: MoveBudget | None 
     except KeyError:
         raise PositionError(f"unknown Rummikub AI {kind!r}; choose one of {', '.join(AIS)}") from None
     move = policy(game) if budget is None else policy(game, budget=budget)
-    if move["type"] == "draw" and not game.pool and game.rules.empty_pool_end == "no-legal-move":
+    if move["type"] == "draw" and game.must_play_if_able():
         # a budget cut before any play was found: with the pool empty the player must play when they can, so the
         # search runs to its end (the rulebook's "plays the table"; a draw would be refused)
         sol = game.best_move(Objective.TILE_COUNT)

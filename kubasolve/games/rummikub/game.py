@@ -108,8 +108,7 @@ class RummikubGame:
         unknown = sorted(str(k) for k in set(move) - ({"type", "table"} if move["type"] == "play" else {"type"}))
         if unknown:
             raise PositionError(f"unknown key(s) in a {move['type']} move: {', '.join(unknown)}", key=f"action.{unknown[0]}")
-        if move["type"] == "draw" and not self.pool and self.rules.empty_pool_end == "no-legal-move" \
-                and self.has_legal_play(self.turn):
+        if move["type"] == "draw" and self.must_play_if_able() and self.has_legal_play(self.turn):
             # "Should the pool run out of tiles, every player in turn 'plays the table' by placing at least one tile
             # from their racks onto the table until someone finishes" (Goliath): no passing while a play exists
             raise IllegalMoveError("the pool is empty: you must play at least one tile while you can (no drawing, no"
@@ -169,6 +168,12 @@ class RummikubGame:
             self._finish(min(range(len(self.players)), key=lambda p: (self.rack_value(p), p)), self.rules.empty_pool_end)
         else:
             self.turn = (self.turn + 1) % len(self.players)
+
+    def must_play_if_able(self) -> bool:
+        """True when a draw is only a pass for a player who cannot play: the pool is empty under the rulebook's ending
+        (``empty_pool_end = "no-legal-move"``: "every player in turn 'plays the table'"); under ``round-of-passes``
+        passing stays free."""
+        return not self.pool and self.rules.empty_pool_end == "no-legal-move"
 
     def _blocked(self, stuck: int | None = None) -> bool:
         """After a pass with an empty pool: does the game end (``rules.empty_pool_end``)? ``stuck``: a player already

@@ -90,7 +90,7 @@ class Rummikub(Game):
                     reporter.report({"action": best.action, "text": best.text})
         plays.sort(key=_play_order, reverse=True)
         fixed = [LegalMove({"type": "timeout"}, f"timeout: draw {self.rules.timeout_draw}")]
-        if native.pool or native.rules.empty_pool_end != "no-legal-move" or not (plays or native.has_legal_play(native.turn)):
+        if not native.must_play_if_able() or not (plays or native.has_legal_play(native.turn)):
             # with the pool empty a player who can play must (the rulebook's "plays the table"): no pass then
             fixed.insert(0, LegalMove({"type": "draw"}, "draw a tile" if native.pool else "pass (the pool is empty)"))
         return LegalMoves(plays[:top] + fixed, None, False, meter.proven_optimal, meter.nodes)
