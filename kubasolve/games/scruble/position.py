@@ -301,15 +301,14 @@ def score_run(
     cells = run.cells()
     if not word_fits(symbols, cells, word, rules) or len(word) < rules.min_length or len(word) > rules.max_length:
         return None
+    start_pegs = [int(origin[c]) for c in cells]  # the word's pegs by the cell each stood in at the start of the turn
     if rules.require_new_letter and (not placed_new_letter(origin, cells)
                                      or shows_same_letters(symbols, origin, cells, word, rules)
-                                     or reformed([int(origin[c]) for c in cells], word, spent, cells)):
+                                     or reformed(start_pegs, word, spent, cells)):
         return None
     pegs = rules.pegs
     vals = [pegs.symbol_value(symbols[c]) if symbol_kind(symbols[c]) == LETTER else 0 for c in cells]
     kinds = [symbol_kind(symbols[c]) for c in cells]
-
-    start_pegs = [int(origin[c]) for c in cells]
 
     def counts(cell: int) -> bool:
         return not any(sp.premium == int(origin[cell]) and (sp.word == word or contains_pegs(start_pegs, sp.pegs))
