@@ -103,6 +103,23 @@ def test_gcg_of_a_challenged_game(nl_lexicon):
     assert game.events[-1].kind == "withdrawn" and all(ch == "." for row in game.rows for ch in row)
 
 
+@pytest.mark.parametrize("cost", ["lose-turn", "points", "none"])
+def test_gcg_of_a_failed_challenge_keeps_the_turn_order(nl_lexicon, cost):
+    """A challenge of a good word that costs the challenger the turn (``failed_challenge = "lose-turn"``) is a
+    turn: the GCG gives it a pass line, as Macondo writes a double-challenge loss (``>doug: EGOP - +0 451`` in its
+    doug_v_emely_double_challenge.gcg). The export left it out, so the file handed the move back to the challenger
+    and lost a scoreless turn. With ``points`` the bonus line, with ``none`` nothing: the challenger then plays."""
+    ref = Referee(nl_lexicon, CrosswordRules(word_check="challenge", failed_challenge=cost))
+    st = ref.new_game(7, 2)  # rack ABKOPRY
+    st = ref.apply(st, {"type": "place", "move": "8G OPBRAK"})
+    st = ref.apply(st, {"type": "challenge"})
+    text = to_gcg(st)
+    back = state_from_gcg(ref, text)
+    assert (back.current, back.scoreless, back.scores) == (st.current, st.scoreless, st.scores)
+    kinds = [e.kind for e in parse_gcg(text).events]
+    assert kinds == {"lose-turn": ["place", "pass"], "points": ["place", "challenge-bonus"], "none": ["place"]}[cost]
+
+
 def test_gcg_import_errors():
     with pytest.raises(PositionError, match="declares its players"):
         parse_gcg("#character-encoding UTF-8\n")

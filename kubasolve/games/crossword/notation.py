@@ -407,7 +407,11 @@ def _events_of_state(state: Any) -> list[GcgEvent]:
                 totals[q] += e["score"]
                 prev = next(x for x in reversed(events) if x.player == q and x.kind == "place")
                 events.append(GcgEvent(q, prev.rack, "challenge-bonus", e["score"], totals[q]))
-            # an unsuccessful challenge without points leaves no GCG line (the lost turn shows as none)
+            elif state.rules.failed_challenge == "lose-turn":
+                # the challenger's lost turn, a pass line as Macondo writes it (double challenge): without it the
+                # file would give the turn to the challenger and miss a scoreless turn
+                events.append(GcgEvent(p, e["rack"], "pass", 0, totals[p]))
+            # (failed_challenge "none": the challenger then plays; no line)
     return events
 
 
