@@ -120,6 +120,20 @@ def test_gcg_of_a_failed_challenge_keeps_the_turn_order(nl_lexicon, cost):
     assert kinds == {"lose-turn": ["place", "pass"], "points": ["place", "challenge-bonus"], "none": ["place"]}[cost]
 
 
+def test_gcg_withdrawn_play_counts_once_among_the_scoreless_turns(nl_lexicon):
+    """Pass, pass, a phony taken back: three scoreless turns in a row, one more ends a Dutch game ("no one can move
+    any more": each player twice scoreless). Read back from the GCG the count stopped at the withdrawn play's own
+    placement line and said 1, so the continued game needed three more passes instead of one."""
+    ref = Referee(nl_lexicon, CrosswordRules(word_check="challenge"))
+    st = ref.new_game(7, 2)  # the starter's rack: ABKOPRY
+    for action in ({"type": "pass"}, {"type": "pass"}, {"type": "place", "move": "8G BORK"}, {"type": "challenge"}):
+        st = ref.apply(st, action)
+    assert st.log[-1]["result"] == "withdrawn" and st.scoreless == 3
+    back = state_from_gcg(ref, to_gcg(st))
+    assert (back.scoreless, back.current, back.scores) == (st.scoreless, st.current, st.scores)
+    assert ref.apply(back, {"type": "pass"}).over and ref.apply(st, {"type": "pass"}).over
+
+
 def test_gcg_import_errors():
     with pytest.raises(PositionError, match="declares its players"):
         parse_gcg("#character-encoding UTF-8\n")

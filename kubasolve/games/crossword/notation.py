@@ -687,9 +687,13 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
         racks.append(sort_rack(r + "".join(pool[:need])))
         pool = pool[need:]
     scoreless = 0
+    withdrawn = False
     for e in reversed(game.events):
-        if e.kind in ("pass", "withdrawn") or (e.kind == "exchange" and rules.exchange_is_scoreless):
+        if e.kind == "place" and withdrawn:  # the play taken back: its withdrawal was the scoreless turn
+            withdrawn = False
+        elif e.kind in ("pass", "withdrawn") or (e.kind == "exchange" and rules.exchange_is_scoreless):
             scoreless += 1
+            withdrawn = e.kind == "withdrawn"
         elif e.kind in ("place", "exchange"):
             break
     state = CrosswordState(rules, seed, n, board, "".join(pool), tuple(racks), tuple(game.scores()), game.to_move(),
