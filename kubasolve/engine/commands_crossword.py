@@ -277,13 +277,17 @@ class LegalMovesAnswer(Answer):
 @command("crossword.legal-moves", LegalMovesParams, LegalMovesAnswer)
 def legal_moves(p: LegalMovesParams, session: Session) -> dict[str, Any]:
     """v2 (use legal-moves): the ``top`` best placements of the player to move (and the count of all); exchange is
-    legal when the bag holds at least ``exchange_min_bag`` tiles, pass always."""
+    legal when the bag holds at least ``exchange_min_bag`` tiles, pass always. After a play that went out (challenge
+    mode) only a challenge or a pass is legal: no placements, count 0 (the referee refuses any other move)."""
     from kubasolve.games.crossword.movegen import generate_moves
 
     sg = _game(p, session)
     s, ref = sg.native, sg.game.referee
     if s.over:
         raise IllegalMoveError("the game is over")
+    if s.last_play is not None and s.last_play.went_out:
+        return {"game": p.game, "player": s.current, "rack": s.rack(), "count": 0, "moves": [], "exchange": False,
+                "challenge": True}
     result = generate_moves(s.board, s.rack(), ref.lexicon, ref.layout, ref.tiles, top=p.top, bingo_bonus=ref.rules.bingo_bonus)
     return {"game": p.game, "player": s.current, "rack": s.rack(), "count": result.count, "moves": [m.to_dict() for m in result.moves],
             "exchange": len(s.bag) >= ref.rules.exchange_min_bag, "challenge": s.last_play is not None}

@@ -75,3 +75,20 @@ def test_engine_new_ais_on_learnt_leaves():
     for bad in ({"ai": "equity2", "objective": "win"}, {"ai": "sim2", "objective": "draw"}):
         err = ask(s, "crossword.ai-move", game=gid, **bad)["error"]
         assert err["code"] == "bad-request" and err["key"] == "params.objective", err
+
+
+def test_v2_legal_moves_after_a_play_that_went_out_lists_only_what_the_referee_takes():
+    """Challenge mode: after a play that went out the next player may only challenge it or pass (accept it); the v2
+    legal-moves listed their placements anyway (57 in this game), each refused by apply-move as illegal."""
+    from kubasolve.games.crossword.ai import make_policy
+    from kubasolve.games.crossword.game import default_referee
+    from kubasolve.games.crossword.rules import CrosswordRules
+
+    ref = default_referee(CrosswordRules(word_check="challenge"))
+    st, ai = ref.new_game(4, 2), make_policy("score")
+    while not (st.last_play is not None and st.last_play.went_out):
+        st = ref.apply(st, ai.turn(ref, st))
+    s = Session()
+    gid = ask(s, "crossword.new-game", state=st.to_dict())["result"]["game"]
+    legal = ask(s, "crossword.legal-moves", game=gid, top=5)["result"]
+    assert (legal["count"], legal["moves"], legal["exchange"], legal["challenge"]) == (0, [], False, True)

@@ -407,7 +407,11 @@ def _events_of_state(state: Any) -> list[GcgEvent]:
                 totals[q] += e["score"]
                 prev = next(x for x in reversed(events) if x.player == q and x.kind == "place")
                 events.append(GcgEvent(q, prev.rack, "challenge-bonus", e["score"], totals[q]))
-            # an unsuccessful challenge without points leaves no GCG line (the lost turn shows as none)
+            elif state.rules.failed_challenge == "lose-turn":
+                # the challenger's lost turn, a pass line as Macondo writes it (double challenge): without it the
+                # file would give the turn to the challenger and miss a scoreless turn
+                events.append(GcgEvent(p, e["rack"], "pass", 0, totals[p]))
+            # (failed_challenge "none": the challenger then plays; no line)
     return events
 
 
@@ -683,9 +687,13 @@ def state_from_gcg(referee: Any, game: GcgGame | str, seed: int = 0) -> Any:
         racks.append(sort_rack(r + "".join(pool[:need])))
         pool = pool[need:]
     scoreless = 0
+    withdrawn = False
     for e in reversed(game.events):
-        if e.kind in ("pass", "withdrawn") or (e.kind == "exchange" and rules.exchange_is_scoreless):
+        if e.kind == "place" and withdrawn:  # the play taken back: its withdrawal was the scoreless turn
+            withdrawn = False
+        elif e.kind in ("pass", "withdrawn") or (e.kind == "exchange" and rules.exchange_is_scoreless):
             scoreless += 1
+            withdrawn = e.kind == "withdrawn"
         elif e.kind in ("place", "exchange"):
             break
     state = CrosswordState(rules, seed, n, board, "".join(pool), tuple(racks), tuple(game.scores()), game.to_move(),
