@@ -196,7 +196,10 @@ class Referee:
                 cost = self.rules.letter_sum(j.letters)
                 scores[holder] -= cost
                 adj.append((holder, -cost, f"joker {j.letters.upper()} still held"))
-        return replace(state, phase="over", scores=tuple(scores), adjustments=tuple(adj), last_player=last)
+        # the turn counts on past the last one, as when any turn passes: a finished game is at "turn played + 1", as
+        # in every game (the protocol's result, the header of its rendering)
+        return replace(state, phase="over", scores=tuple(scores), adjustments=tuple(adj), last_player=last,
+                       turn=state.turn + 1)
 
     # ------------------------------------------------------------------ claims
     def _claim(self, state: GameState, claim: Claim) -> GameState:
