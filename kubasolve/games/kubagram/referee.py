@@ -206,8 +206,8 @@ class Referee:
                 cost = self.rules.letter_sum(j.letters)
                 scores[holder] -= cost
                 adj.append((holder, -cost, f"joker {j.letters.upper()} still held"))
-        # the turn counts on past the last one, as when any turn passes: a finished game is at "turn played + 1", as
-        # in every game (the protocol's result, the header of its rendering)
+        # the turn counts on past the last one, as when any turn passes: a finished game is at "turns played + 1", the
+        # protocol's Result.turn in every game (the rendered header shows the last turn played)
         return replace(state, phase="over", scores=tuple(scores), adjustments=tuple(adj), last_player=last,
                        turn=state.turn + 1, table=_settled(state.table))
 
