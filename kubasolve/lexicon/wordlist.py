@@ -146,7 +146,7 @@ def fold_accents(word: str) -> str:
 def opentaal_game_words(lines: Iterable[str]) -> list[str]:
     """The Kubagram/Scrabble game filter over the OpenTaal list (documented in wordlists/nl/README.md).
 
-    Keep entries that are entirely lower case (drops proper nouns and abbreviations), fold accents
+    Keep entries that are entirely lower case (drops proper nouns and capitalised abbreviations), fold accents
     to the base letter, keep only words made of a-z after folding (drops hyphenated, spaced,
     apostrophe and digit entries). Returns sorted unique words.
     """

@@ -46,8 +46,9 @@ def reference_words(words, position: KubagramPosition, rules: KubagramRules) -> 
 
 
 def reference_compounds(words: set[str], position: KubagramPosition, rules: KubagramRules) -> set[tuple[str, tuple[str, ...]]]:
-    """(compound, parts) for every sequence of >= 2 distinct table words plus at most one field word."""
-    table = [w.word for w in position.table]
+    """(compound, parts) for every sequence of >= 2 distinct table words plus at most one field word (a table word
+    claimed this turn, ``fresh``, is no part)."""
+    table = [w.word for w in position.table if not w.fresh]
     use_field = rules.compound_with_field_words or position.last_cube
     field = [w for w, _, _ in reference_words(sorted(words), position, rules)] if use_field else []
     out = set()

@@ -25,10 +25,11 @@ def compound_cases(draw):
     words = sorted(set(parts) | set(joined) | set(extra))
     table = draw(st.lists(st.sampled_from(parts), min_size=1, max_size=4))
     owners = draw(st.lists(st.integers(0, 2), min_size=len(table), max_size=len(table)))
+    fresh = draw(st.lists(st.booleans(), min_size=len(table), max_size=len(table)))  # claimed this turn: no part
     field = draw(st.text(alphabet=LETTERS, max_size=6))
     position = KubagramPosition(
         tuple(Tile(c) for c in field),
-        tuple(TableWord(w, o) for w, o in zip(table, owners)),
+        tuple(TableWord(w, o, fresh=f) for w, o, f in zip(table, owners, fresh)),
         last_cube=draw(st.booleans()),
     )
     rules = KubagramRules(min_length=draw(st.integers(2, 4)), compound_with_field_words=draw(st.booleans()))
@@ -46,6 +47,7 @@ def test_compounds_equal_reference(case):
         assert "".join(m.parts) == m.word
         # the table parts named are really table words, in compound order, each used once
         assert len(set(m.table_parts)) == len(m.table_parts)
+        assert not any(position.table[i].fresh for i in m.table_parts)
         table_words = [position.table[i].word for i in m.table_parts]
         field_parts = [p for p in m.parts if m.field_word is not None and p == m.field_word.word]
         assert len(m.parts) == len(m.table_parts) + (1 if m.field_word is not None else 0)
@@ -107,7 +109,7 @@ def brute_force_claim_with_compounds(words, position, rules, limit):
     table = position.table
     for compound, parts in reference_compounds(wordset, position, rules):
         # every way of mapping the parts to table indices (equal spellings are interchangeable)
-        choices = [[i for i, tw in enumerate(table) if tw.word == p] + ([None] if (rules.compound_with_field_words or position.last_cube) else []) for p in parts]
+        choices = [[i for i, tw in enumerate(table) if tw.word == p and not tw.fresh] + ([None] if (rules.compound_with_field_words or position.last_cube) else []) for p in parts]
         for assign in itertools.product(*choices):
             fields = [p for p, a in zip(parts, assign) if a is None]
             used = [a for a in assign if a is not None]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubasolve.errors import IllegalMoveError, PositionError, RulesError
+from kubasolve.errors import IllegalMoveError, PositionError, RulesError, StateError
 from kubasolve.games.kubagram.actions import (
     Claim,
     EndTurn,
@@ -178,3 +178,20 @@ def test_wilson_interval_known_values() -> None:
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
 
 
+
+
+def test_finished_game_turn_is_turns_played_plus_one_and_old_saves_still_load(referee, greedy_game) -> None:
+    """Once over, the native ``GameState.turn`` is one more than the turns played, as the protocol's ``Result.turn`` and
+    the native turn of the crossword and colonii games (it stayed on the last turn played). A state saved before, one
+    behind, still loads (as the replay)."""
+    final = greedy_game.final
+    assert final is not None and final.over
+    passes = sum(1 for p, q in zip(final.history, final.history[1:]) if p[0] != q[0]) + 1  # turns: runs of one player
+    assert greedy_game.turns == passes and final.turn == passes + 1
+    from kubasolve.games.kubagram.render import render_text
+
+    assert render_text(final).startswith(f"Kubagram | turn {passes} | game over")  # the header: the last turn played
+    old = {**final.to_dict(), "turn": final.turn - 1}
+    assert GameState.from_dict(old, lexicon=referee.lexicon) == final
+    with pytest.raises(StateError, match="turn"):
+        GameState.from_dict({**final.to_dict(), "turn": final.turn - 2}, lexicon=referee.lexicon)

@@ -313,3 +313,51 @@ def test_game_follows_setup_start_player_and_draw_order(referee) -> None:
             s = referee.apply(s, referee.take_options(s)[0])
         s = referee.apply(s, EndTurn())
     assert taken == list(s.order[:6])
+
+
+def test_word_claimed_this_turn_is_no_compound_part_before_the_next_turn(referee) -> None:
+    """Rule: "Compounds from any player's words" - the words lying on the table. Read literally, a word claimed a moment
+    ago in the same turn is one too, and the same play scored more for being announced in steps: WATER, then FIETS,
+    then WATERFIETS doubled a word spelled from the field alone; KROEGENTOCHT, then KROEGENTOCHTEN ("kroegentocht + en
+    -> kroegentochten" doubles again) scored x4 what KROEGEN + TOCHT + EN at once scores x2. Our reading: a word is a
+    compound part once its turn has passed."""
+    r = referee.rules
+    s = make_state([("abc", "a", "I"), FILLER, FILLER], field="waterfiets", phase="after", taken=1)
+    s1 = referee.apply(referee.apply(s, Claim("water")), Claim("fiets"))
+    assert [w.fresh for w in s1.table] == [True, True]
+    with pytest.raises(IllegalMoveError, match="WATER and FIETS were claimed this turn"):
+        referee.apply(s1, Claim("waterfiets", parts=(0, 1)))
+    assert not any(isinstance(a, Claim) and a.parts for a in referee.legal_actions(s1))  # nor offered by the solver
+    # once the turn has passed, they are table words like any other
+    s2 = referee.apply(s1, EndTurn())
+    assert not any(w.fresh for w in s2.table)
+    s3 = referee.apply(referee.apply(s2, Take()), Claim("waterfiets", parts=(0, 1)))
+    assert s3.scores == (0, r.compound_score("waterfiets", 1, 0)) and s3.table[0].fresh
+    # the last cube: KROEGEN + TOCHT + EN at once (x2), not KROEGENTOCHT then + EN (x4)
+    table = (TableWord("kroegen", owner=1), TableWord("tocht", owner=1))
+    last = referee.apply(make_state([FILLER, ("nop", "n", "I")], field="e", table=table, taken=1), Take())
+    once = referee.apply(last, Claim("kroegentochten", parts=(0, 1, None)))
+    assert once.table[-1].level == 1 and once.scores[0] == r.compound_score("kroegentochten", 1, 0)
+    steps = referee.apply(last, Claim("kroegentocht", parts=(0, 1)))
+    with pytest.raises(IllegalMoveError, match="KROEGENTOCHT was claimed this turn"):
+        referee.apply(steps, Claim("kroegentochten", parts=(0, None)))
+
+
+def test_word_claimed_this_turn_does_not_slip_a_field_word_into_table_only_compounds(lexicon) -> None:
+    """Setting ``compound_with_field_words = false``: "these rules allow compounds of table words only". The greedy AI
+    claimed FIETS from the field, then FIETS + TOCHT as a compound of "table words", the compound the rules refuse."""
+    from kubasolve.games.kubagram.ai import GreedyPolicy
+    from kubasolve.games.kubagram.referee import Referee
+    from kubasolve.games.kubagram.rules import KubagramRules
+
+    rules = KubagramRules(compound_with_field_words=False)
+    ref = Referee(lexicon, rules, KubagramGameRules())
+    s = make_state([("stu", "s", "I"), FILLER, FILLER], field="fiet", table=(TableWord("tocht", owner=1),))
+    s = type(s)(**{**s.__dict__, "rules": rules})
+    actions = GreedyPolicy().turn(ref, s)
+    assert [a.word for a in actions if isinstance(a, Claim)] == ["fiets"]
+    after = ref.apply(s, Take())
+    with pytest.raises(IllegalMoveError, match="table words only"):
+        ref.apply(after, Claim("fietstocht", parts=(None, 0)))
+    with pytest.raises(IllegalMoveError, match="FIETS was claimed this turn"):
+        ref.apply(ref.apply(after, Claim("fiets")), Claim("fietstocht", parts=(1, 0)))

@@ -87,7 +87,7 @@ def play_game(policies: Sequence[Any], seed: Seed, referee: Referee | None = Non
         if count > MAX_ACTIONS:  # pragma: no cover - defensive
             raise IllegalMoveError("the game exceeded the action limit")
     return GameRecord(seed, [getattr(p, "name", str(p)) for p in policies], list(state.history), list(state.scores),
-                      state.winners(), state.turn, times, state)
+                      state.winners(), state.turn - 1, times, state)
 
 
 def replay(seed: Seed, actions: Sequence[Action | Mapping[str, Any] | tuple[int, Any]], n_players: int = 2,

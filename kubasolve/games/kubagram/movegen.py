@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Any, ClassVar, Literal
 
@@ -457,6 +457,13 @@ class KubagramSolver:
         _check_position(position)
         check_top(top)
         check_gain_objective(objective)
+        if any(w.fresh for w in position.table):
+            # a word claimed in the turn being played is no compound part before the next turn (docs/kubagram.md):
+            # the compounds of the other table words, their parts numbered as in the whole table
+            keep = [i for i, w in enumerate(position.table) if not w.fresh]
+            older = replace(position, table=tuple(position.table[i] for i in keep))
+            return [replace(m, table_parts=tuple(keep[p] for p in m.table_parts))
+                    for m in self.compound_moves(older, top, objective, budget, time_share=time_share)]
         budget = self._clock(budget)
         table = position.table
         if not table:

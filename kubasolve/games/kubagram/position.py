@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from numbers import Integral
 from typing import Any
 
@@ -61,6 +62,9 @@ class TableWord:
     owner: int = 0
     jokers: int = 0
     level: int = 0
+    fresh: bool = dc_field(default=False, compare=False)
+    """Claimed in the turn being played: not a compound part before the next turn (the referee clears it when the
+    turn passes). Not compared: a word is the same word whether claimed this turn or before."""
 
     def __post_init__(self) -> None:
         if isinstance(self.word, str):
@@ -73,7 +77,10 @@ class TableWord:
         return rules.compound_score(self.word, self.level, self.jokers)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"word": self.word, "owner": self.owner, "jokers": self.jokers, "level": self.level}
+        out: dict[str, Any] = {"word": self.word, "owner": self.owner, "jokers": self.jokers, "level": self.level}
+        if self.fresh:
+            out["fresh"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -142,7 +149,7 @@ class KubagramPosition:
             raise PositionError(f"unknown position key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
         table = data.get("table", [])
         if not isinstance(table, list):
-            raise PositionError('"table" must be a list of words or {"word", "owner", "jokers", "level"} objects')
+            raise PositionError('"table" must be a list of words or {"word", "owner", "jokers", "level", "fresh"} objects')
         last_cube = data.get("last_cube", False)
         mover = data.get("mover", 0)
         if not isinstance(last_cube, bool):
@@ -215,6 +222,8 @@ class KubagramPosition:
             for name, v in (("owner", w.owner), ("jokers", w.jokers), ("level", w.level)):
                 if not isinstance(v, Integral) or isinstance(v, bool) or v < 0:
                     raise PositionError(f"table word {w.word!r}: {name} must be a whole number >= 0, got {v!r}")
+            if w.fresh not in (True, False):
+                raise PositionError(f"table word {w.word!r}: fresh must be true or false, got {w.fresh!r}")
             if w.jokers > MAX_TABLE_JOKERS or w.level > MAX_TABLE_LEVEL:
                 raise PositionError(f"table word {w.word!r}: jokers and level must be at most {MAX_TABLE_LEVEL}, "
                                     f"got jokers {w.jokers}, level {w.level}")
@@ -229,14 +238,17 @@ def _table_word(item: TableWord | str | Mapping[str, Any]) -> TableWord:
     if isinstance(item, str):
         return TableWord(item.lower())
     if isinstance(item, Mapping) and isinstance(item.get("word"), str):
-        extra = set(item) - {"word", "owner", "jokers", "level"}
+        extra = set(item) - {"word", "owner", "jokers", "level", "fresh"}
         if extra:
             raise PositionError(f"table word has unknown key(s) {', '.join(sorted(extra))}")
         vals = {k: item.get(k, 0) for k in ("owner", "jokers", "level")}
         for k, v in vals.items():
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise PositionError(f"table word {item['word']!r}: {k} must be an integer >= 0")
-        return TableWord(item["word"].lower(), **vals)
+        fresh = item.get("fresh", False)
+        if not isinstance(fresh, bool):
+            raise PositionError(f"table word {item['word']!r}: fresh must be true or false")
+        return TableWord(item["word"].lower(), **vals, fresh=fresh)
     raise PositionError(f"bad table word {item!r}: use \"word\" or {{\"word\": ..., \"owner\": 1}}")
 
 
@@ -254,5 +266,6 @@ def parse_table_spec(spec: Sequence[str]) -> tuple[TableWord, ...]:
             raise PositionError(f"bad table word {item!r}: use word[:owner[:jokers[:level]]]")
         if nums and nums[0] > MAX_OWNER:
             raise PositionError(f"table word {item!r}: owner is a player index from 0 to {MAX_OWNER}, got {nums[0]}")
-        out.append(TableWord(parts[0], *nums))
+        owner, jokers, level = (*nums, 0, 0, 0)[:3]
+        out.append(TableWord(parts[0], owner, jokers, level))
     return tuple(out)

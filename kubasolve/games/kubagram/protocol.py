@@ -145,10 +145,8 @@ class Kubagram(Game):
             raise KubasolveError(f"options.rotation: {exc}", key="options.rotation") from None
 
     def _result(self, native: Any) -> tuple[int | None, int, Sequence[int], bool, Sequence[int]]:
-        # the native turn stays on the last turn played when the game ends (it counts turns begun; saved states keep
-        # it): once over, the protocol's turn is one more than the turns played, as in every game
-        turn = native.turn + 1 if native.over else native.turn
-        return native.current, turn, native.scores, native.over, native.winners() if native.over else []
+        # once over, the native turn is one more than the turns played, as the protocol's in every game
+        return native.current, native.turn, native.scores, native.over, native.winners() if native.over else []
 
     def _legal_moves(self, native: Any, top: int, budget: Budget) -> LegalMoves:
         from kubasolve.games.kubagram.actions import EndTurn

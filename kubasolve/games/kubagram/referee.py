@@ -52,6 +52,13 @@ def claim_from_move(move: WordMove | CompoundMove, table: tuple[TableWord, ...])
     return Claim(move.word, move.field_word.tiles if move.field_word else None, tuple(parts))
 
 
+def _settled(table: tuple[TableWord, ...]) -> tuple[TableWord, ...]:
+    """The table when the turn passes: the words claimed in it become compound parts like any other."""
+    if not any(w.fresh for w in table):
+        return table
+    return tuple(replace(w, fresh=False) if w.fresh else w for w in table)
+
+
 class Referee:
     """Checks and applies actions for one lexicon and rule set; shares the cached solver."""
 
@@ -140,7 +147,8 @@ class Referee:
             if action.letter is not None or action.keep:
                 raise IllegalMoveError("the cube lies on a 0 square: pass it on to the next player, who picks its letter "
                                        "(take it without a letter)")
-            return replace(state, taken=state.taken + 1, phase="zero", current=nxt, turn=state.turn + 1)
+            return replace(state, taken=state.taken + 1, phase="zero", current=nxt, turn=state.turn + 1,
+                           table=_settled(state.table))
         if action.keep:
             if not joker:
                 raise IllegalMoveError("only a joker can be kept aside")
@@ -171,7 +179,8 @@ class Referee:
             raise IllegalMoveError("you have already skipped your turn once this game")
         skips = list(state.skips)
         skips[state.current] += 1
-        return replace(state, skips=tuple(skips), current=self._next(state), turn=state.turn + 1)
+        return replace(state, skips=tuple(skips), current=self._next(state), turn=state.turn + 1,
+                       table=_settled(state.table))
 
     def _end(self, state: GameState) -> GameState:
         if state.phase == "start":
@@ -179,7 +188,8 @@ class Referee:
         if state.phase == "zero":
             raise IllegalMoveError("place the cube passed on to you before ending your turn")
         if state.taken < state.n_cubes:
-            return replace(state, phase="start", current=self._next(state), turn=state.turn + 1)
+            return replace(state, phase="start", current=self._next(state), turn=state.turn + 1,
+                           table=_settled(state.table))
         return self._finish(state)
 
     def _finish(self, state: GameState) -> GameState:
@@ -196,7 +206,10 @@ class Referee:
                 cost = self.rules.letter_sum(j.letters)
                 scores[holder] -= cost
                 adj.append((holder, -cost, f"joker {j.letters.upper()} still held"))
-        return replace(state, phase="over", scores=tuple(scores), adjustments=tuple(adj), last_player=last)
+        # the turn counts on past the last one, as when any turn passes: a finished game is at "turns played + 1", the
+        # protocol's Result.turn in every game (the rendered header shows the last turn played)
+        return replace(state, phase="over", scores=tuple(scores), adjustments=tuple(adj), last_player=last,
+                       turn=state.turn + 1, table=_settled(state.table))
 
     # ------------------------------------------------------------------ claims
     def _claim(self, state: GameState, claim: Claim) -> GameState:
@@ -219,7 +232,7 @@ class Referee:
             if word not in self.lexicon:
                 return self._penalise(state, f"{word.upper()} is not a word")
             value = r.word_score(word, jokers)
-            new_word = TableWord(word, state.current, jokers, 0)
+            new_word = TableWord(word, state.current, jokers, 0, fresh=True)
             return self._commit(state, tiles, sources, (), new_word, value)
         # compound
         parts = claim.parts
@@ -235,6 +248,13 @@ class Referee:
         for p in idx:
             if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(state.table):
                 raise IllegalMoveError(f"there is no table word number {p} (the table has {len(state.table)})")
+        fresh = [state.table[p].word.upper() for p in idx if state.table[p].fresh]
+        if fresh:
+            # claimed in this turn: as a part it would score the same play again (KROEGENTOCHT then KROEGENTOCHTEN
+            # doubled twice what KROEGEN + TOCHT + EN doubles once; WATER then FIETS then WATERFIETS doubled a word
+            # spelled from the field alone)
+            raise IllegalMoveError(f"{' and '.join(fresh)} {'was' if len(fresh) == 1 else 'were'} claimed this turn: a compound "
+                                   "joins words that lay on the table before the turn (claim the whole compound at once)")
         n_field = len(parts) - len(idx)
         if n_field > 1:
             raise IllegalMoveError("a compound may hold at most one new word from the field")
@@ -271,7 +291,7 @@ class Referee:
             bad = word if word not in self.lexicon else field_word
             return self._penalise(state, f"{bad.upper()} is not a word")
         value = r.compound_score(word, level, jokers)
-        new_word = TableWord(word, state.current, jokers, level)
+        new_word = TableWord(word, state.current, jokers, level, fresh=True)
         return self._commit(state, tiles, sources, tuple(idx), new_word, value)
 
     def _spell(self, word: str, tiles: tuple[int, ...] | None, position: KubagramPosition,

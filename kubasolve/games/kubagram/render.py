@@ -107,7 +107,9 @@ def last_turn_text(state: GameState, names: Sequence[str]) -> str:
 
 
 def _header(state: GameState, names: Sequence[str]) -> str:
-    return header_line("Kubagram", state.turn, names, state.scores, state.current, state.over, state.winners() if state.over else ())
+    # once over: the last turn played (as Rummikub's and Scruble's headers), one less than ``state.turn``
+    turn = state.turn - 1 if state.over else state.turn
+    return header_line("Kubagram", turn, names, state.scores, state.current, state.over, state.winners() if state.over else ())
 
 
 def render_text(state: GameState, players: Sequence[str] | None = None) -> str:
@@ -234,7 +236,7 @@ def render_svg(state: GameState, players: Sequence[str] | None = None) -> str:
     panel = _panel_svg(state, names, panel_w)
     width = 10 + board.width + 24 + panel_w + 10
     status = f"phase: {state.phase} \u00b7 {_status(state)}"
-    head = score_chips(width, f"Kubagram \u00b7 turn {state.turn}", names, state.scores, state.current, state.over,
+    head = score_chips(width, f"Kubagram \u00b7 turn {state.turn - 1 if state.over else state.turn}", names, state.scores, state.current, state.over,
                        state.winners() if state.over else (), status)
     body = Svg(width, max(board.height, panel.height) + 8)
     body.place(board, 10, 0)

@@ -73,6 +73,7 @@ class GameState:
     scores: tuple[int, ...] = ()
     skips: tuple[int, ...] = ()
     turn: int = 1
+    """The turn being played (1 first); once the game is over, the turns played + 1, as in every game."""
     history: tuple[tuple[int, Action], ...] = ()
     adjustments: tuple[tuple[int, int, str], ...] = ()
     """(player, points, reason) for every score change that is not a word: penalties and end of game."""
@@ -245,6 +246,9 @@ class GameState:
             except KubasolveError as exc:
                 raise StateError(f"state.history[{i}] does not replay: {exc}") from None
         replayed = state.to_dict()
+        if state.over and data.get("turn") == state.turn - 1 and type(data.get("turn")) is int:
+            # saved before the turn of a finished game counted on past the last one (as in every game)
+            replayed["turn"] = data["turn"]
         for key, value in data.items():
             if key != "history" and not _same(value, replayed[key]):
                 raise StateError(f"state.{key}{_first_difference(value, replayed[key])} disagrees with the replay of its history")
