@@ -195,3 +195,22 @@ def test_finished_game_turn_is_turns_played_plus_one_and_old_saves_still_load(re
     assert GameState.from_dict(old, lexicon=referee.lexicon) == final
     with pytest.raises(StateError, match="turn"):
         GameState.from_dict({**final.to_dict(), "turn": final.turn - 2}, lexicon=referee.lexicon)
+
+
+def test_state_saved_mid_turn_before_fresh_words_were_marked_still_loads(referee, greedy_game) -> None:
+    """A word claimed in the turn being played carries ``fresh`` (no compound part before the next turn). A state saved
+    mid-turn before that mark existed (its table words without ``fresh``) still loads as its replay, which marks them;
+    a saved table that says ``fresh`` where the replay does not is still refused."""
+    history = greedy_game.actions
+    k = next(k for k in range(1, len(history))
+             if any(w.fresh for w in replay(greedy_game.seed, history[:k], referee=referee).table))
+    state = replay(greedy_game.seed, history[:k], referee=referee)
+    saved = state.to_dict()
+    assert any(w.get("fresh") for w in saved["table"])
+    old = {**saved, "table": [{key: v for key, v in w.items() if key != "fresh"} for w in saved["table"]]}
+    loaded = GameState.from_dict(old, lexicon=referee.lexicon)
+    assert loaded == state and [w.fresh for w in loaded.table] == [w.fresh for w in state.table]
+    tampered = {**saved, "table": [{**w, "fresh": True} for w in saved["table"]]}
+    if any(not w.fresh for w in state.table):
+        with pytest.raises(StateError, match="fresh"):
+            GameState.from_dict(tampered, lexicon=referee.lexicon)

@@ -249,6 +249,12 @@ class GameState:
         if state.over and data.get("turn") == state.turn - 1 and type(data.get("turn")) is int:
             # saved before the turn of a finished game counted on past the last one (as in every game)
             replayed["turn"] = data["turn"]
+        saved_table = data.get("table")
+        if isinstance(saved_table, list) and len(saved_table) == len(replayed["table"]) and not any(
+                isinstance(w, Mapping) and "fresh" in w for w in saved_table):
+            # saved before words claimed in the turn being played carried "fresh" (the replay knows which they are)
+            replayed["table"] = [{k: v for k, v in w.items() if k != "fresh"} if isinstance(w, Mapping) else w
+                                 for w in replayed["table"]]
         for key, value in data.items():
             if key != "history" and not _same(value, replayed[key]):
                 raise StateError(f"state.{key}{_first_difference(value, replayed[key])} disagrees with the replay of its history")
