@@ -547,7 +547,7 @@ def generate(g, letters, blank, lines, line_len, line_dir, cell_line, cell_pos, 
             best_val = max(best_val, val[x])
     rack[n_letters] = n_blanks
     if mode == MODE_BEST and n_blanks == 0 and n_rack < rack_size:
-        mode = MODE_BEST_PLAIN
+        mode = np.int64(MODE_BEST_PLAIN)
     ctx = np.zeros(20, np.int64)
     ctx[C_MODE] = mode
     ctx[C_CAP] = out_meta.shape[0]

@@ -1888,7 +1888,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 if p == 0:
                     sc[SC_ROOT_N] = n
                 best = vo - vm
-                bestmv = PASS
+                bestmv = np.int64(PASS)
                 hit = 0 if pass_ends else 1
                 if oi >= 0 and os_ + 2 * vo > best:
                     best = os_ + 2 * vo
@@ -1971,8 +1971,8 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_ROOT_N] = n
                 forced = n == 0
                 # going out first (exact values, no child)
-                best = -INF
-                bestmv = NO_MOVE
+                best = np.int64(-INF)
+                bestmv = np.int64(NO_MOVE)
                 nord = 0
                 if last_tile:
                     if sc[SC_F_OUT_I] >= 0:
@@ -2004,7 +2004,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
             # a pass that ends the game is exact too
             if pass_ends and vo - vm > best:
                 best = vo - vm
-                bestmv = PASS
+                bestmv = np.int64(PASS)
                 if best >= beta:
                     _tt_store(tt, key, depth, np.int64(LOWER), best, bestmv, np.int64(phit), sc[SC_GEN])
                     fr[p, F_BESTMV] = bestmv

@@ -32,7 +32,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from numba.core import caching
+from numba.core import caching, sigutils
 from numba.core.dispatcher import Dispatcher
 from numba.core.serialize import dumps
 
@@ -172,11 +172,20 @@ class CheckedFunctionCache(caching.FunctionCache):
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         try:
-            return super().load_overload(sig, target_context)
+            cres = super().load_overload(sig, target_context)
         except Exception as exc:  # noqa: BLE001 - verified but still unusable: recompile
             _warn_once("damaged", f"compiled-kernel cache {self._cache_file._index_name[:-4]} in {self._cache_path} does not load "
                        f"({type(exc).__name__}: {exc}); recompiling it")
             return None
+        if cres is not None and tuple(cres.signature.args) != tuple(sigutils.normalize_signature(sig)[0]):
+            # Two processes compiling two signatures of one kernel at once (a cold cache shared by parallel runs,
+            # as the install-time build and the test warm-up do) both pick the first free data file name, and the
+            # index can end up naming the other one's machine code. numba would hand that code out for this
+            # signature; compiling it again rewrites the file under this signature's name.
+            log.debug("compiled-kernel cache %s in %s holds %s for %s; recompiling it",
+                      self._cache_file._index_name[:-4], self._cache_path, cres.signature.args, sig)
+            return None
+        return cres
 
     def save_overload(self, sig: Any, data: Any) -> None:
         global _saving

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import codecs
+import functools
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -15,6 +19,7 @@ LATIN = "abcdefghijklmnopqrstuvwxyz"
 
 CEDILLA_TO_COMMA = str.maketrans({"ş": "ș", "ţ": "ț", "Ş": "Ș", "Ţ": "Ț"})
 """Legacy cedilla letters (ş ţ, U+015F/U+0163) to the correct Romanian comma-below letters (ș ț, U+0219/U+021B)."""
+_CEDILLAS = "şţŞŢ"
 
 
 def normalize_text(text: str) -> str:
@@ -23,7 +28,10 @@ def normalize_text(text: str) -> str:
     ``ș ț Ș Ț`` (old keyboards and files still write them). Case and spacing are kept."""
     if text.isascii():
         return text
-    return unicodedata.normalize("NFC", text).translate(CEDILLA_TO_COMMA)
+    text = unicodedata.normalize("NFC", text)
+    # translate only when there is something to translate: it costs a dict lookup per character (1 s of the
+    # 12 MB Romanian list, whose words are read in one piece), the search for the four letters almost nothing
+    return text.translate(CEDILLA_TO_COMMA) if any(c in text for c in _CEDILLAS) else text
 
 
 def normalize_word(text: str) -> str:
@@ -94,16 +102,56 @@ class Alphabet:
         index = self._index
         return bytes(index[c] for c in word)
 
+    def word_pattern(self) -> re.Pattern[str]:
+        """A regular expression whose ``fullmatch`` is :meth:`is_word` (one C-speed call per word)."""
+        return _word_pattern(self.letters)
+
     def sort(self, words: Iterable[str]) -> list[str]:
-        """Words sorted in alphabet order; plain (C-speed) string order when it is the same thing."""
+        """Words (of this alphabet's letters) sorted in alphabet order; plain (C-speed) string order when it is the
+        same thing, else by each word with its letters translated to the characters of their codes (the order of
+        :meth:`sort_key`, 4 times faster: one ``str.translate`` per word instead of a Python loop over its letters)."""
         if self._unicode_ordered:
             return sorted(words)
+        words = list(words)
+        joined = "\n".join(words)
+        if words and joined.count("\n") == len(words) - 1:
+            # in one piece: each letter becomes the byte 11 + its code (a line break stays 10, below every letter), so
+            # byte order is code order and the sort compares bytes, 5 times faster than a key function per word
+            decoding, encoding = _code_bytes(self.letters)
+            try:
+                keys = codecs.charmap_encode(joined, "strict", encoding)[0].split(b"\n")
+            except UnicodeEncodeError:
+                pass  # a letter outside the alphabet: sort_key says which
+            else:
+                keys.sort()
+                return codecs.charmap_decode(b"\n".join(keys), "strict", decoding)[0].split("\n")
         return sorted(words, key=self.sort_key)
 
     def normalize(self, text: str) -> str:
         """Canonical form of user input: :func:`normalize_text` (NFC, cedilla to comma-below), lower case,
         surrounding white space removed."""
         return normalize_text(text.strip()).lower()
+
+
+@functools.cache
+def _word_pattern(letters: str) -> re.Pattern[str]:
+    return re.compile("[" + "".join(re.escape(c) for c in letters) + "]+")
+
+
+_FIRST_CODE_BYTE = 11
+"""Letter code 0 as a byte in :meth:`Alphabet.sort` (above the line break, 10)."""
+
+
+@functools.cache
+def _code_bytes(letters: str) -> tuple[str, Any]:
+    """The charmap codec tables of :meth:`Alphabet.sort`: byte ``11 + code`` is the letter of that code, 10 a line
+    break, every other byte undefined (decoding table, encoding map)."""
+    table = ["\ufffe"] * 256  # U+FFFE: no character (charmap's undefined entry)
+    table[10] = "\n"
+    for code, letter in enumerate(letters):
+        table[_FIRST_CODE_BYTE + code] = letter
+    decoding = "".join(table)
+    return decoding, codecs.charmap_build(decoding)
 
 
 def word_alphabet(alphabet: Alphabet | str, lowercase: bool = True) -> Alphabet:

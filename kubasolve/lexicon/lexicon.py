@@ -259,7 +259,7 @@ class Lexicon:
 def _build(words: list[str], alphabet: Alphabet) -> tuple[marisa_trie.Trie, marisa_trie.Trie, CompiledLexicon]:
     trie = marisa_trie.Trie(words)
     rtrie = marisa_trie.Trie([w[::-1] for w in words])
-    ids = np.fromiter((trie.key_id(w) for w in words), dtype=np.int32, count=len(words))
+    ids = np.array(list(map(trie.key_id, words)), dtype=np.int32).reshape(len(words))
     compiled = compile_lexicon(words, ids, alphabet)
     for arr in compiled.arrays().values():
         # Read-only like the cached memory maps: the kernels then see one array type (numba compiles a

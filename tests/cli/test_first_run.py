@@ -101,3 +101,29 @@ def test_compile_notice_does_not_promise_a_cache_folder_that_is_not_usable(monke
     first, last = out.getvalue().splitlines()
     assert first.startswith("kubasolve: compiling kernels, kept in memory for this run only (") and "cached in" not in first
     assert last == "kubasolve: kernels compiled in 1.5 s (1 compilation), kept in memory only (see the warning above)"
+
+
+def test_the_engine_compiling_on_a_first_request_writes_answers_only_on_stdout(tmp_path: Path) -> None:
+    """``kubasolve engine`` on a cache without a kernel it needs: the notice goes to stderr (once, and the compile
+    time at the end), stdout holds the answers and nothing else, a frontend reading it line by line parses each."""
+    import json
+    import shutil
+
+    import kubasolve.kernels
+
+    cache = tmp_path / "cache"
+    warm = kubasolve.kernels.numba_cache_dir()  # this run's kernels: only the one removed below is compiled
+    if warm.is_dir():
+        shutil.copytree(warm, cache / "numba")
+    for f in (cache / "numba").rglob("rummikub_dp.key_bits-*"):
+        f.unlink()
+    requests = [{"id": 1, "cmd": "rummikub.solve", "params": {"table": [["r1", "r2", "r3"]], "rack": ["r4", "J"]}},
+                {"id": 2, "cmd": "rummikub.solve", "params": {"table": [], "rack": ["r4", "r5", "r6"]}}]
+    proc = subprocess.run([sys.executable, "-m", "kubasolve", "engine"], input="".join(json.dumps(r) + "\n" for r in requests),
+                          capture_output=True, text=True, env=_env(tmp_path), timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2] and all(a["ok"] for a in answers), proc.stdout
+    notices = proc.stderr.splitlines()
+    assert len(notices) == 2, proc.stderr
+    assert notices[0].startswith("kubasolve: compiling kernels, once (cached in ") and "kernels compiled in" in notices[1]

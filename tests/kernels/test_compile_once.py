@@ -12,6 +12,7 @@ bound to a constant (typed values such as ``np.int64(0)`` are fine).
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 import kubasolve.kernels
@@ -25,13 +26,16 @@ all-words walk a specialisation of its own (9-11% faster, docs in word_search.py
 count-only collection and the copying one); not re-measured as one runtime flag."""
 
 
-def _is_constant(node: ast.expr) -> bool:
+def _is_constant(node: ast.expr, constants: Collection[str] = ()) -> bool:
+    """A literal number or bool, or (with ``constants``) a name of one such as a module constant (``PASS = -1``)."""
+    if isinstance(node, ast.Name):
+        return node.id in constants
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (bool, int, float))
     if isinstance(node, ast.UnaryOp):
-        return _is_constant(node.operand)
+        return _is_constant(node.operand, constants)
     if isinstance(node, ast.BinOp):
-        return _is_constant(node.left) and _is_constant(node.right)
+        return _is_constant(node.left, constants) and _is_constant(node.right, constants)
     return False
 
 
@@ -47,8 +51,10 @@ def _jitted(tree: ast.Module) -> dict[str, tuple[bool, list[str]]]:
     return out
 
 
-def _bound_to_constants(scope: ast.AST) -> set[str]:
-    names = set()
+def _bound_to_constants(scope: ast.AST, constants: Collection[str] = ()) -> set[str]:
+    """Names ``scope`` binds to a constant, or to a name of ``constants`` (``best = PASS`` with ``PASS = -1``: numba
+    types ``best`` as the literal -1 where no other value reaches it)."""
+    names: set[str] = set()
     for node in ast.walk(scope):
         if isinstance(node, ast.Assign):
             pairs: list[tuple[ast.expr, ast.expr]] = []
@@ -57,7 +63,7 @@ def _bound_to_constants(scope: ast.AST) -> set[str]:
                     pairs.extend(zip(target.elts, node.value.elts))
                 else:
                     pairs.append((target, node.value))
-            names.update(t.id for t, v in pairs if isinstance(t, ast.Name) and _is_constant(v))
+            names.update(t.id for t, v in pairs if isinstance(t, ast.Name) and _is_constant(v, constants))
     return names
 
 
@@ -76,7 +82,7 @@ def literal_arguments() -> list[str]:
         for func in tree.body:
             if not (isinstance(func, ast.FunctionDef) and func.name in jitted[file]):
                 continue
-            local_constants = _bound_to_constants(func) | module_constants
+            local_constants = _bound_to_constants(func, module_constants) | module_constants
             for call in ast.walk(func):
                 if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in callees):
                     continue
@@ -102,11 +108,12 @@ def test_the_check_sees_literals() -> None:
         "LIMIT = 1 << 62\n"
         "@njit(cache=True)\ndef helper(a, b, c):\n    return a\n"
         "@njit(cache=True, inline='always')\ndef tiny(a):\n    return a\n"
-        "@njit(cache=True)\ndef caller(x):\n    n = 0\n    n += x\n    m = np.int64(0)\n"
-        "    return helper(x, 0, n) + helper(x, LIMIT, m) + tiny(0)\n"
+        "@njit(cache=True)\ndef caller(x):\n    n = 0\n    n += x\n    m = np.int64(0)\n    k = LIMIT\n"
+        "    return helper(x, 0, n) + helper(x, LIMIT, m) + helper(k, m, m) + tiny(0)\n"
     )
     tree = ast.parse(source)
     jitted = _jitted(tree)
     assert jitted["tiny"][0] and not jitted["helper"][0]
     assert _bound_to_constants(tree.body[-1]) == {"n"}
+    assert _bound_to_constants(tree.body[-1], {"LIMIT"}) == {"n", "k"}  # k = LIMIT: a literal where nothing else reaches k
     assert {"LIMIT"} <= _bound_to_constants(ast.Module(body=[tree.body[0]], type_ignores=[]))

@@ -36,7 +36,7 @@ SCRIPT = textwrap.dedent("""
 
 def _words() -> list[str]:
     rng = random.Random(5)
-    words = set()
+    words: set[str] = set()
     while len(words) < 3000:
         words.add("".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 9))))
     return sorted(words)
@@ -168,7 +168,7 @@ def test_every_kernel_uses_the_checked_cache() -> None:
         module = importlib.import_module(f"kubasolve.kernels.{info.name}")
         for value in vars(module).values():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                assert isinstance(value._cache, disk_cache.CheckedFunctionCache), f"{info.name}.{value.__name__}"
+                assert isinstance(getattr(value, "_cache", None), disk_cache.CheckedFunctionCache), f"{info.name}.{value.py_func.__name__}"
                 found += 1
     assert found >= 50
 
@@ -184,3 +184,40 @@ def test_sealed_files_reject_any_change() -> None:
             disk_cache.unseal(bytes(bad))
     with pytest.raises(ValueError):
         disk_cache.unseal(sealed[:-1])
+
+
+TWO_SIGNATURES = textwrap.dedent("""
+    import sys
+    from kubasolve.kernels import disk_cache
+    disk_cache.is_kubasolve_kernel = lambda py_func: True  # this script's kernel gets the checked cache too
+    sys.path.insert(0, sys.argv[1])
+    from twice import double
+    print(repr(double(3)), repr(double(1.5)))
+""")
+
+
+def test_machine_code_cached_for_another_signature_is_not_used(tmp_path: Path) -> None:
+    """Two processes compiling two signatures of one kernel into a cold cache at once (the install-time build's
+    parallel first pass, the test warm-up) can leave the index naming one signature's data file for the other.
+    That file passes its checksum, so only its signature tells: it is compiled again, never run for the wrong types
+    (numba alone would run the float code for an int: ``double(3)`` would answer ``6.0``)."""
+    module = tmp_path / "src"
+    module.mkdir()
+    (module / "twice.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef double(x):\n    return x * 2\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "KUBASOLVE_CACHE_DIR")}
+    env["KUBASOLVE_CACHE_DIR"] = str(tmp_path / "cache")
+
+    def run() -> str:
+        proc = subprocess.run([sys.executable, "-c", TWO_SIGNATURES, str(module)], capture_output=True, text=True, env=env,
+                              timeout=600, check=False)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert run() == "6 3.0"
+    data = sorted((tmp_path / "cache" / "numba").rglob("twice.double-*.nbc"))
+    assert len(data) == 2, data
+    swapped = [f.read_bytes() for f in data]
+    data[0].write_bytes(swapped[1])
+    data[1].write_bytes(swapped[0])
+    assert run() == "6 3.0"  # recompiled, and the files rewritten under the right names
+    assert run() == "6 3.0"

@@ -708,7 +708,7 @@ class ColoniiSolver:
         pot = self._potential(it, depth - 1, a, b, chain_best) + np.where(depth > 1, ext_best[tg], 0)
         it[:, cs.R_POT] = pot
         ub = gkey + pot
-        packed = pack_cards(roots.cards, roots.n_cards)
+        packed = pack_cards(roots.cards, roots.n_cards.astype(np.int64))  # int64 lengths at every call: one compilation
         keep = (ub > 0) | ((depth > 1) & (mode != cs.M_NONE))
         keep &= _first_of_class(np.column_stack([packed.view(np.int64), last, np.where(is_new, -1, np.arange(n))]), 3)
         return {"it": it, "ub": ub, "ck": card_val * a, "packed": packed, "keep": keep}
@@ -751,7 +751,7 @@ class ColoniiSolver:
             cols["word"].append(self.arrays.rank_word[ranks].astype(np.int64))
             cols["last"].append(codes[np.arange(m), lengths - 1].astype(np.int64))
             cols["wval"].append(scores + self.rules.letter_values[letter])
-            cols["packed"].append(pack_cards(codes, lengths))
+            cols["packed"].append(pack_cards(codes, lengths.astype(np.int64)))
         if not cols["first"]:
             z = np.zeros(0, np.int64)
             return {"first": z, "val": z, "ck": z, "word": z, "last": z, "wval": z, "sq1": z, "packed": np.zeros((0, 4), np.uint64)}
