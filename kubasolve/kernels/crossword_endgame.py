@@ -16,6 +16,10 @@ after any node and resume, which is how the caller applies a time budget). One f
    keyed on the board's Zobrist key, both racks (each by its role: to move / waiting) and the
    scoreless count; an entry holds a bound, the depth searched, whether its subtree met the depth
    horizon (``hit``; an entry without it is the game's value whatever the depth) and the best move.
+   A node that goes on to list its placements asks for its pass child's two buckets (its entry and its placements',
+   ``PLACE_KEY``) at once (:func:`_prefetch_row`): the pass is searched last, and a placement's child bucket is probed
+   before the move anyway (item 4) (positions 19 and 26 to 800,000 nodes, one thread, 18 alternating rounds on a noisy
+   host: 7 % less CPU in all, 14 rounds faster; the same nodes).
 2. **Moves** from the move generator's own walk (:mod:`kubasolve.kernels.board_movegen`), *one line
    at a time*, cached per (line contents, rack): a placement changes a handful of the 30 lines, so the
    siblings of a node and the positions the search meets again reuse the other lines' moves. The
@@ -2033,6 +2037,13 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                     sc[SC_RET_H] = 0
                     sc[SC_ACT] = ACT_RETURN
                     continue
+            if not pass_ends and sl + 1 < PLACE_KEY:
+                # the pass child's table bucket and its placements' (PLACE_KEY), asked for now: a node that lists its
+                # placements nearly always searches its pass last, and the child probes both buckets on entering (a
+                # placement's child bucket is probed before its move is made: _probe_child)
+                ckey = bkey[p] ^ rs[other, R_HASH_MOVE] ^ rs[mover, R_HASH_WAIT] ^ zs[sl + 1] ^ sc[SC_SALT]
+                _prefetch_row(tt, _tt_bucket(tt, ckey))  # type: ignore[call-arg]
+                _prefetch_row(tt, _tt_bucket(tt, ckey ^ zs[sl + 1] ^ zs[PLACE_KEY]))
             fr[p, F_ON] = 0
             fr[p, F_B1N] = -1
             fr[p, F_TWO_OPEN] = -1
