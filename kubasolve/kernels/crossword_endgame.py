@@ -18,8 +18,9 @@ after any node and resume, which is how the caller applies a time budget). One f
    horizon (``hit``; an entry without it is the game's value whatever the depth) and the best move.
    A node that goes on to list its placements asks for its pass child's two buckets (its entry and its placements',
    ``PLACE_KEY``) at once (:func:`_prefetch_row`): the pass is searched last, and a placement's child bucket is probed
-   before the move anyway (item 4) (positions 19 and 26 to 800,000 nodes, one thread, 18 alternating rounds on a noisy
-   host: 7 % less CPU in all, 14 rounds faster; the same nodes).
+   before the move anyway (item 4) (positions 19 and 26 to 800,000 nodes, one thread, 24 alternating rounds on a noisy
+   host: 7 % less CPU in all, 17 rounds faster, one series of six 1 % slower; a gain of a few per cent at most, not
+   shown beyond the host's drift; the same nodes; docs/crossword_endgame_log.md).
 2. **Moves** from the move generator's own walk (:mod:`kubasolve.kernels.board_movegen`), *one line
    at a time*, cached per (line contents, rack): a placement changes a handful of the 30 lines, so the
    siblings of a node and the positions the search meets again reuse the other lines' moves. The
@@ -1896,12 +1897,12 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 hit = 0 if pass_ends else 1
                 if oi >= 0 and os_ + 2 * vo > best:
                     best = os_ + 2 * vo
-                    bestmv = oi
+                    bestmv = oi  # type: ignore[assignment]  # an int64 in the kernel either way
                 if gi >= 0:
                     hit = 1
                     if gs - vm + vo > best:
                         best = gs - vm + vo
-                        bestmv = gi
+                        bestmv = gi  # type: ignore[assignment]  # an int64 in the kernel either way
                 sc[SC_LEAVES] += n + 1
                 flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
                 _tt_store(tt, key, np.int64(1), np.int64(flag), best, bestmv, np.int64(hit), sc[SC_GEN])
@@ -1952,7 +1953,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                 n = 0
                 nord = 0
                 best = int(pbest)
-                bestmv = int(pmv)
+                bestmv = int(pmv)  # type: ignore[assignment]  # an int64 in the kernel either way
                 forced = pbest == -INF
             else:
                 if last_tile:
@@ -1989,7 +1990,7 @@ def _search_loop(g, lines, line_len, line_dir, cell_line, cell_pos, lmult, wmult
                             v = pm_meta[jg, 3] + 2 * vo
                             if v > best:
                                 best = v
-                                bestmv = j
+                                bestmv = j  # type: ignore[assignment]  # an int64 in the kernel either way
                         else:
                             pm_ord[base + nord] = j
                             nord += 1
