@@ -308,6 +308,17 @@ class EndgameBudgeted:
             return False
         return True
 
+    def _may_start(self, t0: float, done: int, first_s: float, nodes: int, reserve: int | None = None,
+                   seconds: float | None = None) -> bool:
+        """Whether the next iteration of a search started at ``t0`` may start: expected to take the mean time of the
+        ``done`` ones (``first_s`` before any), it must end within ``seconds`` of ``t0`` (when given) and the turn's
+        time budget, and the node budget must pay ``nodes`` (``reserve`` in full: :meth:`_pay`); else the turn is cut."""
+        step = (time.perf_counter() - t0) / done if done else first_s
+        if seconds is not None and time.perf_counter() - t0 + step > seconds:
+            self.cut = True
+            return False
+        return self._may_go_on(step) and self._pay(nodes, reserve)
+
     def _tell_best(self, action: CrosswordAction, value: float) -> None:
         if self.on_best is not None:
             self.on_best(action, value)
@@ -431,8 +442,7 @@ class SimPolicy(EndgameBudgeted):
         t0 = time.perf_counter()
         per_iteration = len(cands) * (2 if self.plies >= 2 else 1)  # nodes: a reply (and a next play) per candidate
         for done in range(1, self.iterations + 1):
-            step = (time.perf_counter() - t0) / (done - 1) if done > 1 else per_iteration * self.node_s
-            if not self._may_go_on(step) or not self._pay(per_iteration):
+            if not self._may_start(t0, done - 1, per_iteration * self.node_s, per_iteration):
                 break
             opp_tiles = rng.sample(unseen, size)
             opp = sort_rack("".join(opp_tiles))

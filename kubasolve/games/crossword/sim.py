@@ -221,13 +221,13 @@ def preendgame_choice(referee: Referee, state: CrosswordState, leaves: LeaveValu
     t0 = time.perf_counter()
     played = 0
     for opp, bag, w in splits:
-        step = (time.perf_counter() - t0) / played if played else 0.0
-        if time_limit is not None and time.perf_counter() - t0 + step > time_limit:
-            if policy is not None:
-                policy.cut = True
-            break
-        if policy is not None and (not policy._may_go_on(step) or not policy._pay(0, len(cands) * (PLAYOUT_PLIES + nodes))):
-            break
+        if policy is not None:  # a deal must fit the time and be paid in full (its nodes spent below)
+            if not policy._may_start(t0, played, 0.0, 0, len(cands) * (PLAYOUT_PLIES + nodes), seconds=time_limit):
+                break
+        elif time_limit is not None:
+            elapsed = time.perf_counter() - t0
+            if elapsed + (elapsed / played if played else 0.0) > time_limit:
+                break
         racks = list(state.racks)
         racks[1 - me] = opp
         hypo = replace(state, racks=tuple(racks), bag=bag)
@@ -351,11 +351,8 @@ class Sim2Policy(EndgameBudgeted):
         done = 0
         per_candidate = 2 if self.plies >= 3 else 1
         for it in range(self.iterations):
-            step = (time.perf_counter() - t0) / done if done else len(active) * per_candidate * self.node_s
-            if seconds is not None and time.perf_counter() - t0 + step > seconds:
-                self.cut = True
-                break
-            if not self._may_go_on(step) or not self._pay(len(active) * per_candidate):
+            if not self._may_start(t0, done, len(active) * per_candidate * self.node_s, len(active) * per_candidate,
+                                   seconds=seconds):
                 break
             rng.shuffle(unseen)
             opp = sort_rack("".join(unseen[:size]))
