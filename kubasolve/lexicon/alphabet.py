@@ -86,8 +86,7 @@ class Alphabet:
 
     def is_word(self, text: str) -> bool:
         """True when every character of ``text`` is a letter of this alphabet (and it is non-empty)."""
-        index = self._index
-        return bool(text) and all(c in index for c in text)
+        return self.word_pattern().fullmatch(text) is not None
 
     def encode(self, word: str) -> np.ndarray:
         """Letter codes of ``word`` as a uint8 array; raises :class:`LexiconError` on a foreign letter."""
